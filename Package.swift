@@ -1,0 +1,66 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers (see ../shared/design.md): core → C shims → engines → features → front ends.
+// Dependencies only point down.
+/// glib's headers live in an architecture-specific folder on Debian.
+let glibIncludeFlags = ["-I/usr/include/glib-2.0"]
+    + ["x86_64", "aarch64", "arm", "i386", "powerpc64le", "s390x", "riscv64"].map {
+        "-I/usr/lib/\($0)-linux-gnu/glib-2.0/include"
+    }
+
+let package = Package(
+    name: "Viewfinder",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "ViewfinderCore", targets: ["ViewfinderCore"]),
+        .library(name: "MediaIO", targets: ["MediaIO"]),
+        .library(name: "Imaging", targets: ["Imaging"]),
+        .library(name: "CoverPicker", targets: ["CoverPicker"]),
+        .executable(name: "viewfinder", targets: ["viewfinder"]),
+    ],
+    targets: [
+        // Core: Foundation only.
+        .target(name: "ViewfinderCore"),
+
+        // C shims.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat libavcodec libavutil libswscale",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]
+        ),
+        // libvips' pkg-config output carries `-pthread`, which SwiftPM rejects with a warning, so
+        // the module links the libraries itself and only the C shim sees glib's include paths.
+        // Swift code imports the shim alone, whose header uses opaque types.
+        .systemLibrary(name: "CVips", providers: [.apt(["libvips-dev"])]),
+        .target(
+            name: "CVipsShim",
+            dependencies: ["CVips"],
+            cSettings: [.unsafeFlags(glibIncludeFlags)],
+            linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
+        ),
+
+        // Engines.
+        .target(name: "MediaIO", dependencies: ["ViewfinderCore", "CFFmpeg"]),
+        .target(name: "Imaging", dependencies: ["ViewfinderCore", "CVips", "CVipsShim"]),
+
+        // Features.
+        .target(name: "CoverPicker", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"]),
+
+        // Front ends.
+        .executableTarget(
+            name: "viewfinder",
+            dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "CoverPicker"]
+        ),
+
+        // Tests mirror the sources.
+        .testTarget(name: "ViewfinderCoreTests", dependencies: ["ViewfinderCore"]),
+        .testTarget(name: "MediaIOTests", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"]),
+        .testTarget(name: "CoverPickerTests", dependencies: ["ViewfinderCore", "MediaIO", "CoverPicker"]),
+        .testTarget(
+            name: "ViewfinderCLITests",
+            dependencies: ["ViewfinderCore", "MediaIO", "Imaging"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

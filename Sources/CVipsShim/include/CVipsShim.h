@@ -1,0 +1,42 @@
+#ifndef VIEWFINDER_CVIPSSHIM_H
+#define VIEWFINDER_CVIPSSHIM_H
+
+#include <stddef.h>
+
+// Thin, non-variadic wrappers over libvips calls that Swift cannot make directly
+// (variadic option lists, GObject macros). Every function reports failure by
+// returning non-zero or NULL; the message is then in vf_vips_last_error().
+
+typedef struct _VipsImage VipsImage;
+
+/// Starts libvips once per process. Returns 0 on success.
+int vf_vips_start(const char *program_name);
+
+/// The accumulated libvips error text (may be empty); the buffer is cleared by vf_vips_clear_error().
+const char *vf_vips_last_error(void);
+void vf_vips_clear_error(void);
+
+/// Wraps a copy of interleaved 8-bit pixels (bands = 1, 3 or 4) as an image.
+VipsImage *vf_vips_image_from_pixels(const void *data, size_t size, int width, int height, int bands);
+
+/// Opens a file lazily: only the header is read until pixels are asked for.
+VipsImage *vf_vips_open_header(const char *path);
+
+/// The loader libvips would pick for this file ("jpegload", ...), or NULL.
+const char *vf_vips_loader_for(const char *path);
+
+int vf_vips_width(VipsImage *image);
+int vf_vips_height(VipsImage *image);
+int vf_vips_bands(VipsImage *image);
+/// EXIF orientation 1...8, or 1 when there is none.
+int vf_vips_orientation(VipsImage *image);
+
+/// Encoders into a g_malloc'd buffer that the caller frees with vf_vips_free_buffer().
+int vf_vips_save_jpeg(VipsImage *image, int quality, void **buffer, size_t *length);
+int vf_vips_save_png(VipsImage *image, int compression, void **buffer, size_t *length);
+int vf_vips_save_webp(VipsImage *image, int quality, void **buffer, size_t *length);
+void vf_vips_free_buffer(void *buffer);
+
+void vf_vips_unref(VipsImage *image);
+
+#endif

@@ -1,0 +1,56 @@
+import Foundation
+import MediaIO
+import ViewfinderCore
+
+/// The cover chooser's operations, synchronous, for command-line use and for the session.
+public enum CoverPicker {
+    /// The strip's times: `i · duration / count` for i = 0 ..< count, exact.
+    public static func stripTimes(duration: MediaTime, count: Int) -> [MediaTime] {
+        guard count > 0 else { return [] }
+        return (0..<count).map { duration.scaled(by: Int64($0), over: Int64(count)) ?? .zero }
+    }
+
+    /// The time a slider value (0...1, clamped) stands for across the whole duration. The value
+    /// is rounded to a millionth so that the mapping stays exact.
+    public static func time(forSlider value: Double, duration: MediaTime) -> MediaTime {
+        let clamped = value.isFinite ? min(max(value, 0), 1) : 0
+        let millionths = Int64((clamped * 1_000_000).rounded())
+        return duration.scaled(by: millionths, over: 1_000_000) ?? .zero
+    }
+
+    /// Opens `url` for picking a cover after checking the duration limit from its metadata.
+    public static func open(_ url: URL, limit: DurationLimit) throws(CoverPickerError) -> FrameReader {
+        let reader: FrameReader
+        do {
+            reader = try FrameReader(url: url)
+        } catch {
+            throw .media(error)
+        }
+        try limit.check(reader.info)
+        return reader
+    }
+
+    /// The cover: the exact frame at `position`.
+    public static func cover(from reader: FrameReader, at position: TimePosition,
+                             size: FrameSize = .original) throws(CoverPickerError) -> VideoFrame {
+        do {
+            return try reader.frame(at: position, mode: .exact, size: size)
+        } catch {
+            throw .media(error)
+        }
+    }
+
+    /// `count` frames at even steps across the video, in order.
+    public static func filmstrip(from reader: FrameReader, count: Int, mode: FrameMode,
+                                 size: FrameSize) throws(CoverPickerError) -> [VideoFrame] {
+        var frames: [VideoFrame] = []
+        for time in stripTimes(duration: reader.duration, count: count) {
+            do {
+                frames.append(try reader.frame(at: .time(time), mode: mode, size: size))
+            } catch {
+                throw .media(error)
+            }
+        }
+        return frames
+    }
+}

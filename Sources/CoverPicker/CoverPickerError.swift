@@ -1,0 +1,35 @@
+import Foundation
+import Imaging
+import MediaIO
+import ViewfinderCore
+
+/// Why choosing a cover failed.
+public enum CoverPickerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The video is longer than the limit (checked from metadata, before decoding).
+    case tooLong(path: String, duration: MediaTime, limit: MediaTime)
+    /// Reading the video failed.
+    case media(MediaIOError)
+    /// Writing an image failed.
+    case imaging(ImagingError)
+    /// The session was cancelled, or used after it finished.
+    case cancelled
+    /// The session has not been opened yet.
+    case notOpen
+
+    public var description: String {
+        switch self {
+        case .tooLong(let path, let duration, let limit):
+            return "\((path as NSString).lastPathComponent) is \(oneDecimal(duration)) s long; the limit is \(limit.decimalString) s"
+        case .media(let error): return error.description
+        case .imaging(let error): return error.description
+        case .cancelled: return "cancelled"
+        case .notOpen: return "the video is not open yet"
+        }
+    }
+
+    /// "42.8" (rounded down to tenths, so 30.05 s never reads as the limit itself).
+    private func oneDecimal(_ t: MediaTime) -> String {
+        let tenths = t.ticks(atRate: MediaTime(seconds: 10)) ?? 0
+        return "\(tenths / 10).\(abs(tenths % 10))"
+    }
+}

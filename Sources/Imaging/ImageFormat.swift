@@ -1,0 +1,74 @@
+import CVipsShim
+import Foundation
+import ViewfinderCore
+
+/// An output image format.
+public enum ImageFormat: Sendable, Hashable {
+    /// JPEG at a quality from 1 to 100.
+    case jpeg(quality: Int)
+    /// Lossless PNG.
+    case png
+    /// WebP at a quality from 1 to 100.
+    case webp(quality: Int)
+
+    /// The format a file name asks for (.jpg, .jpeg, .png, .webp), nil otherwise.
+    public init?(pathExtension: String, quality: Int = 90) {
+        switch pathExtension.lowercased() {
+        case "jpg", "jpeg": self = .jpeg(quality: quality)
+        case "png": self = .png
+        case "webp": self = .webp(quality: quality)
+        default: return nil
+        }
+    }
+
+    /// "JPEG", "PNG", "WebP".
+    public var name: String {
+        switch self {
+        case .jpeg: return "JPEG"
+        case .png: return "PNG"
+        case .webp: return "WebP"
+        }
+    }
+}
+
+/// Encodes pictures with libvips.
+public enum ImageEncoder {
+    /// The encoded bytes of `picture`.
+    public static func encode(_ picture: PixelBuffer, as format: ImageFormat) throws(ImagingError) -> Data {
+        try Vips.start()
+        guard picture.width > 0, picture.height > 0 else {
+            throw .encodeFailed(format: format.name, detail: "the picture is empty")
+        }
+        let image: OpaquePointer? = picture.bytes.withUnsafeBytes { raw in
+            vf_vips_image_from_pixels(raw.baseAddress, raw.count, Int32(picture.width), Int32(picture.height), 3)
+        }
+        guard let image else { throw .encodeFailed(format: format.name, detail: Vips.lastError()) }
+        let owner = VipsImageRef(image)
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        let status: Int32
+        switch format {
+        case .jpeg(let quality): status = vf_vips_save_jpeg(owner.pointer, Int32(clamping: quality), &buffer, &length)
+        case .png: status = vf_vips_save_png(owner.pointer, 6, &buffer, &length)
+        case .webp(let quality): status = vf_vips_save_webp(owner.pointer, Int32(clamping: quality), &buffer, &length)
+        }
+        defer { vf_vips_free_buffer(buffer) }
+        guard status == 0, let buffer, length > 0 else {
+            throw .encodeFailed(format: format.name, detail: Vips.lastError())
+        }
+        return Data(bytes: buffer, count: length)
+    }
+
+    /// Encodes `picture` in the format its file name asks for and writes it atomically.
+    public static func write(_ picture: PixelBuffer, to url: URL, quality: Int = 90) throws(ImagingError) {
+        guard let format = ImageFormat(pathExtension: url.pathExtension, quality: quality) else {
+            throw .unsupportedFormat(path: url.path)
+        }
+        let data = try encode(picture, as: format)
+        do {
+            try AtomicFile.write(data, to: url)
+        } catch {
+            throw .encodeFailed(format: format.name, detail: error.description)
+        }
+    }
+}

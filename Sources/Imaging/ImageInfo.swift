@@ -1,0 +1,48 @@
+import CVipsShim
+import Foundation
+import ViewfinderCore
+
+/// What the header of a still image says.
+public struct ImageInfo: Sendable, Equatable {
+    /// libvips' loader, e.g. "jpegload", "pngload", "heifload".
+    public let loader: String
+    /// The format in plain words ("jpeg", "png", "heif", ...).
+    public let format: String
+    /// Stored size, before EXIF orientation.
+    public let storedSize: PixelSize
+    /// EXIF orientation, 1...8 (1 = upright).
+    public let orientation: Int
+    /// Bands per pixel (1 grey, 2 grey + alpha, 3 colour, 4 colour + alpha or CMYK).
+    public let bands: Int
+
+    /// The size once the EXIF orientation is applied (5...8 swap the sides).
+    public var displaySize: PixelSize { orientation >= 5 ? storedSize.transposed : storedSize }
+
+    /// Reads the header of `url`, or nil when libvips has no loader for it. Pixel data is not
+    /// decoded, so this is fast and small even for huge images.
+    public static func probe(_ url: URL) throws(ImagingError) -> ImageInfo? {
+        try Vips.start()
+        guard let raw = vf_vips_loader_for(url.path) else {
+            vf_vips_clear_error()
+            return nil
+        }
+        let loader = String(cString: raw)
+        // ImageMagick's loader claims nearly anything, videos included; we only trust the
+        // native loaders.
+        if loader.hasPrefix("magick") { return nil }
+        guard let image = vf_vips_open_header(url.path) else {
+            throw .unreadable(path: url.path, detail: Vips.lastError())
+        }
+        let owner = VipsImageRef(image)
+        var format = loader
+        for suffix in ["load_source", "load_buffer", "load"] where format.hasSuffix(suffix) {
+            format.removeLast(suffix.count)
+            break
+        }
+        return ImageInfo(
+            loader: loader, format: format,
+            storedSize: PixelSize(width: Int(vf_vips_width(owner.pointer)), height: Int(vf_vips_height(owner.pointer))),
+            orientation: Int(vf_vips_orientation(owner.pointer)),
+            bands: Int(vf_vips_bands(owner.pointer)))
+    }
+}

@@ -1,0 +1,74 @@
+import CFFmpeg
+import Foundation
+import ViewfinderCore
+
+/// Converts decoded frames of any pixel format to RGB at a chosen size (owns the `SwsContext`).
+final class FrameScaler {
+    private var context: OpaquePointer?
+
+    deinit {
+        sws_freeContext(context)
+    }
+
+    /// The frame as RGB at `size` (in the frame's own orientation), with the colour matrix and
+    /// range the frame declares (BT.709 for HD, BT.601 for SD when it declares none).
+    func convert(_ frame: OwnedFrame, to size: PixelSize) -> PixelBuffer? {
+        let f = frame.pointer.pointee
+        guard f.width > 0, f.height > 0, size.width > 0, size.height > 0 else { return nil }
+        let (format, fullRange) = FrameScaler.normalised(AVPixelFormat(rawValue: f.format), f.color_range)
+        let downscale = size.width < Int(f.width) || size.height < Int(f.height)
+        let flags = (downscale ? SWS_LANCZOS : SWS_BICUBIC) | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
+        context = sws_getCachedContext(
+            context, f.width, f.height, format, Int32(size.width), Int32(size.height), AV_PIX_FMT_RGB24,
+            Int32(flags), nil, nil, nil)
+        guard let context else { return nil }
+
+        var space = Int32(f.colorspace.rawValue)
+        if f.colorspace == AVCOL_SPC_UNSPECIFIED || f.colorspace == AVCOL_SPC_RGB {
+            space = f.height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601
+        }
+        if let table = sws_getCoefficients(space), let output = sws_getCoefficients(SWS_CS_DEFAULT) {
+            sws_setColorspaceDetails(context, table, fullRange ? 1 : 0, output, 1, 0, 1 << 16, 1 << 16)
+        }
+
+        // swscale's SIMD paths may write a little past a row, so scale into an aligned,
+        // padded buffer and copy the rows out.
+        let rowBytes = size.width * 3
+        let stride = (rowBytes + 63) & ~63
+        guard let scratch = av_malloc(stride * size.height + 64) else { return nil }
+        defer { av_free(scratch) }
+        let base = scratch.assumingMemoryBound(to: UInt8.self)
+        var destination: [UnsafeMutablePointer<UInt8>?] = [base, nil, nil, nil]
+        var destinationStride: [Int32] = [Int32(stride), 0, 0, 0]
+        let sources = withUnsafeBytes(of: frame.pointer.pointee.data) { raw in
+            (0..<4).map { raw.load(fromByteOffset: $0 * MemoryLayout<UnsafeMutablePointer<UInt8>?>.stride,
+                                   as: UnsafeMutablePointer<UInt8>?.self) }
+        }
+        let sourceStrides = withUnsafeBytes(of: frame.pointer.pointee.linesize) { raw in
+            (0..<4).map { raw.load(fromByteOffset: $0 * 4, as: Int32.self) }
+        }
+        let rows = sources.map { UnsafePointer($0) }.withUnsafeBufferPointer { src in
+            sws_scale(context, src.baseAddress, sourceStrides, 0, f.height, &destination, &destinationStride)
+        }
+        guard rows == Int32(size.height) else { return nil }
+        var picture = PixelBuffer(width: size.width, height: size.height)
+        picture.withMutableBytes { out in
+            guard let outBase = out.baseAddress else { return }
+            for y in 0..<size.height {
+                (outBase + y * rowBytes).update(from: base + y * stride, count: rowBytes)
+            }
+        }
+        return picture
+    }
+
+    /// Maps FFmpeg's deprecated full-range "J" formats to their plain ones plus a range flag.
+    private static func normalised(_ format: AVPixelFormat, _ range: AVColorRange) -> (AVPixelFormat, Bool) {
+        switch format {
+        case AV_PIX_FMT_YUVJ420P: return (AV_PIX_FMT_YUV420P, true)
+        case AV_PIX_FMT_YUVJ422P: return (AV_PIX_FMT_YUV422P, true)
+        case AV_PIX_FMT_YUVJ444P: return (AV_PIX_FMT_YUV444P, true)
+        case AV_PIX_FMT_YUVJ440P: return (AV_PIX_FMT_YUV440P, true)
+        default: return (format, range == AVCOL_RANGE_JPEG)
+        }
+    }
+}

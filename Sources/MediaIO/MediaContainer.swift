@@ -1,0 +1,210 @@
+import CFFmpeg
+import Foundation
+import ViewfinderCore
+
+/// An open media file: owns the `AVFormatContext` and knows its chosen video stream.
+final class MediaContainer {
+    let path: String
+    let context: UnsafeMutablePointer<AVFormatContext>
+    let fileSize: Int64
+
+    /// Opens and probes `url`, turning every failure into a `MediaIOError`.
+    init(url: URL) throws(MediaIOError) {
+        _ = FFmpegRuntime.configure
+        let path = url.path
+        self.path = path
+        fileSize = try MediaContainer.checkReadableFile(path)
+
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
+        guard ctx != nil else { throw .unreadable(path: path, reason: "out of memory") }
+        let openResult = avformat_open_input(&ctx, path, nil, nil)
+        guard openResult >= 0, let opened = ctx else {
+            // avformat_open_input frees the context on failure.
+            if openResult == vf_averror_enomem() {
+                throw .corrupt(path: path, detail: "the header asks for more memory than allowed")
+            }
+            throw .notMedia(path: path)
+        }
+        context = opened
+        let infoResult = avformat_find_stream_info(opened, nil)
+        if infoResult < 0 && opened.pointee.nb_streams == 0 {
+            throw .corrupt(path: path, detail: ffmpegMessage(infoResult))
+        }
+    }
+
+    deinit {
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&ctx)
+    }
+
+    /// Size in bytes of a regular, readable file; otherwise the reason it cannot be used.
+    static func checkReadableFile(_ path: String) throws(MediaIOError) -> Int64 {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .fileNotFound(path: path)
+        }
+        if isDirectory.boolValue { throw .isDirectory(path: path) }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw .unreadable(path: path, reason: "permission denied")
+        }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+        if size == 0 { throw .emptyFile(path: path) }
+        return size
+    }
+
+    var streams: [UnsafeMutablePointer<AVStream>] {
+        (0..<Int(context.pointee.nb_streams)).compactMap { context.pointee.streams[$0] }
+    }
+
+    /// The main video stream: FFmpeg's best pick, never a cover-art picture.
+    var videoStream: UnsafeMutablePointer<AVStream>? {
+        let candidates = streams.filter {
+            $0.mediaType == AVMEDIA_TYPE_VIDEO
+                && $0.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+        }
+        guard !candidates.isEmpty else { return nil }
+        let best = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        return candidates.first { $0.pointee.index == best } ?? candidates.first
+    }
+
+    var audioStream: UnsafeMutablePointer<AVStream>? {
+        streams.first { $0.mediaType == AVMEDIA_TYPE_AUDIO }
+    }
+
+    /// Everything `info` reports.
+    func probe() throws(MediaIOError) -> MediaInfo {
+        let video = videoStream.map(trackInfo)
+        guard video != nil || audioStream != nil else { throw .notMedia(path: path) }
+        guard let duration = duration() ?? scannedDuration() else { throw .unknownDuration(path: path) }
+        return MediaInfo(
+            path: path,
+            container: containerName,
+            containerDescription: context.pointee.iformat.flatMap { $0.pointee.long_name.map { String(cString: $0) } } ?? "",
+            duration: duration,
+            fileSize: fileSize,
+            video: video,
+            audioCodec: audioStream.map { codecName($0.parameters.codec_id) })
+    }
+
+    /// Duration of the video stream (else of the file), exact in the stream's time base.
+    func duration() -> MediaTime? {
+        if let stream = videoStream ?? audioStream {
+            let d = stream.pointee.duration
+            let tb = stream.pointee.time_base
+            if d != noPTS, d > 0, tb.den > 0, tb.num > 0,
+               let t = MediaTime.ticks(d, timeBase: Int64(tb.num), Int64(tb.den)) {
+                return t
+            }
+        }
+        let d = context.pointee.duration
+        if d != noPTS, d > 0 {
+            return MediaTime(value: d, timescale: Int64(vf_av_time_base()))
+        }
+        return nil
+    }
+
+    /// Length found by reading every packet of the main stream, for files whose header does
+    /// not record it (live recordings, unfinished files). Leaves the file rewound.
+    private func scannedDuration() -> MediaTime? {
+        guard let stream = videoStream ?? audioStream else { return nil }
+        let tb = stream.pointee.time_base
+        guard tb.num > 0, tb.den > 0 else { return nil }
+        var first: Int64?
+        var end: Int64?
+        var failures = 0
+        while let packet = OwnedPacket() {
+            let result = av_read_frame(context, packet.pointer)
+            if result == errorEOF { break }
+            if result < 0 {
+                failures += 1
+                if failures > 32 || context.pointee.pb?.pointee.eof_reached != 0 { break }
+                continue
+            }
+            guard packet.streamIndex == stream.pointee.index, !packet.isDiscarded, let pts = packet.pts else { continue }
+            first = min(first ?? pts, pts)
+            end = max(end ?? pts, pts &+ max(packet.pointer.pointee.duration, 0))
+        }
+        rewind()
+        guard let first, let end, end > first else { return nil }
+        return MediaTime.ticks(end &- first, timeBase: Int64(tb.num), Int64(tb.den))
+    }
+
+    /// Back to the first packet.
+    func rewind() {
+        let start = context.pointee.start_time
+        if av_seek_frame(context, -1, start == noPTS ? 0 : start, AVSEEK_FLAG_BACKWARD) >= 0 { return }
+        _ = av_seek_frame(context, -1, 0, AVSEEK_FLAG_BYTE)
+    }
+
+    private var containerName: String {
+        guard let format = context.pointee.iformat, let raw = format.pointee.name else { return "unknown" }
+        let name = String(cString: raw)
+        let ext = (path as NSString).pathExtension.lowercased()
+        if name.hasPrefix("mov,mp4") {
+            let brand = metadata("major_brand")?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+            if brand == "qt" { return "mov" }
+            if brand.hasPrefix("3gp") || brand.hasPrefix("3g2") { return "3gp" }
+            if brand.hasPrefix("m4a") { return "m4a" }
+            if brand.isEmpty && ext == "mov" { return "mov" }
+            return "mp4"
+        }
+        if name == "matroska,webm" {
+            return ext == "webm" || metadata("doctype") == "webm" ? "webm" : "matroska"
+        }
+        return name.split(separator: ",").first.map(String.init) ?? name
+    }
+
+    private func metadata(_ key: String) -> String? {
+        guard let entry = av_dict_get(context.pointee.metadata, key, nil, 0), let value = entry.pointee.value else {
+            return nil
+        }
+        return String(cString: value)
+    }
+
+    private func trackInfo(_ stream: UnsafeMutablePointer<AVStream>) -> VideoTrackInfo {
+        let par = stream.parameters
+        let avg = stream.pointee.avg_frame_rate
+        let real = stream.pointee.r_frame_rate
+        let rate = (avg.num > 0 && avg.den > 0) ? avg : real
+        let sar = par.sample_aspect_ratio.num > 0 && par.sample_aspect_ratio.den > 0
+            ? par.sample_aspect_ratio : stream.pointee.sample_aspect_ratio
+        let frames = stream.pointee.nb_frames
+        let pixelFormat = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format)).map { String(cString: $0) }
+        return VideoTrackInfo(
+            codec: codecName(par.codec_id),
+            codedSize: PixelSize(width: Int(par.width), height: Int(par.height)),
+            sampleAspectRatio: (sar.num > 0 && sar.den > 0)
+                ? MediaTime(value: Int64(sar.num), timescale: Int64(sar.den)) : MediaTime(value: 1, timescale: 1),
+            rotation: MediaContainer.rotation(of: stream),
+            frameRate: (rate.num > 0 && rate.den > 0) ? rate.mediaTime : nil,
+            frameCount: frames > 0 ? Int(frames) : nil,
+            pixelFormat: pixelFormat)
+    }
+
+    /// The clockwise quarter turn in the stream's display matrix (FFmpeg reports counter-clockwise).
+    static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Rotation {
+        var size: Int = 0
+        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size),
+              size >= 9 * MemoryLayout<Int32>.size
+        else { return .none }
+        let angle = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+        guard angle.isFinite else { return .none }
+        return Rotation(clockwiseDegrees: -angle)
+    }
+}
+
+func codecName(_ id: AVCodecID) -> String {
+    avcodec_get_name(id).map { String(cString: $0) } ?? "unknown"
+}
+
+/// Probes a file: container, duration, tracks and size, without decoding any picture.
+public func probeMedia(at url: URL) throws(MediaIOError) -> MediaInfo {
+    try MediaContainer(url: url).probe()
+}
+
+/// The size of `url` when it is a readable, non-empty regular file; otherwise the error that
+/// says why it cannot be used.
+public func checkReadableMediaFile(_ url: URL) throws(MediaIOError) -> Int64 {
+    try MediaContainer.checkReadableFile(url.path)
+}

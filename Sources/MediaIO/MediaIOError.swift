@@ -1,0 +1,59 @@
+import Foundation
+import ViewfinderCore
+
+/// Why a media operation failed, written for the person who ran it.
+public enum MediaIOError: Error, Sendable, Equatable, CustomStringConvertible {
+    case fileNotFound(path: String)
+    case isDirectory(path: String)
+    case unreadable(path: String, reason: String)
+    case emptyFile(path: String)
+    case notMedia(path: String)
+    case noVideoStream(path: String, audioCodec: String?)
+    case unsupportedCodec(path: String, codec: String)
+    case dimensionsTooLarge(path: String, width: Int, height: Int, maxPixels: Int64)
+    case unknownDuration(path: String)
+    case timePastEnd(path: String, requested: MediaTime, duration: MediaTime)
+    case frameOutOfRange(path: String, frame: Int, frameCount: Int)
+    case corrupt(path: String, detail: String)
+    case noFrameDecoded(path: String, detail: String)
+    case encodeFailed(path: String, detail: String)
+    case writeFailed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let path):
+            return "\(name(path)): no such file"
+        case .isDirectory(let path):
+            return "\(name(path)) is a directory, not a media file"
+        case .unreadable(let path, let reason):
+            return "cannot read \(name(path)): \(reason)"
+        case .emptyFile(let path):
+            return "\(name(path)) is empty (0 bytes)"
+        case .notMedia(let path):
+            return "\(name(path)) is not a video or audio file that FFmpeg recognises"
+        case .noVideoStream(let path, let audio):
+            if let audio { return "\(name(path)) has no video track (audio only: \(audio))" }
+            return "\(name(path)) has no video track"
+        case .unsupportedCodec(let path, let codec):
+            return "\(name(path)): no decoder for the \(codec) codec in this FFmpeg build"
+        case .dimensionsTooLarge(let path, let w, let h, let maxPixels):
+            return "\(name(path)) declares \(w)×\(h) pixels, more than the limit of \(maxPixels / 1_000_000) MP; refusing to decode it"
+        case .unknownDuration(let path):
+            return "\(name(path)): the duration cannot be determined (damaged or unfinished file?)"
+        case .timePastEnd(let path, let requested, let duration):
+            return "\(name(path)) is \(duration.decimalString) s long; \(requested.decimalString) s is past the end"
+        case .frameOutOfRange(let path, let frame, let count):
+            return "\(name(path)) has \(count) frame\(count == 1 ? "" : "s") (0...\(max(count - 1, 0))); frame \(frame) does not exist"
+        case .corrupt(let path, let detail):
+            return "\(name(path)) is damaged: \(detail)"
+        case .noFrameDecoded(let path, let detail):
+            return "\(name(path)): no picture could be decoded (\(detail)); the file may be damaged or truncated"
+        case .encodeFailed(let path, let detail):
+            return "cannot encode \(name(path)): \(detail)"
+        case .writeFailed(let path, let reason):
+            return "cannot write \(path): \(reason)"
+        }
+    }
+
+    private func name(_ path: String) -> String { (path as NSString).lastPathComponent }
+}

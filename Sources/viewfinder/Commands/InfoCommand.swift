@@ -1,0 +1,103 @@
+import Foundation
+import Imaging
+import MediaIO
+import ViewfinderCore
+
+/// `viewfinder info FILE [--json]`: what a video or photo is, without decoding pictures.
+enum InfoCommand: Command {
+    static let name = "info"
+    static let summary = "Describe a video or photo: container, duration, codecs, size, rotation."
+    static let synopsis = "FILE [--json]"
+    static let positionalCount = 1...1
+    static let options = [OptionSpec("json", help: "Print one JSON object instead of text.")]
+    static let discussion = """
+    Videos: container, duration (exact and in seconds), video codec, coded size, display
+    rotation (clockwise, from the display matrix), size as displayed, frame rate, audio codec
+    and file size. Photos: format, stored size, EXIF orientation and size as displayed.
+    """
+
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let url = URL(fileURLWithPath: arguments.positionals[0])
+        let json = arguments.flag("json")
+        let size = try checkReadableMediaFile(url)
+        if let image = try? ImageInfo.probe(url) {
+            print(json ? photoJSON(image, url: url, bytes: size).rendered() : photoText(image, url: url, bytes: size))
+            return 0
+        }
+        let info = try probeMedia(at: url)
+        print(json ? videoJSON(info).rendered() : videoText(info))
+        return 0
+    }
+
+    static func videoJSON(_ info: MediaInfo) -> JSONValue {
+        let v = info.video
+        return .object([
+            ("path", .string(info.path)),
+            ("kind", .string(v == nil ? "audio" : "video")),
+            ("container", .string(info.container)),
+            ("duration", .time(info.duration)),
+            ("durationExact", .string(info.duration.rationalString)),
+            ("videoCodec", .optional(v?.codec)),
+            ("width", v.map { .int($0.codedSize.width) } ?? .null),
+            ("height", v.map { .int($0.codedSize.height) } ?? .null),
+            ("rotation", v.map { .int($0.rotation.degrees) } ?? .null),
+            ("displayWidth", v.map { .int($0.displaySize.width) } ?? .null),
+            ("displayHeight", v.map { .int($0.displaySize.height) } ?? .null),
+            ("sampleAspectRatio", v.map { .string("\($0.sampleAspectRatio.value):\($0.sampleAspectRatio.timescale)") } ?? .null),
+            ("frameRate", v?.frameRate.map(JSONValue.time) ?? .null),
+            ("frameRateExact", v?.frameRate.map { .string($0.rationalString) } ?? .null),
+            ("frameCount", v?.frameCount.map(JSONValue.int) ?? .null),
+            ("pixelFormat", .optional(v?.pixelFormat)),
+            ("audioCodec", .optional(info.audioCodec)),
+            ("fileSize", .integer(info.fileSize)),
+        ])
+    }
+
+    static func videoText(_ info: MediaInfo) -> String {
+        var lines = [info.path]
+        func add(_ key: String, _ value: String) {
+            lines.append("  " + key.padding(toLength: 12, withPad: " ", startingAt: 0) + value)
+        }
+        add("kind", info.video == nil ? "audio" : "video")
+        add("container", "\(info.container) (\(info.containerDescription))")
+        add("duration", "\(info.duration.decimalString) s (\(info.duration.rationalString))")
+        if let v = info.video {
+            add("video", "\(v.codec)\(v.pixelFormat.map { ", \($0)" } ?? "")")
+            add("coded", "\(v.codedSize.width)×\(v.codedSize.height)")
+            add("rotation", "\(v.rotation.degrees)°")
+            add("displayed", "\(v.displaySize.width)×\(v.displaySize.height)")
+            if let rate = v.frameRate { add("frame rate", "\(rate.decimalString) fps (\(rate.rationalString))") }
+            if let count = v.frameCount { add("frames", String(count)) }
+        }
+        add("audio", info.audioCodec ?? "none")
+        add("file size", "\(info.fileSize) bytes")
+        return lines.joined(separator: "\n")
+    }
+
+    static func photoJSON(_ image: ImageInfo, url: URL, bytes: Int64) -> JSONValue {
+        .object([
+            ("path", .string(url.path)),
+            ("kind", .string("photo")),
+            ("format", .string(image.format)),
+            ("width", .int(image.storedSize.width)),
+            ("height", .int(image.storedSize.height)),
+            ("orientation", .int(image.orientation)),
+            ("displayWidth", .int(image.displaySize.width)),
+            ("displayHeight", .int(image.displaySize.height)),
+            ("bands", .int(image.bands)),
+            ("fileSize", .integer(bytes)),
+        ])
+    }
+
+    static func photoText(_ image: ImageInfo, url: URL, bytes: Int64) -> String {
+        """
+        \(url.path)
+          kind        photo
+          format      \(image.format)
+          stored      \(image.storedSize.width)×\(image.storedSize.height)
+          orientation \(image.orientation) (EXIF)
+          displayed   \(image.displaySize.width)×\(image.displaySize.height)
+          file size   \(bytes) bytes
+        """
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// The command-line front end: dispatches to a command and maps errors to exit statuses
+/// (0 success, 1 failure, 2 bad usage).
+enum ViewfinderTool {
+    /// The commands, in the order `--help` lists them.
+    static var commands: [any Command.Type] { [InfoCommand.self, CoverCommand.self, FilmstripCommand.self, SampleCommand.self] }
+
+    static let version = "0.1.0"
+
+    static func mainUsage() -> String {
+        var text = """
+        usage: viewfinder COMMAND [OPTIONS]
+
+        Viewfinder picks frame-exact video covers and filmstrips (more to come: avatars, the
+        library, export, the desktop app).
+
+        commands:
+
+        """
+        for command in commands {
+            text += "  " + command.name.padding(toLength: 12, withPad: " ", startingAt: 0) + command.summary + "\n"
+        }
+        text += "\nRun 'viewfinder COMMAND --help' for a command's options.\n"
+        return text
+    }
+
+    static func standardError(_ text: String) {
+        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+
+    static func run(_ argv: [String]) -> Int32 {
+        guard let first = argv.first else {
+            standardError(mainUsage())
+            return 2
+        }
+        switch first {
+        case "--help", "-h", "help":
+            if argv.count > 1, let command = commands.first(where: { $0.name == argv[1] }) {
+                print(command.usage, terminator: "")
+            } else {
+                print(mainUsage(), terminator: "")
+            }
+            return 0
+        case "--version":
+            print("viewfinder \(version)")
+            return 0
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.name == first }) else {
+            standardError("viewfinder: unknown command '\(first)'\n\n" + mainUsage())
+            return 2
+        }
+        do {
+            let arguments = try command.parse(Array(argv.dropFirst()))
+            if arguments.wantsHelp {
+                print(command.usage, terminator: "")
+                return 0
+            }
+            return try command.run(arguments)
+        } catch let error as UsageError {
+            standardError("viewfinder \(command.name): \(error.message)\n\n" + command.usage)
+            return 2
+        } catch {
+            standardError("viewfinder: \(error)")
+            return 1
+        }
+    }
+}

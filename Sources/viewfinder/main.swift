@@ -1,0 +1,3 @@
+import Foundation
+
+exit(ViewfinderTool.run(Array(CommandLine.arguments.dropFirst())))
