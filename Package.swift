@@ -53,14 +53,17 @@ let package = Package(
             dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "CoverPicker"]
         ),
 
-        // Tests mirror the sources.
+        // Tests mirror the sources. The support target generates fixtures with the ffmpeg CLI
+        // (the tests' independent oracle) and finds the shared media corpus and the built tool.
+        .target(name: "ViewfinderTestSupport", dependencies: ["ViewfinderCore"], path: "Tests/Support"),
         .testTarget(name: "ViewfinderCoreTests", dependencies: ["ViewfinderCore"]),
-        .testTarget(name: "MediaIOTests", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"]),
-        .testTarget(name: "CoverPickerTests", dependencies: ["ViewfinderCore", "MediaIO", "CoverPicker"]),
+        .testTarget(name: "MediaIOTests", dependencies: ["ViewfinderCore", "MediaIO", "ViewfinderTestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["ViewfinderCore", "Imaging", "ViewfinderTestSupport"]),
         .testTarget(
-            name: "ViewfinderCLITests",
-            dependencies: ["ViewfinderCore", "MediaIO", "Imaging"]
+            name: "CoverPickerTests",
+            dependencies: ["ViewfinderCore", "MediaIO", "CoverPicker", "ViewfinderTestSupport"]
         ),
+        .testTarget(name: "ViewfinderCLITests", dependencies: ["ViewfinderCore", "ViewfinderTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -32,7 +32,10 @@ public final class FrameReader {
     private var lookahead: OwnedFrame?
     private var lastSentDTS: Int64?
     private var bestPacketPTS: Int64?
-    private var reachedEnd = false
+    /// The end of the stream has been sent to the decoder; it may still hold frames.
+    private var endSent = false
+    /// The decoder has given out every frame.
+    private var drained = false
 
     /// Opens `url` and prepares to read its main video track. Fails for files without video,
     /// with pictures larger than `limits`, or that FFmpeg cannot read.
@@ -59,7 +62,7 @@ public final class FrameReader {
         decoder = try VideoDecoder(stream: stream, path: path)
         info = try container.probe()
         video = info.video ?? VideoTrackInfo(
-            codec: codecName(parameters.codec_id), codedSize: PixelSize(width: w, height: h),
+            streamIndex: Int(stream.pointee.index), codec: codecName(parameters.codec_id), codedSize: PixelSize(width: w, height: h),
             sampleAspectRatio: MediaTime(value: 1, timescale: 1), rotation: .none,
             frameRate: nil, frameCount: nil, pixelFormat: nil)
 
@@ -139,12 +142,13 @@ public final class FrameReader {
     private func answerFromPosition(_ target: Int64) -> OwnedFrame? {
         guard positioned, let current, let pts = current.pts, pts <= target else { return nil }
         if let next = lookahead?.pts, next > target { return current }
-        if lookahead == nil && reachedEnd { return current }
+        if lookahead == nil && drained { return current }
         return nil
     }
 
     private func canDecodeForward(to target: Int64) -> Bool {
-        guard positioned, !reachedEnd else { return false }
+        guard positioned, !drained else { return false }
+        if endSent { return current.map { ($0.pts ?? Int64.max) <= target } ?? false }
         if let pts = current?.pts, pts > target { return false }
         let readPosition = lastSentDTS ?? (queue.first?.dts ?? queue.first?.pts) ?? Int64.min
         if let key = keyframeTimestamp(atOrBefore: target) {
@@ -194,7 +198,7 @@ public final class FrameReader {
                     continue
                 }
                 if case .drained = received {
-                    reachedEnd = true
+                    drained = true
                     guard let found = candidate else {
                         let detail = lastError != 0 ? ffmpegMessage(lastError) : "the stream ended first"
                         throw .noFrameDecoded(path: info.path, detail: detail)
@@ -211,11 +215,18 @@ public final class FrameReader {
                 }
                 break
             }
-            if reachedEnd {
-                continue
+            if endSent {
+                // A drained decoder that asks for input has nothing more to give.
+                drained = true
+                guard let found = candidate else {
+                    throw .noFrameDecoded(path: info.path, detail: "the stream ended first")
+                }
+                current = found
+                lookahead = nil
+                return .found(found)
             }
             guard let packet = try nextPacket() else {
-                reachedEnd = true
+                endSent = true
                 _ = decoder.send(nil)
                 continue
             }
@@ -341,7 +352,8 @@ public final class FrameReader {
         lookahead = nil
         lastSentDTS = nil
         bestPacketPTS = nil
-        reachedEnd = false
+        endSent = false
+        drained = false
     }
 
     /// Reads until a keyframe, dropping the packets before it; nil at the end of the file.

@@ -172,6 +172,7 @@ final class MediaContainer {
         let frames = stream.pointee.nb_frames
         let pixelFormat = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format)).map { String(cString: $0) }
         return VideoTrackInfo(
+            streamIndex: Int(stream.pointee.index),
             codec: codecName(par.codec_id),
             codedSize: PixelSize(width: Int(par.width), height: Int(par.height)),
             sampleAspectRatio: (sar.num > 0 && sar.den > 0)

@@ -21,6 +21,8 @@ public struct MediaInfo: Sendable, Equatable {
 
 /// The selected video track of a file.
 public struct VideoTrackInfo: Sendable, Equatable {
+    /// The stream's index in the container.
+    public let streamIndex: Int
     /// Codec name ("h264", "hevc", "vp9", ...).
     public let codec: String
     /// Size of the coded picture, before rotation.
