@@ -1,8 +1,19 @@
 #include "CVipsShim.h"
 #include <vips/vips.h>
 
+static void vf_vips_quiet_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    // libvips reports damaged input through g_log warnings as well as through its error
+    // buffer; the error buffer is what we show, so the duplicates on stderr are dropped.
+    (void)domain; (void)level; (void)message; (void)data;
+}
+
 int vf_vips_start(const char *program_name) {
-    return VIPS_INIT(program_name ? program_name : "viewfinder");
+    if (VIPS_INIT(program_name ? program_name : "viewfinder") != 0) return -1;
+    if (!g_getenv("VIEWFINDER_VIPS_LOG")) {
+        g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO | G_LOG_LEVEL_DEBUG,
+                          vf_vips_quiet_log, NULL);
+    }
+    return 0;
 }
 
 const char *vf_vips_last_error(void) { return vips_error_buffer(); }
@@ -16,7 +27,12 @@ VipsImage *vf_vips_open_header(const char *path) {
     return vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
 }
 
-const char *vf_vips_loader_for(const char *path) { return vips_foreign_find_load(path); }
+const char *vf_vips_loader_for(const char *path) {
+    const char *type_name = vips_foreign_find_load(path);
+    if (!type_name) return NULL;
+    const char *nickname = vips_nickname_find(g_type_from_name(type_name));
+    return nickname ? nickname : type_name;
+}
 
 int vf_vips_width(VipsImage *image) { return vips_image_get_width(image); }
 int vf_vips_height(VipsImage *image) { return vips_image_get_height(image); }

@@ -42,6 +42,7 @@ public final class FrameReader {
     public init(url: URL, limits: DecodeLimits = .default) throws(MediaIOError) {
         container = try MediaContainer(url: url)
         let path = container.path
+        if let codec = container.stillImageCodec { throw .stillImage(path: path, format: codec) }
         guard let stream = container.videoStream else {
             let audio = container.audioStream.map { codecName($0.parameters.codec_id) }
             if audio == nil, container.streams.isEmpty { throw .notMedia(path: path) }

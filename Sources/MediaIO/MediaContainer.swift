@@ -57,6 +57,15 @@ final class MediaContainer {
         (0..<Int(context.pointee.nb_streams)).compactMap { context.pointee.streams[$0] }
     }
 
+    /// The codec of a single still picture when FFmpeg opened the file as an image
+    /// (its image2 and *_pipe demuxers), nil for real video containers.
+    var stillImageCodec: String? {
+        guard let format = context.pointee.iformat, let raw = format.pointee.name else { return nil }
+        let name = String(cString: raw)
+        guard name == "image2" || name.hasSuffix("_pipe") else { return nil }
+        return videoStream.map { codecName($0.parameters.codec_id) } ?? name
+    }
+
     /// The main video stream: FFmpeg's best pick, never a cover-art picture.
     var videoStream: UnsafeMutablePointer<AVStream>? {
         let candidates = streams.filter {

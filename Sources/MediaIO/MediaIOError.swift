@@ -9,6 +9,7 @@ public enum MediaIOError: Error, Sendable, Equatable, CustomStringConvertible {
     case emptyFile(path: String)
     case notMedia(path: String)
     case noVideoStream(path: String, audioCodec: String?)
+    case stillImage(path: String, format: String)
     case unsupportedCodec(path: String, codec: String)
     case dimensionsTooLarge(path: String, width: Int, height: Int, maxPixels: Int64)
     case unknownDuration(path: String)
@@ -34,6 +35,8 @@ public enum MediaIOError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noVideoStream(let path, let audio):
             if let audio { return "\(name(path)) has no video track (audio only: \(audio))" }
             return "\(name(path)) has no video track"
+        case .stillImage(let path, let format):
+            return "\(name(path)) is a still image (\(format)), not a video"
         case .unsupportedCodec(let path, let codec):
             return "\(name(path)): no decoder for the \(codec) codec in this FFmpeg build"
         case .dimensionsTooLarge(let path, let w, let h, let maxPixels):
