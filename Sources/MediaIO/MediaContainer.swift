@@ -176,8 +176,8 @@ final class MediaContainer {
         let avg = stream.pointee.avg_frame_rate
         let real = stream.pointee.r_frame_rate
         let rate = (avg.num > 0 && avg.den > 0) ? avg : real
-        let sar = par.sample_aspect_ratio.num > 0 && par.sample_aspect_ratio.den > 0
-            ? par.sample_aspect_ratio : stream.pointee.sample_aspect_ratio
+        // The container's aspect ratio wins over the bitstream's, as in FFmpeg's own tools.
+        let sar = av_guess_sample_aspect_ratio(context, stream, nil)
         let frames = stream.pointee.nb_frames
         let pixelFormat = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format)).map { String(cString: $0) }
         return VideoTrackInfo(

@@ -38,6 +38,7 @@ enum InfoCommand: Command {
             ("duration", .time(info.duration)),
             ("durationExact", .string(info.duration.rationalString)),
             ("videoCodec", .optional(v?.codec)),
+            ("streamIndex", v.map { .int($0.streamIndex) } ?? .null),
             ("width", v.map { .int($0.codedSize.width) } ?? .null),
             ("height", v.map { .int($0.codedSize.height) } ?? .null),
             ("rotation", v.map { .int($0.rotation.degrees) } ?? .null),

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import ViewfinderTestSupport
+
+@Suite("Usage and help")
+struct UsageTests {
+    @Test("--help lists every command")
+    func mainHelp() throws {
+        let result = try viewfinder("--help")
+        #expect(result.status == 0)
+        for command in ["info", "cover", "filmstrip", "sample"] {
+            #expect(result.stdout.contains("  \(command) "), "missing \(command)")
+        }
+    }
+
+    @Test("every command has --help", arguments: ["info", "cover", "filmstrip", "sample"])
+    func commandHelp(_ command: String) throws {
+        let result = try viewfinder(command, "--help")
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("usage: viewfinder \(command) "))
+        #expect(result.stdout.contains("--help"))
+    }
+
+    @Test("bad usage exits 2 with the usage on stderr", arguments: [
+        [String](), ["frobnicate"], ["cover"], ["cover", "clip.mp4"], ["cover", "a.mp4", "-o", "x.jpg", "--at", "soon"],
+        ["cover", "a.mp4", "-o", "x.jpg", "--max-size", "12"], ["cover", "a.mp4", "-o", "x.gif"],
+        ["cover", "a.mp4", "-o", "x.jpg", "--bogus"], ["filmstrip", "a.mp4", "-o", "d", "--count", "0"],
+        ["filmstrip", "a.mp4", "-o", "d", "--height", "tall"], ["info"], ["info", "a", "b"],
+        ["cover", "a.mp4", "-o", "x.jpg", "--max-duration", "-3"], ["sample", "-o", "s.mp4", "--size", "33x33"],
+    ])
+    func badUsage(_ arguments: [String]) throws {
+        let result = try viewfinder(arguments)
+        #expect(result.status == 2, "\(arguments)")
+        #expect(result.stderr.contains("usage: viewfinder"), "\(arguments)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("--version")
+    func version() throws {
+        let result = try viewfinder("--version")
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("viewfinder "))
+    }
+}
