@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+/// Bad input is normal input: every command answers it with one line on stderr, exit 1, and
+/// leaves nothing behind.
+@Suite("Bad input")
+struct BadInputTests {
+    /// Builds the bad inputs in a folder of their own.
+    static func makeInputs() throws -> (folder: URL, inputs: [(String, URL)]) {
+        let folder = TestPaths.scratchFolder("bad")
+        func file(_ name: String, _ data: Data) throws -> URL {
+            let url = folder.appendingPathComponent(name)
+            try data.write(to: url)
+            return url
+        }
+        var inputs: [(String, URL)] = []
+        inputs.append(("empty", try file("empty.mp4", Data())))
+        inputs.append(("text", try file("notes.mp4", Data("This is a text file, not a movie.\n".utf8))))
+        inputs.append(("random bytes", try file("noise.mov", Data((0..<65536).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) }))))
+
+        // A clip with its index at the end, cut in half: no index at all.
+        let whole = folder.appendingPathComponent("whole.mp4")
+        let made = try Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=160x90:r=25:d=2",
+                                                 "-c:v", "libx264", whole.path])
+        guard made.status == 0 else { throw SubprocessError.failed("ffmpeg", made.stderr) }
+        let bytes = try Data(contentsOf: whole)
+        inputs.append(("truncated, no index", try file("truncated.mp4", bytes.prefix(bytes.count / 2))))
+        var corrupt = bytes
+        for i in stride(from: 0, to: min(corrupt.count, 4096), by: 1) { corrupt[i] = UInt8(truncatingIfNeeded: i &* 7) }
+        inputs.append(("corrupt header", try file("corrupt.mp4", corrupt)))
+
+        let audio = folder.appendingPathComponent("voice.m4a")
+        _ = try Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=d=1", "-c:a", "aac", audio.path])
+        inputs.append(("audio only", audio))
+
+        // 20000 pixels wide: over the longest-side limit, refused before any frame is allocated.
+        let wide = folder.appendingPathComponent("wide.mkv")
+        _ = try Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=s=20000x2:r=5:d=0.4", "-c:v", "ffv1", wide.path])
+        inputs.append(("absurd dimensions", wide))
+
+        inputs.append(("missing", folder.appendingPathComponent("does-not-exist.mp4")))
+        let directory = folder.appendingPathComponent("a-folder.mp4")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        inputs.append(("directory", directory))
+        inputs.append(("photo", TestPaths.media.appendingPathComponent("images/exif_orient3_iphone5.jpg")))
+        return (folder, inputs)
+    }
+
+    static let expectedMessages: [String: String] = [
+        "empty": "is empty (0 bytes)",
+        "text": "is not a video or audio file",
+        "random bytes": "is not a video or audio file",
+        "truncated, no index": "is not a video or audio file",
+        "corrupt header": "is not a video or audio file",
+        "audio only": "has no video track (audio only: aac)",
+        "absurd dimensions": "declares 20000×2 pixels",
+        "missing": "no such file",
+        "directory": "is a directory",
+        "photo": "is a still image (mjpeg), not a video",
+    ]
+
+    @Test("cover and filmstrip: one line, exit 1, no output")
+    func coverAndFilmstrip() throws {
+        let (folder, inputs) = try Self.makeInputs()
+        let outputs = TestPaths.scratchFolder("bad-out")
+        for (label, input) in inputs {
+            for command in [["cover", input.path, "--at", "0.1", "-o", outputs.appendingPathComponent("c.jpg").path],
+                            ["filmstrip", input.path, "-o", outputs.appendingPathComponent("strip.jpg").path],
+                            ["filmstrip", input.path, "-o", outputs.appendingPathComponent("frames").path]] {
+                let result = try viewfinder(command)
+                #expect(result.status == 1, "\(label): \(command[0]) exited \(result.status)")
+                #expect(result.stdout.isEmpty, "\(label)")
+                #expect(result.stderr.hasPrefix("viewfinder: "), "\(label): \(result.stderr)")
+                #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(label): \(result.stderr)")
+                if let expected = Self.expectedMessages[label] {
+                    #expect(result.stderr.contains(expected), "\(label): \(result.stderr)")
+                }
+                #expect(leftovers(in: outputs).isEmpty, "\(label) left \(leftovers(in: outputs))")
+            }
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test("info: one line and exit 1 for what is not media")
+    func info() throws {
+        let (_, inputs) = try Self.makeInputs()
+        for (label, input) in inputs where !["audio only", "absurd dimensions", "photo"].contains(label) {
+            let result = try viewfinder("info", input.path)
+            #expect(result.status == 1, "\(label)")
+            #expect(result.stderr.hasPrefix("viewfinder: ") && result.stderr.filter { $0 == "\n" }.count == 1,
+                    "\(label): \(result.stderr)")
+        }
+        let audio = try #require(inputs.first { $0.0 == "audio only" }?.1)
+        let json = try #require(jsonObject(try viewfinder("info", audio.path, "--json")))
+        #expect(json["kind"] as? String == "audio")
+        #expect(json["videoCodec"] is NSNull)
+    }
+
+    @Test("a time past the end: the message gives the length, nothing is written")
+    func pastTheEnd() throws {
+        let fixture = try FixtureFactory.shared.fixture(.h264BFrames)
+        let folder = TestPaths.scratchFolder("past-end")
+        let result = try viewfinder("cover", fixture.url.path, "--at", "1.7", "-o", folder.appendingPathComponent("c.jpg").path)
+        #expect(result.status == 1)
+        #expect(result.stderr == "viewfinder: h264-bframes.mp4 is 1.6 s long; 1.7 s is past the end\n")
+        #expect(leftovers(in: folder).isEmpty)
+        let frame = try viewfinder("cover", fixture.url.path, "--at", "frame:48", "-o", folder.appendingPathComponent("c.jpg").path)
+        #expect(frame.stderr == "viewfinder: h264-bframes.mp4 has 48 frames (0...47); frame 48 does not exist\n")
+    }
+
+    @Test("over the duration limit: refused with the length and the limit")
+    func tooLong() throws {
+        let fixture = try FixtureFactory.shared.fixture(.h264BFrames)
+        let folder = TestPaths.scratchFolder("too-long")
+        let result = try viewfinder("filmstrip", fixture.url.path, "--max-duration", "1.5", "-o", folder.appendingPathComponent("s.jpg").path)
+        #expect(result.status == 1)
+        #expect(result.stderr == "viewfinder: h264-bframes.mp4 is 1.6 s long; the limit is 1.5 s\n")
+        #expect(leftovers(in: folder).isEmpty)
+        let unlimited = try viewfinder("filmstrip", fixture.url.path, "--max-duration", "0", "-o", folder.appendingPathComponent("s.jpg").path)
+        #expect(unlimited.status == 0)
+    }
+
+    @Test("an output folder that does not exist, or an output that is a folder")
+    func badOutputs() throws {
+        let fixture = try FixtureFactory.shared.fixture(.h264BFrames)
+        let folder = TestPaths.scratchFolder("bad-output")
+        let nowhere = try viewfinder("cover", fixture.url.path, "-o", "/nonexistent-folder/c.jpg")
+        #expect(nowhere.status == 1)
+        #expect(nowhere.stderr.contains("the folder /nonexistent-folder does not exist"))
+        let sub = folder.appendingPathComponent("taken.jpg")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        let intoFolder = try viewfinder("cover", fixture.url.path, "-o", sub.path)
+        #expect(intoFolder.status == 1)
+        #expect(intoFolder.stderr.contains("it is a folder"))
+    }
+
+    @Test("an unreadable file", .enabled(if: getuid() != 0, "permission bits do not stop root; run the tests as a normal user to check this case"))
+    func unreadable() throws {
+        let folder = TestPaths.scratchFolder("unreadable")
+        let url = folder.appendingPathComponent("secret.mp4")
+        try Data("x".utf8).write(to: url)
+        chmod(url.path, 0)
+        let result = try viewfinder("cover", url.path, "-o", folder.appendingPathComponent("c.jpg").path)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("permission denied"))
+    }
+}
