@@ -43,14 +43,11 @@ public enum CoverPicker {
     /// `count` frames at even steps across the video, in order.
     public static func filmstrip(from reader: FrameReader, count: Int, mode: FrameMode,
                                  size: FrameSize) throws(CoverPickerError) -> [VideoFrame] {
-        var frames: [VideoFrame] = []
-        for time in stripTimes(duration: reader.duration, count: count) {
-            do {
-                frames.append(try reader.frame(at: .time(time), mode: mode, size: size))
-            } catch {
-                throw .media(error)
-            }
+        do {
+            return try reader.frames(at: stripTimes(duration: reader.duration, count: count).map(TimePosition.time),
+                                     mode: mode, size: size)
+        } catch {
+            throw .media(error)
         }
-        return frames
     }
 }

@@ -6,25 +6,23 @@ import ViewfinderCore
 ///
 /// A reader keeps its decoder positioned between calls: asking for a later time in the same
 /// group of pictures decodes forward from where it stopped; asking for an earlier time, or for
-/// one past the next keyframe, seeks. Not thread-safe: use one reader from one task at a time.
+/// one past the next keyframe, seeks. Fast (keyframe) requests use a decoder and demuxer of
+/// their own, so they never lose that position. Not thread-safe: use one reader from one task
+/// at a time.
 public final class FrameReader {
     /// What the probe found.
     public let info: MediaInfo
     /// The video track being read.
     public let video: VideoTrackInfo
-    /// Work done so far.
+    /// Work done so far by the exact decoder.
     public private(set) var statistics = FrameReaderStatistics()
 
-    let container: MediaContainer
-    let stream: UnsafeMutablePointer<AVStream>
-    let decoder: VideoDecoder
+    private let url: URL
+    private let source: PacketSource
+    private let decoder: VideoDecoder
     private let scaler = FrameScaler()
-    private let timeBase: AVRational
-    /// Presentation timestamp of the first frame shown: time 0.
-    let origin: Int64
-    /// Demuxed packets not yet sent to the decoder, oldest first.
-    private var queue: [OwnedPacket] = []
-    private var firstPacketDTS: Int64?
+    private let maker: PictureMaker
+    private var keyframes: KeyframeDecoder?
 
     // Decoder position, valid while `positioned` is true.
     private var positioned = true
@@ -37,10 +35,15 @@ public final class FrameReader {
     /// The decoder has given out every frame.
     private var drained = false
 
+    /// Frame threads for exact decoding: twice the cores keeps both busy across the serial
+    /// dependencies of a GOP (measured on the benchmark clip: 2 cores, 4 threads is fastest).
+    static let exactThreads = Int32(min(16, max(2, ProcessInfo.processInfo.activeProcessorCount * 2)))
+
     /// Opens `url` and prepares to read its main video track. Fails for files without video,
     /// with pictures larger than `limits`, or that FFmpeg cannot read.
     public init(url: URL, limits: DecodeLimits = .default) throws(MediaIOError) {
-        container = try MediaContainer(url: url)
+        self.url = url
+        let container = try MediaContainer(url: url)
         let path = container.path
         if let codec = container.stillImageCodec { throw .stillImage(path: path, format: codec) }
         guard let stream = container.videoStream else {
@@ -48,37 +51,30 @@ public final class FrameReader {
             if audio == nil, container.streams.isEmpty { throw .notMedia(path: path) }
             throw .noVideoStream(path: path, audioCodec: audio)
         }
-        self.stream = stream
         let parameters = stream.parameters
         let (w, h) = (Int(parameters.width), Int(parameters.height))
         guard w > 0, h > 0 else { throw .corrupt(path: path, detail: "the video track has no picture size") }
         if Int64(w) * Int64(h) > limits.maxPixels || w > limits.maxSide || h > limits.maxSide {
             throw .dimensionsTooLarge(path: path, width: w, height: h, maxPixels: limits.maxPixels)
         }
-        timeBase = stream.pointee.time_base
+        let timeBase = stream.pointee.time_base
         guard timeBase.num > 0, timeBase.den > 0 else { throw .corrupt(path: path, detail: "invalid time base") }
-        for other in container.streams where other != stream {
-            other.pointee.discard = AVDISCARD_ALL
-        }
-        decoder = try VideoDecoder(stream: stream, path: path)
+        source = PacketSource(container: container, stream: stream)
+        decoder = try VideoDecoder(stream: stream, path: path, threads: FrameReader.exactThreads)
         info = try container.probe()
         video = info.video ?? VideoTrackInfo(
-            streamIndex: Int(stream.pointee.index), codec: codecName(parameters.codec_id), codedSize: PixelSize(width: w, height: h),
-            sampleAspectRatio: MediaTime(value: 1, timescale: 1), rotation: .none,
-            frameRate: nil, frameCount: nil, pixelFormat: nil)
+            streamIndex: Int(stream.pointee.index), codec: codecName(parameters.codec_id),
+            codedSize: PixelSize(width: w, height: h), sampleAspectRatio: MediaTime(value: 1, timescale: 1),
+            rotation: .none, frameRate: nil, frameCount: nil, pixelFormat: nil)
 
         // Time 0 is the earliest presentation time among the first packets (B-frames make the
         // first packet in decode order not necessarily the first shown).
-        var first: [OwnedPacket] = []
-        var earliest: Int64?
-        while first.count < 48, let packet = try FrameReader.readPacket(container, stream: stream) {
-            first.append(packet)
-            if !packet.isDiscarded, let pts = packet.pts { earliest = min(earliest ?? pts, pts) }
-        }
+        let first = try source.prefetch(48)
         guard !first.isEmpty else { throw .noFrameDecoded(path: path, detail: "the video track holds no packets") }
-        queue = first
-        firstPacketDTS = first.first?.dts ?? first.first?.pts
-        origin = earliest ?? stream.pointee.start_time.nonNil ?? 0
+        let earliest = first.filter { !$0.isDiscarded }.compactMap(\.pts).min()
+        maker = PictureMaker(rotation: video.rotation, sampleAspectRatio: video.sampleAspectRatio,
+                             origin: earliest ?? stream.pointee.start_time.nonNil ?? 0,
+                             timeBase: (Int64(timeBase.num), Int64(timeBase.den)))
     }
 
     /// The length of the video: times run from 0 to this.
@@ -87,34 +83,69 @@ public final class FrameReader {
     /// The picture at `position`, chosen by `mode`, rotated for display and sized as asked.
     public func frame(at position: TimePosition, mode: FrameMode = .exact,
                       size: FrameSize = .original) throws(MediaIOError) -> VideoFrame {
-        let target: Int64
+        try frames(at: [position], mode: mode, size: size)[0]
+    }
+
+    /// The pictures at several positions. Fast frames are decoded in parallel (one keyframe
+    /// decode per distinct keyframe); exact frames are decoded in the order given, so ascending
+    /// positions decode forward through the file.
+    public func frames(at positions: [TimePosition], mode: FrameMode = .exact,
+                       size: FrameSize = .original) throws(MediaIOError) -> [VideoFrame] {
+        var targets: [Int64] = []
+        for position in positions { targets.append(try timestamp(for: position)) }
+        switch mode {
+        case .exact:
+            var result: [VideoFrame] = []
+            for target in targets {
+                result.append(try picture(from: try exactFrame(at: target), mode: .exact, size: size))
+            }
+            return result
+        case .fast:
+            let maker = self.maker
+            let fast = try keyframeDecoder().pictures(at: targets) { frame, scaler in
+                maker.picture(from: frame, mode: .fast, size: size, scaler: scaler)
+            }
+            var result: [VideoFrame] = []
+            for (target, picture) in zip(targets, fast) {
+                // A keyframe that an edit list hides gives no picture: use the exact frame.
+                if let picture { result.append(picture) } else {
+                    result.append(try self.picture(from: try exactFrame(at: target), mode: .fast, size: size))
+                }
+            }
+            return result
+        }
+    }
+
+    private func keyframeDecoder() throws(MediaIOError) -> KeyframeDecoder {
+        if let keyframes { return keyframes }
+        let made = try KeyframeDecoder(url: url, streamIndex: source.stream.pointee.index,
+                                       codec: source.stream.parameters.codec_id)
+        keyframes = made
+        return made
+    }
+
+    /// The stream timestamp a position stands for, after range checks.
+    private func timestamp(for position: TimePosition) throws(MediaIOError) -> Int64 {
         switch position {
         case .time(let t):
-            guard t >= .zero else { throw .timePastEnd(path: info.path, requested: t, duration: duration) }
-            guard t <= duration else { throw .timePastEnd(path: info.path, requested: t, duration: duration) }
-            target = try timestamp(for: t)
+            guard t >= .zero, t <= duration else {
+                throw .timePastEnd(path: info.path, requested: t, duration: duration)
+            }
+            let rate = MediaTime(value: maker.timeBase.den, timescale: maker.timeBase.num)
+            guard let ticks = t.ticks(atRate: rate) else {
+                throw .timePastEnd(path: info.path, requested: t, duration: duration)
+            }
+            return maker.origin &+ ticks
         case .frame(let n):
-            target = try timestampOfFrame(n)
+            return try timestampOfFrame(n)
         }
-        let decoded: OwnedFrame
-        switch mode {
-        case .exact: decoded = try exactFrame(at: target)
-        case .fast: decoded = try keyframe(at: target)
-        }
-        return try picture(from: decoded, mode: mode, size: size)
     }
 
-    /// Time from the first frame of a stream timestamp.
-    func time(ofTimestamp pts: Int64) -> MediaTime {
-        MediaTime.ticks(pts &- origin, timeBase: Int64(timeBase.num), Int64(timeBase.den)) ?? .zero
-    }
-
-    private func timestamp(for time: MediaTime) throws(MediaIOError) -> Int64 {
-        let rate = MediaTime(value: Int64(timeBase.den), timescale: Int64(timeBase.num))
-        guard let ticks = time.ticks(atRate: rate) else {
-            throw .timePastEnd(path: info.path, requested: time, duration: duration)
+    private func picture(from frame: OwnedFrame, mode: FrameMode, size: FrameSize) throws(MediaIOError) -> VideoFrame {
+        guard let picture = maker.picture(from: frame, mode: mode, size: size, scaler: scaler) else {
+            throw .noFrameDecoded(path: info.path, detail: "cannot convert the decoded picture")
         }
-        return origin &+ ticks
+        return picture
     }
 
     // MARK: - Exact frames
@@ -134,7 +165,7 @@ public final class FrameReader {
                 guard restarts <= 8 else {
                     throw .noFrameDecoded(path: info.path, detail: "no frame at or before the requested time")
                 }
-                try seek(to: min(target, firstShown) &- oneSecond &* Int64(1 << restarts), strict: false)
+                try seek(to: min(target, firstShown) &- source.oneSecond &* Int64(1 << restarts), strict: false)
             }
         }
     }
@@ -151,12 +182,12 @@ public final class FrameReader {
         guard positioned, !drained else { return false }
         if endSent { return current.map { ($0.pts ?? Int64.max) <= target } ?? false }
         if let pts = current?.pts, pts > target { return false }
-        let readPosition = lastSentDTS ?? (queue.first?.dts ?? queue.first?.pts) ?? Int64.min
-        if let key = keyframeTimestamp(atOrBefore: target) {
+        let readPosition = lastSentDTS ?? source.queuedDTS ?? Int64.min
+        if let key = source.keyframeTimestamp(atOrBefore: target) {
             return key <= readPosition
         }
         // No index: seek only when the target is far ahead.
-        return target &- readPosition < 10 &* oneSecond
+        return target &- readPosition < 10 &* source.oneSecond
     }
 
     private enum ForwardResult {
@@ -226,14 +257,14 @@ public final class FrameReader {
                 lookahead = nil
                 return .found(found)
             }
-            guard let packet = try nextPacket() else {
+            guard let packet = try source.next() else {
                 endSent = true
                 _ = decoder.send(nil)
                 continue
             }
             // A packet shown before a frame we already know lies at or before the target can be
             // neither the answer nor (if nothing references it) needed: let the decoder skip it.
-            let skippable = packet.pts.map { pts in bestPacketPTS.map { pts < $0 } ?? false } ?? false
+            let skippable = ProcessInfo.processInfo.environment["VF_NOSKIP"] == nil && (packet.pts.map { pts in bestPacketPTS.map { pts < $0 } ?? false } ?? false)
             decoder.skip = skippable ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
             if let pts = packet.pts, pts <= target, !packet.isDiscarded {
                 bestPacketPTS = max(bestPacketPTS ?? pts, pts)
@@ -255,7 +286,7 @@ public final class FrameReader {
                     let received = try decoder.receive()
                     if case .frame(let frame) = received, let result = take(frame) {
                         // Keep the unsent packet for the next forward decode.
-                        queue.insert(packet, at: 0)
+                        source.pushBack(packet)
                         statistics.packetsSent -= 1
                         return result
                     }
@@ -264,89 +295,16 @@ public final class FrameReader {
         }
     }
 
-    // MARK: - Keyframes
+    // MARK: - Seeking
 
-    private func keyframe(at target: Int64) throws(MediaIOError) -> OwnedFrame {
-        try seek(to: target)
-        guard let key = queue.first else { return try exactFrame(at: target) }
-        queue.removeFirst()
-        decoder.skip = AVDISCARD_DEFAULT
-        statistics.packetsSent += 1
-        _ = decoder.send(key)
-        _ = decoder.send(nil)
-        var shown: OwnedFrame?
-        while case .frame(let frame) = try decoder.receive() {
-            statistics.framesDecoded += 1
-            if shown == nil { shown = frame }
-        }
-        decoder.reset()
-        positioned = false
-        // A keyframe an edit list hides produces no picture: fall back to the exact frame.
-        if let shown { return shown }
-        return try exactFrame(at: target)
-    }
-
-    // MARK: - Seeking and reading
-
-    private var oneSecond: Int64 { max(1, Int64(timeBase.den) / Int64(timeBase.num)) }
-
-    /// Timestamp of the last indexed keyframe at or before `target`, when the file has an index.
-    private func keyframeTimestamp(atOrBefore target: Int64) -> Int64? {
-        let i = av_index_search_timestamp(stream, target, AVSEEK_FLAG_BACKWARD)
-        guard i >= 0, let entry = avformat_index_get_entry(stream, i) else { return nil }
-        return entry.pointee.timestamp
-    }
-
-    /// Positions the demuxer so that the next packet is a keyframe shown at or before `target`
-    /// (or the very first keyframe when none is), and resets the decoder.
+    /// Forgets the decoder's position and seeks to a keyframe shown at or before `target`.
     private func seek(to target: Int64, strict: Bool = true) throws(MediaIOError) {
-        var point = target
-        var step = oneSecond
-        for _ in 0..<16 {
-            reposition(to: point)
-            guard let key = try nextKeyframe() else {
-                if point <= (firstPacketDTS ?? Int64.min) { break }
-                point = point &- step
-                step = step &* 2
-                continue
-            }
-            let shown = key.pts ?? key.dts ?? Int64.min
-            let atStart = (key.dts ?? shown) <= (firstPacketDTS ?? Int64.min)
-            if shown <= target || atStart || !strict {
-                queue.insert(key, at: 0)
-                return
-            }
-            point = min(point, key.dts ?? shown) &- step
-            step = step &* 2
-        }
-        // Give up on the index and start from the beginning.
-        rewindToStart()
-    }
-
-    private func reposition(to point: Int64) {
-        statistics.seeks += 1
         resetPosition()
-        if point <= (firstPacketDTS ?? Int64.min) {
-            rewindToStart()
-            return
-        }
-        if av_seek_frame(container.context, stream.pointee.index, point, AVSEEK_FLAG_BACKWARD) < 0 {
-            rewindToStart()
-        }
-    }
-
-    private func rewindToStart() {
-        resetPosition()
-        let ctx = container.context
-        let index = stream.pointee.index
-        let first = firstPacketDTS ?? 0
-        if av_seek_frame(ctx, index, first, AVSEEK_FLAG_BACKWARD) >= 0 { return }
-        if avformat_seek_file(ctx, index, Int64.min, first, first, 0) >= 0 { return }
-        _ = av_seek_frame(ctx, -1, 0, AVSEEK_FLAG_BYTE)
+        try source.seekToKeyframe(atOrBefore: target, strict: strict)
+        statistics.seeks = source.seeks
     }
 
     private func resetPosition() {
-        queue.removeAll()
         decoder.reset()
         positioned = true
         current = nil
@@ -357,51 +315,16 @@ public final class FrameReader {
         drained = false
     }
 
-    /// Reads until a keyframe, dropping the packets before it; nil at the end of the file.
-    private func nextKeyframe() throws(MediaIOError) -> OwnedPacket? {
-        var skipped = 0
-        while let packet = try nextPacket() {
-            if packet.isKeyframe { return packet }
-            skipped += 1
-            // A stream that never marks keyframes: take what comes.
-            if skipped > 2000 { return packet }
-        }
-        return nil
-    }
-
-    private func nextPacket() throws(MediaIOError) -> OwnedPacket? {
-        if !queue.isEmpty { return queue.removeFirst() }
-        return try FrameReader.readPacket(container, stream: stream)
-    }
-
-    /// The next packet of `stream`, nil at the end of the file.
-    static func readPacket(_ container: MediaContainer,
-                           stream: UnsafeMutablePointer<AVStream>) throws(MediaIOError) -> OwnedPacket? {
-        var failures = 0
-        while true {
-            guard let packet = OwnedPacket() else { throw .unreadable(path: container.path, reason: "out of memory") }
-            let result = av_read_frame(container.context, packet.pointer)
-            if result == errorEOF { return nil }
-            if result < 0 {
-                // Damaged data: skip a bounded number of read errors, then give up as at the end.
-                failures += 1
-                if failures > 32 || result == vf_averror_enomem() { return nil }
-                if container.context.pointee.pb?.pointee.eof_reached != 0 { return nil }
-                continue
-            }
-            if packet.streamIndex == stream.pointee.index { return packet }
-        }
-    }
-
-    // MARK: - Frame numbers and durations
+    // MARK: - Frame numbers
 
     private func timestampOfFrame(_ n: Int) throws(MediaIOError) -> Int64 {
         guard n >= 0 else { throw .frameOutOfRange(path: info.path, frame: n, frameCount: 0) }
-        rewindToStart()
+        resetPosition()
         positioned = false
+        source.rewind()
         var shown: [Int64] = []
         // Reordering never spans more than 16 frames in H.264/HEVC; read a margin past n.
-        while shown.count <= n + 32, let packet = try nextPacket() {
+        while shown.count <= n + 32, let packet = try source.next() {
             if !packet.isDiscarded, let pts = packet.pts { shown.append(pts) }
         }
         shown.sort()
@@ -409,23 +332,6 @@ public final class FrameReader {
             throw .frameOutOfRange(path: info.path, frame: n, frameCount: shown.count)
         }
         return shown[n]
-    }
-
-    // MARK: - Pictures
-
-    private func picture(from frame: OwnedFrame, mode: FrameMode, size: FrameSize) throws(MediaIOError) -> VideoFrame {
-        let f = frame.pointer.pointee
-        let coded = PixelSize(width: Int(f.width), height: Int(f.height))
-        let square = VideoTrackInfo.squarePixels(coded, sampleAspectRatio: video.sampleAspectRatio)
-        let display = video.rotation.apply(to: square)
-        let wanted = size.resolve(display)
-        let unrotated = video.rotation.swapsDimensions ? wanted.transposed : wanted
-        guard let image = scaler.convert(frame, to: unrotated) else {
-            throw .noFrameDecoded(path: info.path, detail: "cannot convert the decoded picture")
-        }
-        let pts = frame.pts ?? origin
-        return VideoFrame(image: image.rotated(video.rotation), time: time(ofTimestamp: pts),
-                          timestamp: pts, isKeyframe: frame.isKeyframe, mode: mode)
     }
 }
 

@@ -8,8 +8,10 @@ final class MediaContainer {
     let context: UnsafeMutablePointer<AVFormatContext>
     let fileSize: Int64
 
-    /// Opens and probes `url`, turning every failure into a `MediaIOError`.
-    init(url: URL) throws(MediaIOError) {
+    /// Opens and probes `url`, turning every failure into a `MediaIOError`. With `analyze` false
+    /// only the header is read (no frames are decoded to fill in stream details): enough for a
+    /// second reader of a file that was already probed.
+    init(url: URL, analyze: Bool = true) throws(MediaIOError) {
         _ = FFmpegRuntime.configure
         let path = url.path
         self.path = path
@@ -26,8 +28,13 @@ final class MediaContainer {
             throw .notMedia(path: path)
         }
         context = opened
-        let infoResult = avformat_find_stream_info(opened, nil)
-        if infoResult < 0 && opened.pointee.nb_streams == 0 {
+        if analyze { try analyzeStreams() }
+    }
+
+    /// Fills in stream details by reading (and, for some codecs, decoding) the first packets.
+    func analyzeStreams() throws(MediaIOError) {
+        let infoResult = avformat_find_stream_info(context, nil)
+        if infoResult < 0 && context.pointee.nb_streams == 0 {
             throw .corrupt(path: path, detail: ffmpegMessage(infoResult))
         }
     }
