@@ -55,6 +55,8 @@ public final class VideoWriter {
         if encoderName == "libx264" {
             av_opt_set(enc.pointee.priv_data, "preset", "medium", 0)
             av_opt_set(enc.pointee.priv_data, "crf", "18", 0)
+            // Keyframes exactly every `keyframeInterval` frames, not at x264's scene cuts.
+            av_opt_set(enc.pointee.priv_data, "x264-params", "scenecut=0", 0)
         } else {
             enc.pointee.bit_rate = Int64(size.width * size.height * 4)
         }
