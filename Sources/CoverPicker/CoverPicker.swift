@@ -18,8 +18,16 @@ public enum CoverPicker {
         return duration.scaled(by: millionths, over: 1_000_000) ?? .zero
     }
 
-    /// Opens `url` for picking a cover after checking the duration limit from its metadata.
+    /// Opens `url` for picking a cover. The duration limit is checked first from the header
+    /// alone (nothing decoded, as the original failed to do), then again from the full probe.
     public static func open(_ url: URL, limit: DurationLimit) throws(CoverPickerError) -> FrameReader {
+        let recorded: MediaTime?
+        do {
+            recorded = limit.maximum == nil ? nil : try headerDuration(of: url)
+        } catch {
+            throw .media(error)
+        }
+        if let recorded { try limit.check(duration: recorded, path: url.path) }
         let reader: FrameReader
         do {
             reader = try FrameReader(url: url)

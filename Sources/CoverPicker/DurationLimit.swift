@@ -23,8 +23,13 @@ public struct DurationLimit: Sendable, Hashable {
 
     /// Throws `.tooLong` when `info` is over the limit. Uses metadata only.
     public func check(_ info: MediaInfo) throws(CoverPickerError) {
-        if let maximum, info.duration > maximum {
-            throw .tooLong(path: info.path, duration: info.duration, limit: maximum)
+        try check(duration: info.duration, path: info.path)
+    }
+
+    /// Throws `.tooLong` when `duration` is over the limit.
+    public func check(duration: MediaTime, path: String) throws(CoverPickerError) {
+        if let maximum, duration > maximum {
+            throw .tooLong(path: path, duration: duration, limit: maximum)
         }
     }
 }

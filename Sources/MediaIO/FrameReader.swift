@@ -264,7 +264,7 @@ public final class FrameReader {
             }
             // A packet shown before a frame we already know lies at or before the target can be
             // neither the answer nor (if nothing references it) needed: let the decoder skip it.
-            let skippable = ProcessInfo.processInfo.environment["VF_NOSKIP"] == nil && (packet.pts.map { pts in bestPacketPTS.map { pts < $0 } ?? false } ?? false)
+            let skippable = packet.pts.map { pts in bestPacketPTS.map { pts < $0 } ?? false } ?? false
             decoder.skip = skippable ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
             if let pts = packet.pts, pts <= target, !packet.isDiscarded {
                 bestPacketPTS = max(bestPacketPTS ?? pts, pts)
@@ -283,8 +283,13 @@ public final class FrameReader {
                     if decodeErrors > 64 { throw .corrupt(path: info.path, detail: ffmpegMessage(code)) }
                     sent = true
                 case .full:
-                    let received = try decoder.receive()
-                    if case .frame(let frame) = received, let result = take(frame) {
+                    guard case .frame(let frame) = try decoder.receive() else {
+                        // Full yet nothing to give: a broken decoder state; drop this packet.
+                        decodeErrors += 1
+                        sent = true
+                        continue
+                    }
+                    if let result = take(frame) {
                         // Keep the unsent packet for the next forward decode.
                         source.pushBack(packet)
                         statistics.packetsSent -= 1

@@ -225,3 +225,9 @@ public func probeMedia(at url: URL) throws(MediaIOError) -> MediaInfo {
 public func checkReadableMediaFile(_ url: URL) throws(MediaIOError) -> Int64 {
     try MediaContainer.checkReadableFile(url.path)
 }
+
+/// The duration a file's header records, read without decoding anything (nil when the header
+/// does not record one, as in live recordings). Used to refuse long videos before any work.
+public func headerDuration(of url: URL) throws(MediaIOError) -> MediaTime? {
+    try MediaContainer(url: url, analyze: false).duration()
+}
