@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "MediaIO", targets: ["MediaIO"]),
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "CoverPicker", targets: ["CoverPicker"]),
+        .library(name: "VideoEditing", targets: ["VideoEditing"]),
+        .library(name: "HUD", targets: ["HUD"]),
         .executable(name: "viewfinder", targets: ["viewfinder"]),
     ],
     targets: [
@@ -26,8 +28,8 @@ let package = Package(
         // C shims.
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavutil libswscale",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]
+            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
         ),
         // libvips' pkg-config output carries `-pthread`, which SwiftPM rejects with a warning, so
         // the module links the libraries itself and only the C shim sees glib's include paths.
@@ -46,11 +48,13 @@ let package = Package(
 
         // Features.
         .target(name: "CoverPicker", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"]),
+        .target(name: "VideoEditing", dependencies: ["ViewfinderCore", "MediaIO"]),
+        .target(name: "HUD", dependencies: ["ViewfinderCore"]),
 
         // Front ends.
         .executableTarget(
             name: "viewfinder",
-            dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "CoverPicker"]
+            dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD"]
         ),
 
         // Tests mirror the sources. The support target generates fixtures with the ffmpeg CLI
@@ -63,6 +67,11 @@ let package = Package(
             name: "CoverPickerTests",
             dependencies: ["ViewfinderCore", "MediaIO", "CoverPicker", "ViewfinderTestSupport"]
         ),
+        .testTarget(
+            name: "VideoEditingTests",
+            dependencies: ["ViewfinderCore", "MediaIO", "VideoEditing", "ViewfinderTestSupport"]
+        ),
+        .testTarget(name: "HUDTests", dependencies: ["ViewfinderCore", "HUD"]),
         .testTarget(name: "ViewfinderCLITests", dependencies: ["ViewfinderCore", "ViewfinderTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -11,6 +11,9 @@
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
+#include <libswresample/swresample.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/audio_fifo.h>
 
 // FFmpeg exposes these as function-like macros, which Swift cannot import.
 static inline int vf_averror_eagain(void) { return AVERROR(EAGAIN); }
