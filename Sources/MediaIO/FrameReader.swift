@@ -72,9 +72,13 @@ public final class FrameReader {
         let first = try source.prefetch(48)
         guard !first.isEmpty else { throw .noFrameDecoded(path: path, detail: "the video track holds no packets") }
         let earliest = first.filter { !$0.isDiscarded }.compactMap(\.pts).min()
-        maker = PictureMaker(rotation: video.rotation, sampleAspectRatio: video.sampleAspectRatio,
-                             origin: earliest ?? stream.pointee.start_time.nonNil ?? 0,
-                             timeBase: (Int64(timeBase.num), Int64(timeBase.den)))
+        var maker = PictureMaker(rotation: video.rotation, sampleAspectRatio: video.sampleAspectRatio,
+                                 origin: earliest ?? stream.pointee.start_time.nonNil ?? 0,
+                                 timeBase: (Int64(timeBase.num), Int64(timeBase.den)))
+        if let rate = video.frameRate, rate.value > 0 {
+            maker.frameDuration = MediaTime(value: rate.timescale, timescale: rate.value)
+        }
+        self.maker = maker
     }
 
     /// The length of the video: times run from 0 to this.
@@ -115,6 +119,26 @@ public final class FrameReader {
             return result
         }
     }
+
+    /// The stream timestamp of the frame at `position` (decoding as needed) and whether that
+    /// frame is a keyframe: where a frame-exact cut starts.
+    func exactTimestamp(at position: TimePosition) throws(MediaIOError) -> (pts: Int64, isKeyframe: Bool) {
+        let frame = try exactFrame(at: try timestamp(for: position))
+        return (frame.pts ?? maker.origin, frame.isKeyframe)
+    }
+
+    /// The stream timestamp of the keyframe shown at or before `position`, by demuxing only.
+    func keyframeTimestamp(at position: TimePosition) throws(MediaIOError) -> Int64 {
+        let target = try timestamp(for: position)
+        let keyframes = try keyframeDecoder()
+        return try keyframes.keyframePacketTimestamp(atOrBefore: target) ?? maker.origin
+    }
+
+    /// Time from the first frame of a stream timestamp, and back.
+    var timeMapping: PictureMaker { maker }
+
+    /// The selected video stream's index in the container.
+    var streamIndex: Int32 { source.stream.pointee.index }
 
     private func keyframeDecoder() throws(MediaIOError) -> KeyframeDecoder {
         if let keyframes { return keyframes }

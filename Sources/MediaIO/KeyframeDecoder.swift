@@ -80,6 +80,13 @@ final class KeyframeDecoder {
         return jobOfTarget.map { $0.flatMap { results.value[$0] } }
     }
 
+    /// The presentation timestamp of the keyframe shown at or before `target`, demuxing only.
+    func keyframePacketTimestamp(atOrBefore target: Int64) throws(MediaIOError) -> Int64? {
+        try source.seekToKeyframe(atOrBefore: target)
+        guard let key = try source.next() else { return nil }
+        return key.pts ?? key.dts
+    }
+
     /// Decodes one packet from a clean decoder state and drains it.
     private static func decodeAlone(_ packet: OwnedPacket, on decoder: VideoDecoder) -> OwnedFrame? {
         decoder.reset()

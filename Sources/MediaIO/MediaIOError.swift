@@ -19,6 +19,10 @@ public enum MediaIOError: Error, Sendable, Equatable, CustomStringConvertible {
     case noFrameDecoded(path: String, detail: String)
     case encodeFailed(path: String, detail: String)
     case writeFailed(path: String, reason: String)
+    case cancelled
+    case outputIsInput(path: String)
+    case cannotPassthrough(path: String, reason: String)
+    case endsEarly(path: String, at: MediaTime, expected: MediaTime)
 
     public var description: String {
         switch self {
@@ -55,6 +59,14 @@ public enum MediaIOError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot encode \(name(path)): \(detail)"
         case .writeFailed(let path, let reason):
             return "cannot write \(path): \(reason)"
+        case .cancelled:
+            return "cancelled; nothing was written"
+        case .outputIsInput(let path):
+            return "the output \(path) is the input; choose another name"
+        case .cannotPassthrough(let path, let reason):
+            return "\(name(path)) cannot be copied into MP4 as it is: \(reason); use --preset highest"
+        case .endsEarly(let path, let at, let expected):
+            return "\(name(path)) ends early: the data stops at \(at.decimalString) s of \(expected.decimalString) s (truncated or damaged)"
         }
     }
 

@@ -12,6 +12,9 @@ struct PictureMaker: Sendable {
     /// Seconds per tick: num/den.
     let timeBase: (num: Int64, den: Int64)
 
+    /// One frame's duration at the stream's average rate (1/30 s when unknown).
+    var frameDuration: MediaTime = MediaTime(value: 1, timescale: 30)
+
     /// Time from the first frame of a stream timestamp.
     func time(ofTimestamp pts: Int64) -> MediaTime {
         MediaTime.ticks(pts &- origin, timeBase: timeBase.num, timeBase.den) ?? .zero

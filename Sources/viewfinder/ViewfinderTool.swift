@@ -1,10 +1,11 @@
 import Foundation
+import MediaIO
 
 /// The command-line front end: dispatches to a command and maps errors to exit statuses
 /// (0 success, 1 failure, 2 bad usage).
 enum ViewfinderTool {
     /// The commands, in the order `--help` lists them.
-    static var commands: [any Command.Type] { [InfoCommand.self, CoverCommand.self, FilmstripCommand.self, SampleCommand.self] }
+    static var commands: [any Command.Type] { [InfoCommand.self, CoverCommand.self, FilmstripCommand.self, ConvertCommand.self, TrimCommand.self, SampleCommand.self] }
 
     static let version = "0.1.0"
 
@@ -62,6 +63,9 @@ enum ViewfinderTool {
         } catch let error as UsageError {
             standardError("viewfinder \(command.name): \(error.message)\n\n" + command.usage)
             return 2
+        } catch let error as MediaIOError where error == .cancelled {
+            standardError("viewfinder: \(error)")
+            return 130
         } catch {
             standardError("viewfinder: \(error)")
             return 1

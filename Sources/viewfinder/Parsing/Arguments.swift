@@ -48,6 +48,11 @@ enum Arguments {
         guard ImageFormat(pathExtension: output.pathExtension) != nil else {
             throw arguments.invalid(option, "'\(output.lastPathComponent)' must end in .jpg, .jpeg, .png or .webp")
         }
+        try checkOutputLocation(output, input: input)
+    }
+
+    /// Checks that `output` is not the input, lies in an existing folder and is not a folder.
+    static func checkOutputLocation(_ output: URL, input: URL) throws {
         if output.standardizedFileURL.resolvingSymlinksInPath() == input.standardizedFileURL.resolvingSymlinksInPath() {
             throw RuntimeError("the output \(output.path) is the input; choose another name")
         }

@@ -1,0 +1,117 @@
+import CFFmpeg
+import Foundation
+import ViewfinderCore
+
+extension ExportSession {
+    /// Decodes the video and encodes it with H.264 at the plan's size; AAC audio is copied,
+    /// other audio is re-encoded to AAC. The rotation stays a display matrix.
+    func transcode(note: String? = nil) throws(MediaIOError) -> ExportResult {
+        let decoder = try VideoDecoder(stream: video, path: path, threads: FrameReader.exactThreads)
+        let out = try MP4Output(url: output, fastStart: plan.fastStart)
+        let coded = PixelSize(width: Int(video.parameters.width), height: Int(video.parameters.height))
+        let size = ExportPreset.encodedSize(for: coded, box: plan.box)
+        let rate = video.pointee.avg_frame_rate.num > 0 ? video.pointee.avg_frame_rate
+            : (video.pointee.r_frame_rate.num > 0 ? video.pointee.r_frame_rate : AVRational(num: 30, den: 1))
+        let encoder = try VideoEncoder(size: size, timeBase: video.pointee.time_base, frameRate: rate,
+                                       quality: plan.quality, globalHeader: out.needsGlobalHeader, path: output.path)
+        let d = decoder.context.pointee
+        encoder.describeColour(range: d.color_range, space: d.colorspace, primaries: d.color_primaries, transfer: d.color_trc)
+        let outVideo = try out.addStream(for: encoder.context, sideDataFrom: video)
+        var reencoder: AudioReencoder?
+        var outAudio: UnsafeMutablePointer<AVStream>?
+        if let audio {
+            if audio.parameters.codec_id == AV_CODEC_ID_AAC {
+                outAudio = try out.addCopy(of: audio)
+            } else {
+                let made = try AudioReencoder(input: audio, globalHeader: out.needsGlobalHeader, path: path)
+                reencoder = made
+                outAudio = try out.addStream(for: made.encoder)
+            }
+        }
+        try out.start()
+        seekToStart()
+
+        let encoderBase = encoder.context.pointee.time_base
+        func write(_ packets: [OwnedPacket], from base: AVRational, to stream: UnsafeMutablePointer<AVStream>) throws(MediaIOError) {
+            for packet in packets {
+                av_packet_rescale_ts(packet.pointer, base, stream.pointee.time_base)
+                packet.pointer.pointee.stream_index = stream.pointee.index
+                try out.write(packet)
+            }
+        }
+
+        var frames = 0
+        var lastShown: MediaTime?
+        var videoDone = false
+        var audioDone = audio == nil
+        var errors = 0
+        let start = mapping.time(ofTimestamp: plan.startPTS)
+        func take(_ frame: OwnedFrame) throws(MediaIOError) {
+            guard let pts = frame.pts, pts >= plan.startPTS, !videoDone else { return }
+            let shown = mapping.time(ofTimestamp: pts)
+            if shown >= plan.endTime { videoDone = true; return }
+            try write(try encoder.encode(frame, pts: pts - plan.startPTS), from: encoderBase, to: outVideo)
+            frames += 1
+            lastShown = max(lastShown ?? shown, shown)
+            report(written: shown.subtracting(start) ?? .zero)
+        }
+        func drainDecoder() throws(MediaIOError) {
+            while true {
+                switch try decoder.receive() {
+                case .frame(let frame): try take(frame)
+                case .failed:
+                    errors += 1
+                    if errors > 16 { throw .corrupt(path: path, detail: "the video cannot be decoded") }
+                default: return
+                }
+            }
+        }
+
+        while !(videoDone && audioDone), let packet = try readPacket() {
+            try checkCancelled()
+            if packet.streamIndex == video.pointee.index {
+                guard !videoDone else { continue }
+                var sent = false
+                while !sent {
+                    switch decoder.send(packet) {
+                    case .accepted: sent = true
+                    case .full: try drainDecoder()
+                    case .rejected:
+                        errors += 1
+                        if errors > 16 { throw .corrupt(path: path, detail: "the video cannot be decoded") }
+                        sent = true
+                    }
+                }
+                try drainDecoder()
+            } else if let audio, let outAudio {
+                guard keepsAudio(packet) else {
+                    if let ts = packet.pts, let t = time(ts, in: audio), t >= endAbsolute { audioDone = true }
+                    continue
+                }
+                if let reencoder {
+                    try write(try reencoder.feed(packet), from: reencoder.encoder.pointee.time_base, to: outAudio)
+                } else {
+                    retime(packet, from: audio, to: outAudio)
+                    try out.write(packet)
+                }
+            }
+        }
+        if !videoDone {
+            _ = decoder.send(nil)
+            try drainDecoder()
+        }
+        try checkCancelled()
+        try write(try encoder.flush(), from: encoderBase, to: outVideo)
+        if let reencoder, let outAudio {
+            try write(try reencoder.feed(nil), from: reencoder.encoder.pointee.time_base, to: outAudio)
+        }
+        let end = lastShown.flatMap { $0.adding(mapping.frameDuration) }
+        try checkComplete(lastShown: end)
+        guard frames > 0 else { throw .noFrameDecoded(path: path, detail: "nothing in the requested range") }
+        try out.finish()
+        progress.map { $0.completedUnitCount = $0.totalUnitCount }
+        return ExportResult(method: encoder.name, note: note ?? plan.note, start: start,
+                            duration: (end ?? start).subtracting(start) ?? .zero, frameCount: frames, size: size,
+                            audio: audio == nil ? nil : (reencoder == nil ? "copied" : "aac"))
+    }
+}

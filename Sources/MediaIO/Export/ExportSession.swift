@@ -1,0 +1,111 @@
+import CFFmpeg
+import Foundation
+import ViewfinderCore
+
+/// One run of an export: the input's demuxer, the output file, progress and cancellation.
+final class ExportSession {
+    let plan: VideoExporter.Plan
+    let mapping: PictureMaker
+    let output: URL
+    let progress: Progress?
+    let container: MediaContainer
+    let video: UnsafeMutablePointer<AVStream>
+    let audio: UnsafeMutablePointer<AVStream>?
+    /// Where the output's time 0 lies on the input's timeline.
+    let startTime: MediaTime
+
+    init(plan: VideoExporter.Plan, reader: FrameReader, output: URL, progress: Progress?) throws(MediaIOError) {
+        self.plan = plan
+        mapping = reader.timeMapping
+        self.output = output
+        self.progress = progress
+        container = try MediaContainer(url: plan.input)
+        guard let stream = container.streams.first(where: { $0.pointee.index == reader.streamIndex }) else {
+            throw .noVideoStream(path: plan.input.path, audioCodec: plan.audioCodec)
+        }
+        video = stream
+        audio = plan.audioCodec == nil ? nil : container.audioStream
+        for other in container.streams where other != video && other != audio {
+            other.pointee.discard = AVDISCARD_ALL
+        }
+        startTime = MediaTime.ticks(plan.startPTS, timeBase: mapping.timeBase.num, mapping.timeBase.den) ?? .zero
+    }
+
+    var path: String { plan.input.path }
+
+    // MARK: - Shared steps
+
+    func checkCancelled() throws(MediaIOError) {
+        if progress?.isCancelled == true { throw .cancelled }
+    }
+
+    /// Reports how much of the output exists, as milliseconds of its duration.
+    func report(written: MediaTime) {
+        guard let progress else { return }
+        let done = Int64(written.seconds * 1000)
+        progress.completedUnitCount = min(progress.totalUnitCount, max(progress.completedUnitCount, done))
+    }
+
+    /// The absolute time of a timestamp in `stream`'s time base.
+    func time(_ ts: Int64, in stream: UnsafeMutablePointer<AVStream>) -> MediaTime? {
+        let tb = stream.pointee.time_base
+        return MediaTime.ticks(ts, timeBase: Int64(tb.num), Int64(tb.den))
+    }
+
+    /// The absolute time the trim ends at.
+    var endAbsolute: MediaTime {
+        let origin = MediaTime.ticks(mapping.origin, timeBase: mapping.timeBase.num, mapping.timeBase.den) ?? .zero
+        return origin.adding(plan.endTime) ?? plan.endTime
+    }
+
+    /// Seeks every stream to the keyframe at or before the first frame to write.
+    func seekToStart() {
+        if av_seek_frame(container.context, video.pointee.index, plan.startPTS, AVSEEK_FLAG_BACKWARD) < 0 {
+            container.rewind()
+        }
+    }
+
+    /// The next packet of a kept stream; nil at the end; a read error that is not the end of
+    /// the file is damage, reported as such rather than ending the output early.
+    func readPacket() throws(MediaIOError) -> OwnedPacket? {
+        while true {
+            guard let packet = OwnedPacket() else { throw .unreadable(path: path, reason: "out of memory") }
+            let status = av_read_frame(container.context, packet.pointer)
+            if status == errorEOF { return nil }
+            if status < 0 {
+                if container.context.pointee.pb?.pointee.eof_reached != 0 { return nil }
+                throw .corrupt(path: path, detail: ffmpegMessage(status))
+            }
+            let index = packet.streamIndex
+            if index == video.pointee.index || index == audio?.pointee.index { return packet }
+        }
+    }
+
+    /// Shifts a packet so the output starts at 0 and converts it to the output stream's time base.
+    func retime(_ packet: OwnedPacket, from input: UnsafeMutablePointer<AVStream>, to stream: UnsafeMutablePointer<AVStream>) {
+        let tb = input.pointee.time_base
+        let offset = startTime.ticks(atRate: MediaTime(value: Int64(tb.den), timescale: Int64(tb.num))) ?? 0
+        let p = packet.pointer
+        if p.pointee.pts != noPTS { p.pointee.pts -= offset }
+        if p.pointee.dts != noPTS { p.pointee.dts -= offset }
+        av_packet_rescale_ts(p, tb, stream.pointee.time_base)
+        p.pointee.stream_index = stream.pointee.index
+        p.pointee.pos = -1
+    }
+
+    /// Whether an audio packet falls inside the kept range.
+    func keepsAudio(_ packet: OwnedPacket) -> Bool {
+        guard let audio, let ts = packet.pts ?? packet.dts, let t = time(ts, in: audio) else { return false }
+        return t >= startTime && t < endAbsolute
+    }
+
+    /// Throws when the input stopped well before the end it declared.
+    func checkComplete(lastShown: MediaTime?) throws(MediaIOError) {
+        let reached = lastShown ?? .zero
+        let frame = mapping.frameDuration
+        let slack = frame.adding(frame).flatMap { $0.adding(MediaTime(value: 1, timescale: 2)) } ?? MediaTime(seconds: 1)
+        if let needed = plan.endTime.subtracting(slack), reached < needed {
+            throw .endsEarly(path: path, at: reached, expected: plan.endTime)
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import CFFmpeg
+import Foundation
+import ViewfinderCore
+
+/// An MP4 file being written: owns the muxer, writes to a hidden file beside the destination and
+/// renames it into place only in `finish()`. Dropped unfinished, it deletes what it wrote.
+final class MP4Output {
+    let destination: URL
+    let temporary: URL
+    let context: UnsafeMutablePointer<AVFormatContext>
+    private let fastStart: Bool
+    private var started = false
+    private var finished = false
+
+    init(url: URL, fastStart: Bool) throws(MediaIOError) {
+        _ = FFmpegRuntime.configure
+        destination = url
+        temporary = AtomicFile.temporaryURL(beside: url)
+        self.fastStart = fastStart
+        var ctx: UnsafeMutablePointer<AVFormatContext>?
+        guard avformat_alloc_output_context2(&ctx, nil, "mp4", temporary.path) >= 0, let ctx else {
+            throw .encodeFailed(path: url.path, detail: "no MP4 muxer in this FFmpeg build")
+        }
+        context = ctx
+    }
+
+    deinit {
+        if context.pointee.pb != nil { avio_closep(&context.pointee.pb) }
+        avformat_free_context(context)
+        if !finished { try? FileManager.default.removeItem(at: temporary) }
+    }
+
+    /// Whether streams from encoders must carry their headers out of band.
+    var needsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
+
+    /// A stream that receives `input`'s packets unchanged, with its side data (the display
+    /// matrix among it) copied.
+    func addCopy(of input: UnsafeMutablePointer<AVStream>) throws(MediaIOError) -> UnsafeMutablePointer<AVStream> {
+        guard let stream = avformat_new_stream(context, nil),
+              avcodec_parameters_copy(stream.pointee.codecpar, input.pointee.codecpar) >= 0 else {
+            throw .encodeFailed(path: destination.path, detail: "cannot add a stream")
+        }
+        // Let the MP4 muxer pick the tag, except for HEVC, whose 'hvc1' players expect.
+        let parameters = input.parameters
+        stream.pointee.codecpar.pointee.codec_tag = parameters.codec_id == AV_CODEC_ID_HEVC
+            ? MP4Output.fourCC("hvc1") : 0
+        stream.pointee.time_base = input.pointee.time_base
+        stream.pointee.avg_frame_rate = input.pointee.avg_frame_rate
+        stream.pointee.disposition = input.pointee.disposition
+        try copySideData(from: input, to: stream)
+        return stream
+    }
+
+    /// A stream fed by `encoder`; `sideDataFrom` lends its side data (the rotation) when set.
+    func addStream(for encoder: UnsafeMutablePointer<AVCodecContext>,
+                   sideDataFrom input: UnsafeMutablePointer<AVStream>? = nil) throws(MediaIOError) -> UnsafeMutablePointer<AVStream> {
+        guard let stream = avformat_new_stream(context, nil),
+              avcodec_parameters_from_context(stream.pointee.codecpar, encoder) >= 0 else {
+            throw .encodeFailed(path: destination.path, detail: "cannot add a stream")
+        }
+        stream.pointee.time_base = encoder.pointee.time_base
+        if encoder.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
+            stream.pointee.avg_frame_rate = encoder.pointee.framerate
+        }
+        if let input {
+            try copySideData(from: input, to: stream, only: AV_PKT_DATA_DISPLAYMATRIX)
+        }
+        return stream
+    }
+
+    private func copySideData(from input: UnsafeMutablePointer<AVStream>, to output: UnsafeMutablePointer<AVStream>,
+                              only: AVPacketSideDataType? = nil) throws(MediaIOError) {
+        guard let items = input.pointee.side_data else { return }
+        for i in 0..<Int(input.pointee.nb_side_data) {
+            let item = items[i]
+            if let only, item.type != only { continue }
+            guard let copy = av_malloc(item.size) else { throw .encodeFailed(path: destination.path, detail: "out of memory") }
+            copy.copyMemory(from: item.data, byteCount: item.size)
+            if av_stream_add_side_data(output, item.type, copy.assumingMemoryBound(to: UInt8.self), item.size) < 0 {
+                av_free(copy)
+            }
+        }
+    }
+
+    /// Opens the file and writes the header.
+    func start() throws(MediaIOError) {
+        var status = avio_open(&context.pointee.pb, temporary.path, AVIO_FLAG_WRITE)
+        if status >= 0 {
+            var options: OpaquePointer?
+            if fastStart { av_dict_set(&options, "movflags", "+faststart", 0) }
+            status = avformat_write_header(context, &options)
+            av_dict_free(&options)
+        }
+        guard status >= 0 else { throw .writeFailed(path: destination.path, reason: ffmpegMessage(status)) }
+        started = true
+    }
+
+    /// Writes one packet, already in the output stream's time base.
+    func write(_ packet: OwnedPacket) throws(MediaIOError) {
+        let status = av_interleaved_write_frame(context, packet.pointer)
+        guard status >= 0 else { throw .writeFailed(path: destination.path, reason: ffmpegMessage(status)) }
+    }
+
+    /// Writes the index, closes the file and moves it into place.
+    func finish() throws(MediaIOError) {
+        guard started, !finished else { return }
+        let status = av_write_trailer(context)
+        avio_closep(&context.pointee.pb)
+        guard status >= 0 else { throw .writeFailed(path: destination.path, reason: ffmpegMessage(status)) }
+        do {
+            try AtomicFile.commit(temporary, to: destination)
+        } catch {
+            throw .writeFailed(path: destination.path, reason: error.reason)
+        }
+        finished = true
+    }
+
+    static func fourCC(_ text: String) -> UInt32 {
+        text.utf8.prefix(4).enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+    }
+}

@@ -1,0 +1,138 @@
+import CFFmpeg
+import Foundation
+import ViewfinderCore
+
+/// An H.264 encoder (libx264 when this FFmpeg has it, else MPEG-4 Part 2) that owns its
+/// context and converts incoming frames to its size and pixel format.
+final class VideoEncoder {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    let name: String
+    let size: PixelSize
+    private var scaler: OpaquePointer?
+    private let path: String
+
+    /// Quality settings: x264's CRF and preset, keyframe spacing and B-frames.
+    struct Quality {
+        var crf = 18
+        var preset = "medium"
+        var keyframeInterval: Int32 = 250
+        var bFrames: Int32 = 3
+        /// Keyframes only where asked, never at scene cuts (for predictable test clips).
+        var fixedKeyframes = false
+    }
+
+    init(size: PixelSize, timeBase: AVRational, frameRate: AVRational, quality: Quality,
+         globalHeader: Bool, path: String) throws(MediaIOError) {
+        self.size = size
+        self.path = path
+        let codec = avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4)
+        guard let codec, let enc = avcodec_alloc_context3(codec) else {
+            throw .encodeFailed(path: path, detail: "no H.264 or MPEG-4 encoder in this FFmpeg build")
+        }
+        context = enc
+        name = codec.pointee.name.map { String(cString: $0) } ?? "unknown"
+        enc.pointee.width = Int32(size.width)
+        enc.pointee.height = Int32(size.height)
+        enc.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        enc.pointee.time_base = timeBase
+        enc.pointee.framerate = frameRate
+        enc.pointee.gop_size = quality.keyframeInterval
+        enc.pointee.max_b_frames = quality.bFrames
+        enc.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        if name == "libx264" {
+            av_opt_set(enc.pointee.priv_data, "preset", quality.preset, 0)
+            av_opt_set(enc.pointee.priv_data, "crf", String(quality.crf), 0)
+            if quality.fixedKeyframes { av_opt_set(enc.pointee.priv_data, "x264-params", "scenecut=0", 0) }
+        } else {
+            enc.pointee.bit_rate = Int64(size.width * size.height * 4)
+        }
+        if globalHeader { enc.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        let status = avcodec_open2(enc, codec, nil)
+        guard status >= 0 else {
+            throw .encodeFailed(path: path, detail: "cannot open the \(name) encoder: \(ffmpegMessage(status))")
+        }
+    }
+
+    deinit {
+        sws_freeContext(scaler)
+        var enc: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&enc)
+    }
+
+    /// Tags the encoder's colour description (before the first frame).
+    func describeColour(range: AVColorRange, space: AVColorSpace, primaries: AVColorPrimaries,
+                        transfer: AVColorTransferCharacteristic) {
+        context.pointee.color_range = range == AVCOL_RANGE_JPEG ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        context.pointee.colorspace = space
+        context.pointee.color_primaries = primaries
+        context.pointee.color_trc = transfer
+    }
+
+    /// Encodes a decoded frame (any size and pixel format) at `pts` (encoder time base).
+    func encode(_ source: OwnedFrame, pts: Int64) throws(MediaIOError) -> [OwnedPacket] {
+        let s = source.pointer.pointee
+        guard let frame = OwnedFrame() else { throw .encodeFailed(path: path, detail: "out of memory") }
+        let f = frame.pointer
+        f.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        f.pointee.width = Int32(size.width)
+        f.pointee.height = Int32(size.height)
+        guard av_frame_get_buffer(f, 0) >= 0 else { throw .encodeFailed(path: path, detail: "out of memory") }
+        scaler = sws_getCachedContext(scaler, s.width, s.height, AVPixelFormat(rawValue: s.format),
+                                      Int32(size.width), Int32(size.height), AV_PIX_FMT_YUV420P,
+                                      SWS_LANCZOS | SWS_ACCURATE_RND, nil, nil, nil)
+        guard let scaler else { throw .encodeFailed(path: path, detail: "no converter from this pixel format") }
+        // Keep the source's colour matrix and range where the encoder declares the same ones;
+        // RGB sources are converted with the encoder's matrix (BT.709 unless told otherwise).
+        let declared = context.pointee.colorspace
+        let outSpace = Int32(declared == AVCOL_SPC_UNSPECIFIED ? AVCOL_SPC_BT709.rawValue : declared.rawValue)
+        let inSpace = s.colorspace == AVCOL_SPC_UNSPECIFIED ? outSpace : Int32(s.colorspace.rawValue)
+        let sourceFull = s.color_range == AVCOL_RANGE_JPEG || AVPixelFormat(rawValue: s.format) == AV_PIX_FMT_YUVJ420P
+        if let input = sws_getCoefficients(inSpace), let output = sws_getCoefficients(outSpace) {
+            sws_setColorspaceDetails(scaler, input, sourceFull ? 1 : 0, output,
+                                     context.pointee.color_range == AVCOL_RANGE_JPEG ? 1 : 0, 0, 1 << 16, 1 << 16)
+        }
+        let rows = withUnsafePointer(to: source.pointer.pointee.data) { src in
+            src.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { sources in
+                withUnsafePointer(to: source.pointer.pointee.linesize) { srcLines in
+                    srcLines.withMemoryRebound(to: Int32.self, capacity: 8) { sourceStrides in
+                        withUnsafeMutablePointer(to: &f.pointee.data) { dst in
+                            dst.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
+                                withUnsafeMutablePointer(to: &f.pointee.linesize) { lines in
+                                    lines.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
+                                        sws_scale(scaler, sources, sourceStrides, 0, s.height, planes, strides)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        guard rows > 0 else { throw .encodeFailed(path: path, detail: "cannot convert the picture") }
+        f.pointee.pts = pts
+        return try send(frame)
+    }
+
+    /// Encodes a frame already at the encoder's size and pixel format.
+    func encodePrepared(_ frame: OwnedFrame) throws(MediaIOError) -> [OwnedPacket] {
+        try send(frame)
+    }
+
+    /// Drains the encoder at the end.
+    func flush() throws(MediaIOError) -> [OwnedPacket] {
+        try send(nil)
+    }
+
+    private func send(_ frame: OwnedFrame?) throws(MediaIOError) -> [OwnedPacket] {
+        var status = avcodec_send_frame(context, frame?.pointer)
+        guard status >= 0 || status == errorEOF else { throw .encodeFailed(path: path, detail: ffmpegMessage(status)) }
+        var packets: [OwnedPacket] = []
+        while true {
+            guard let packet = OwnedPacket() else { throw .encodeFailed(path: path, detail: "out of memory") }
+            status = avcodec_receive_packet(context, packet.pointer)
+            if status == errorAgain || status == errorEOF { return packets }
+            guard status >= 0 else { throw .encodeFailed(path: path, detail: ffmpegMessage(status)) }
+            packets.append(packet)
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import CFFmpeg
+import Foundation
+import ViewfinderCore
+
+/// Converts, re-encodes and trims videos into MP4 files.
+///
+/// Passthrough copies the streams (the display matrix travels with them); the other presets
+/// re-encode the video with H.264 and keep the rotation as the matrix (pixels are never turned,
+/// so the rotation applies exactly once). A trim starts at the frame at `start`, as the cover
+/// engine defines it, and ends before the first frame shown at or after `end`. The output is
+/// written beside its destination and renamed into place only when complete; on failure or
+/// cancellation nothing is left.
+public final class VideoExporter: Sendable {
+    public let input: URL
+    public let output: URL
+    public let settings: ExportSettings
+
+    public init(input: URL, output: URL, settings: ExportSettings = ExportSettings()) {
+        self.input = input
+        self.output = output
+        self.settings = settings
+    }
+
+    /// The cookbook's "can this video be edited?": true only when a frame can be decoded.
+    public static func canEdit(_ url: URL) -> Bool {
+        guard let reader = try? FrameReader(url: url) else { return false }
+        return (try? reader.frame(at: .time(.zero), mode: .fast, size: .fit(PixelSize(width: 16, height: 16)))) != nil
+    }
+
+    /// Codecs an MP4 holds as they are.
+    static let mp4Video: Set<String> = ["h264", "hevc"]
+    static let mp4Audio: Set<String> = ["aac", "mp3", "alac"]
+
+    /// Runs the export. `progress` (if given) gets `totalUnitCount` in milliseconds of output
+    /// and is advanced as output is written; cancelling it stops the export.
+    @discardableResult
+    public func run(progress: Progress? = nil) throws(MediaIOError) -> ExportResult {
+        if output.standardizedFileURL.resolvingSymlinksInPath().path == input.standardizedFileURL.resolvingSymlinksInPath().path {
+            throw .outputIsInput(path: output.path)
+        }
+        if let maximum = settings.maxDuration, let recorded = try headerDuration(of: input), recorded > maximum {
+            throw .timePastEnd(path: input.path, requested: maximum, duration: recorded)
+        }
+        let reader = try FrameReader(url: input)
+        let plan = try makePlan(reader)
+        progress?.totalUnitCount = max(1, Int64(plan.expectedDuration.seconds * 1000))
+        if progress?.isCancelled == true { throw .cancelled }
+        let session = try ExportSession(plan: plan, reader: reader, output: output, progress: progress)
+        return plan.passthrough ? try session.remux() : try session.transcode()
+    }
+
+    // MARK: - Planning
+
+    /// What the export will do, decided before any byte is written.
+    struct Plan {
+        let input: URL
+        let fastStart: Bool
+        let passthrough: Bool
+        let note: String?
+        let box: PixelSize?
+        let quality: VideoEncoder.Quality
+        /// First frame to write (stream ticks).
+        let startPTS: Int64
+        /// Frames shown at or after this time (from the first frame) are not written.
+        let endTime: MediaTime
+        let expectedDuration: MediaTime
+        /// Whether the trim ends before the video does.
+        let trimsEnd: Bool
+        let audioCodec: String?
+    }
+
+    private func makePlan(_ reader: FrameReader) throws(MediaIOError) -> Plan {
+        let videoCodec = reader.video.codec
+        let audioCodec = reader.info.audioCodec
+        let fits = Self.mp4Video.contains(videoCodec) && (audioCodec.map(Self.mp4Audio.contains) ?? true)
+        var passthrough: Bool
+        switch settings.preset {
+        case .auto: passthrough = fits
+        case .passthrough:
+            guard Self.mp4Video.contains(videoCodec) else {
+                throw .cannotPassthrough(path: input.path, reason: "its \(videoCodec) video has no place in MP4")
+            }
+            if let audioCodec, !Self.mp4Audio.contains(audioCodec) {
+                throw .cannotPassthrough(path: input.path, reason: "its \(audioCodec) audio has no place in MP4")
+            }
+            passthrough = true
+        default: passthrough = false
+        }
+
+        var startPTS = reader.timeMapping.origin
+        var endTime = reader.duration
+        var note: String?
+        if let range = settings.range {
+            let start = try reader.exactTimestamp(at: range.start)
+            startPTS = start.pts
+            if let end = range.end {
+                endTime = try endTimeOf(end, reader: reader)
+            }
+            if passthrough && !start.isKeyframe {
+                let keyPTS = try reader.keyframeTimestamp(at: range.start)
+                let keyTime = reader.timeMapping.time(ofTimestamp: keyPTS)
+                if settings.keyframeCut {
+                    startPTS = keyPTS
+                } else {
+                    let at = reader.timeMapping.time(ofTimestamp: start.pts)
+                    note = "the cut at \(at.decimalString) s is not on a keyframe (the one before is at \(keyTime.decimalString) s), so the video is re-encoded; --keyframe-cut cuts there without re-encoding"
+                    passthrough = false
+                }
+            }
+        }
+        let startTime = reader.timeMapping.time(ofTimestamp: startPTS)
+        guard endTime > startTime, let expected = endTime.subtracting(startTime) else {
+            throw .timePastEnd(path: input.path, requested: startTime, duration: endTime)
+        }
+        var quality = VideoEncoder.Quality(crf: 18, preset: "fast")
+        if case .medium = settings.preset { quality.crf = 21 }
+        if case .low = settings.preset { quality.crf = 23 }
+        if case .fit = settings.preset { quality.crf = 21 }
+        return Plan(input: input, fastStart: settings.fastStart, passthrough: passthrough, note: note,
+                    box: settings.preset.box, quality: quality, startPTS: startPTS, endTime: endTime,
+                    expectedDuration: expected, trimsEnd: endTime < reader.duration, audioCodec: audioCodec)
+    }
+
+    private func endTimeOf(_ end: TimePosition, reader: FrameReader) throws(MediaIOError) -> MediaTime {
+        switch end {
+        case .time(let t):
+            guard t <= reader.duration else { throw .timePastEnd(path: input.path, requested: t, duration: reader.duration) }
+            return t
+        case .frame:
+            return reader.timeMapping.time(ofTimestamp: try reader.exactTimestamp(at: end).pts)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import MediaIO
+import ViewfinderCore
+
+/// The cookbook's video editor: ask whether a file can be edited, then export or trim it and
+/// learn whether it was saved, failed, or was cancelled.
+public struct VideoEditor: Sendable {
+    /// How an edit ended.
+    public enum Outcome: Sendable, Equatable {
+        /// Written to this path.
+        case saved(URL, ExportResult)
+        /// Failed; nothing was written.
+        case failed(MediaIOError)
+        /// Cancelled; nothing was written.
+        case cancelled
+    }
+
+    public let input: URL
+    public let output: URL
+    public let settings: ExportSettings
+
+    public init(input: URL, output: URL, settings: ExportSettings = ExportSettings()) {
+        self.input = input
+        self.output = output
+        self.settings = settings
+    }
+
+    /// True only for files whose pictures can be decoded.
+    public static func canEdit(_ url: URL) -> Bool {
+        VideoExporter.canEdit(url)
+    }
+
+    /// Runs the edit on a thread of its own. `progress` follows the output written; cancelling
+    /// it — or the calling task — stops the edit and removes what was written.
+    public func run(progress: Progress = Progress(totalUnitCount: 1)) async -> Outcome {
+        let exporter = VideoExporter(input: input, output: output, settings: settings)
+        let box = ProgressBox(progress)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+                let worker = Thread {
+                    let outcome: Outcome
+                    do throws(MediaIOError) {
+                        outcome = .saved(exporter.output, try exporter.run(progress: box.progress))
+                    } catch MediaIOError.cancelled {
+                        outcome = .cancelled
+                    } catch {
+                        outcome = .failed(error)
+                    }
+                    continuation.resume(returning: outcome)
+                }
+                worker.name = "viewfinder-export"
+                worker.start()
+            }
+        } onCancel: {
+            box.progress.cancel()
+        }
+    }
+}
+
+/// `Progress` is thread-safe (it locks internally) but not marked `Sendable` on Linux.
+final class ProgressBox: @unchecked Sendable {
+    let progress: Progress
+    init(_ progress: Progress) { self.progress = progress }
+}

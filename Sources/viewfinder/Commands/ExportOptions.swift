@@ -1,0 +1,67 @@
+import Foundation
+import MediaIO
+import ViewfinderCore
+
+/// What `convert` and `trim` share: options, output checks, and running an export under the HUD.
+enum ExportOptions {
+    static let common = [
+        OptionSpec("output", short: "o", value: "OUT", help: "The MP4 file to write (.mp4, .m4v or .mov)."),
+        OptionSpec("preset", value: "P", help: "auto, passthrough, highest, medium, low or WxH (default auto)."),
+        OptionSpec("no-faststart", help: "Put the index at the end (default: at the front)."),
+        OptionSpec("quiet", short: "q", help: "Show no progress."),
+        OptionSpec("json", help: "Print what was written as JSON."),
+    ]
+
+    static let presetHelp = """
+    Presets: passthrough copies the streams (no re-encoding); highest keeps the size and encodes
+    H.264 at high quality with AAC audio (AAC is copied); medium fits 960×540, low 640×360, WxH
+    that box (either orientation, aspect kept, even sides). auto is passthrough when the streams
+    fit MP4 (H.264/HEVC video, AAC/MP3/ALAC audio), else highest. The rotation is kept once, as
+    the display matrix. Ctrl-C cancels: nothing is left behind and the exit status is 130.
+    """
+
+    static func settings(_ arguments: ParsedArguments) throws(UsageError) -> ExportSettings {
+        var settings = ExportSettings()
+        if let text = arguments.value("preset") {
+            guard let preset = ExportPreset(parsing: text) else {
+                throw arguments.invalid("preset", "expected auto, passthrough, highest, medium, low or WxH, not '\(text)'")
+            }
+            settings.preset = preset
+        }
+        settings.fastStart = !arguments.flag("no-faststart")
+        return settings
+    }
+
+    /// Checks the output, runs the export with progress on stderr, prints the result.
+    static func perform(input: URL, arguments: ParsedArguments, settings: ExportSettings, label: String) throws -> Int32 {
+        let output = URL(fileURLWithPath: try arguments.required("output"))
+        guard ["mp4", "m4v", "mov"].contains(output.pathExtension.lowercased()) else {
+            throw arguments.invalid("output", "'\(output.lastPathComponent)' must end in .mp4, .m4v or .mov")
+        }
+        try Arguments.checkOutputLocation(output, input: input)
+        _ = try checkReadableMediaFile(input)
+
+        let exporter = VideoExporter(input: input, output: output, settings: settings)
+        let result = try ProgressDisplay.run(label: label, quiet: arguments.flag("quiet")) { progress in
+            try exporter.run(progress: progress)
+        }
+        if arguments.flag("json") {
+            print(JSONValue.object([
+                ("input", .string(input.path)),
+                ("output", .string(output.path)),
+                ("method", .string(result.method)),
+                ("note", .optional(result.note)),
+                ("start", .time(result.start)),
+                ("duration", .time(result.duration)),
+                ("frames", .int(result.frameCount)),
+                ("width", .int(result.size.width)),
+                ("height", .int(result.size.height)),
+                ("audio", .optional(result.audio)),
+            ]).rendered())
+        } else {
+            if let note = result.note { ViewfinderTool.standardError("viewfinder: note: \(note)") }
+            print("\(output.path): \(result.frameCount) frames, \(result.duration.decimalString) s from \(result.start.decimalString) s, \(result.size.width)×\(result.size.height), \(result.method)\(result.audio.map { ", audio \($0)" } ?? "")")
+        }
+        return 0
+    }
+}
