@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+@Suite("convert and trim commands")
+struct ExportCommandTests {
+    static let big = FixtureSpec("big-720", size: PixelSize(width: 1280, height: 720), frames: 240,
+                                 encode: ["-c:v", "libx264", "-preset", "ultrafast", "-crf", "23", "-pix_fmt", "yuv420p"])
+
+    @Test("convert remuxes a fitting clip and reports it")
+    func convert() throws {
+        let fixture = try FixtureFactory.shared.fixture(.h264BFrames)
+        let folder = TestPaths.scratchFolder("convert")
+        let out = folder.appendingPathComponent("out.mp4")
+        let result = try viewfinder("convert", fixture.url.path, "-o", out.path, "--json", "--quiet")
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(jsonObject(result))
+        #expect(json["method"] as? String == "passthrough")
+        #expect(json["frames"] as? Int == 48)
+        #expect(json["width"] as? Int == 192)
+        #expect(leftovers(in: folder) == ["out.mp4"])
+    }
+
+    @Test("trim from the CLI is frame-exact")
+    func trim() throws {
+        let fixture = try FixtureFactory.shared.fixture(.h264BFrames)
+        let folder = TestPaths.scratchFolder("trim")
+        let out = folder.appendingPathComponent("t.mp4")
+        let result = try viewfinder("trim", fixture.url.path, "--from", "frame:15", "--to", "1.0", "-o", out.path, "--quiet")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("not on a keyframe"), "the re-encode is announced")
+        #expect(result.stdout.contains("15 frames, 0.5 s from 0.5 s"))
+        let first = folder.appendingPathComponent("first.png")
+        #expect(try viewfinder("cover", out.path, "--at", "0", "-o", first.path).status == 0)
+        #expect(try decodeImage(first).flatMap(FrameIndexPattern.readIndex) == 15)
+        let last = folder.appendingPathComponent("last.png")
+        #expect(try viewfinder("cover", out.path, "--at", "frame:14", "-o", last.path).status == 0)
+        #expect(try decodeImage(last).flatMap(FrameIndexPattern.readIndex) == 29)
+    }
+
+    @Test("bad usage exits 2", arguments: [
+        ["convert", "a.mp4", "-o", "b.avi"], ["convert", "a.mp4", "-o", "b.mp4", "--preset", "best"],
+        ["trim", "a.mp4", "--from", "2", "--to", "1", "-o", "b.mp4"], ["trim", "a.mp4", "--from", "x", "-o", "b.mp4"],
+        ["convert", "a.mp4"],
+    ])
+    func usage(_ arguments: [String]) throws {
+        let result = try viewfinder(arguments)
+        #expect(result.status == 2, "\(arguments)")
+        #expect(result.stderr.contains("usage: viewfinder"))
+    }
+
+    @Test("bad inputs: one line, exit 1, nothing written")
+    func badInputs() throws {
+        let (_, inputs) = try BadInputTests.makeInputs()
+        let folder = TestPaths.scratchFolder("export-bad")
+        for (label, input) in inputs {
+            for command in [["convert", input.path, "-o", folder.appendingPathComponent("c.mp4").path, "--quiet"],
+                            ["trim", input.path, "--from", "0.1", "-o", folder.appendingPathComponent("t.mp4").path]] {
+                let result = try viewfinder(command)
+                #expect(result.status == 1, "\(label): \(command[0]) exited \(result.status)")
+                #expect(result.stderr.hasPrefix("viewfinder: ") && result.stderr.filter { $0 == "\n" }.count == 1,
+                        "\(label): \(result.stderr)")
+                #expect(leftovers(in: folder).isEmpty, "\(label) left \(leftovers(in: folder))")
+            }
+        }
+    }
+
+    @Test("Ctrl-C cancels cleanly: exit 130, one line, nothing left")
+    func interrupt() throws {
+        let fixture = try FixtureFactory.shared.fixture(Self.big)
+        let folder = TestPaths.scratchFolder("interrupt")
+        let process = Process()
+        process.executableURL = TestPaths.tool
+        process.arguments = ["convert", fixture.url.path, "--preset", "highest", "-o", folder.appendingPathComponent("o.mp4").path]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Wait until the export is writing (its hidden partial file exists), then interrupt.
+        let deadline = Date().addingTimeInterval(30)
+        while leftovers(in: folder).isEmpty && Date() < deadline && process.isRunning {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(process.isRunning, "the export finished before it could be interrupted")
+        process.interrupt()
+        process.waitUntilExit()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 130)
+        #expect(stderr.hasSuffix("viewfinder: cancelled; nothing was written\n"), "\(stderr)")
+        #expect(leftovers(in: folder).isEmpty)
+    }
+}
