@@ -44,6 +44,11 @@ final class OwnedFrame {
         pointer = frame
     }
 
+    /// Takes ownership of a frame allocated elsewhere (e.g. by `av_frame_clone`).
+    init(adopting frame: UnsafeMutablePointer<AVFrame>) {
+        pointer = frame
+    }
+
     deinit {
         var frame: UnsafeMutablePointer<AVFrame>? = pointer
         av_frame_free(&frame)

@@ -19,7 +19,8 @@ public final class FrameReader {
 
     private let url: URL
     private let source: PacketSource
-    private let decoder: VideoDecoder
+    /// The exact decoder, opened on first use (exports and fast frames never need it).
+    private var exactDecoder: VideoDecoder?
     private let scaler = FrameScaler()
     private let maker: PictureMaker
     private var keyframes: KeyframeDecoder?
@@ -60,7 +61,6 @@ public final class FrameReader {
         let timeBase = stream.pointee.time_base
         guard timeBase.num > 0, timeBase.den > 0 else { throw .corrupt(path: path, detail: "invalid time base") }
         source = PacketSource(container: container, stream: stream)
-        decoder = try VideoDecoder(stream: stream, path: path, threads: FrameReader.exactThreads)
         info = try container.probe()
         video = info.video ?? VideoTrackInfo(
             streamIndex: Int(stream.pointee.index), codec: codecName(parameters.codec_id),
@@ -139,6 +139,13 @@ public final class FrameReader {
 
     /// The selected video stream's index in the container.
     var streamIndex: Int32 { source.stream.pointee.index }
+
+    /// The reader's demuxer, handed over to an export that reads it directly; the reader must
+    /// not read frames afterwards.
+    var containerForExport: MediaContainer {
+        positioned = false
+        return source.container
+    }
 
     private func keyframeDecoder() throws(MediaIOError) -> KeyframeDecoder {
         if let keyframes { return keyframes }
@@ -219,7 +226,15 @@ public final class FrameReader {
         case startedTooLate(firstShown: Int64)
     }
 
+    private func decoder() throws(MediaIOError) -> VideoDecoder {
+        if let exactDecoder { return exactDecoder }
+        let made = try VideoDecoder(stream: source.stream, path: info.path, threads: FrameReader.exactThreads)
+        exactDecoder = made
+        return made
+    }
+
     private func decodeForward(to target: Int64) throws(MediaIOError) -> ForwardResult {
+        let decoder = try decoder()
         var candidate: OwnedFrame? = nil
         if let pts = current?.pts, pts <= target { candidate = current }
         if let next = lookahead, let pts = next.pts, pts <= target {
@@ -334,7 +349,7 @@ public final class FrameReader {
     }
 
     private func resetPosition() {
-        decoder.reset()
+        exactDecoder?.reset()
         positioned = true
         current = nil
         lookahead = nil

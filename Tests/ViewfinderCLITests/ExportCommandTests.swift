@@ -22,6 +22,21 @@ struct ExportCommandTests {
         #expect(leftovers(in: folder) == ["out.mp4"])
     }
 
+    @Test("off a terminal the HUD is one final line, no control codes; --quiet is silent")
+    func progressOffTerminal() throws {
+        let fixture = try FixtureFactory.shared.fixture(.h264BFrames)
+        let folder = TestPaths.scratchFolder("hud")
+        let result = try viewfinder("convert", fixture.url.path, "-o", folder.appendingPathComponent("a.mp4").path)
+        #expect(result.status == 0)
+        #expect(result.stderr.hasPrefix("Converting h264-bframes.mp4: done in "), "\(result.stderr)")
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+        #expect(!result.stderr.contains("\r") && !result.stderr.contains("\u{1B}"))
+        let quiet = try viewfinder("convert", fixture.url.path, "-o", folder.appendingPathComponent("b.mp4").path, "-q")
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty)
+        let strip = try viewfinder("filmstrip", fixture.url.path, "--exact", "-o", folder.appendingPathComponent("s.jpg").path)
+        #expect(strip.stderr.hasPrefix("Decoding 6 exact frames of h264-bframes.mp4: done in "), "\(strip.stderr)")
+    }
+
     @Test("trim from the CLI is frame-exact")
     func trim() throws {
         let fixture = try FixtureFactory.shared.fixture(.h264BFrames)

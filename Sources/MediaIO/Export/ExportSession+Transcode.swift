@@ -6,7 +6,8 @@ extension ExportSession {
     /// Decodes the video and encodes it with H.264 at the plan's size; AAC audio is copied,
     /// other audio is re-encoded to AAC. The rotation stays a display matrix.
     func transcode(note: String? = nil) throws(MediaIOError) -> ExportResult {
-        let decoder = try VideoDecoder(stream: video, path: path, threads: FrameReader.exactThreads)
+        // The encoder wants most of the cores; FFmpeg's automatic count suits the decoder here.
+        let decoder = try VideoDecoder(stream: video, path: path, threads: 0)
         let out = try MP4Output(url: output, fastStart: plan.fastStart)
         let coded = PixelSize(width: Int(video.parameters.width), height: Int(video.parameters.height))
         let size = ExportPreset.encodedSize(for: coded, box: plan.box)

@@ -19,14 +19,15 @@ final class ExportSession {
         mapping = reader.timeMapping
         self.output = output
         self.progress = progress
-        container = try MediaContainer(url: plan.input)
+        // The reader already opened and analysed the file: read on from its demuxer.
+        container = reader.containerForExport
         guard let stream = container.streams.first(where: { $0.pointee.index == reader.streamIndex }) else {
             throw .noVideoStream(path: plan.input.path, audioCodec: plan.audioCodec)
         }
         video = stream
         audio = plan.audioCodec == nil ? nil : container.audioStream
-        for other in container.streams where other != video && other != audio {
-            other.pointee.discard = AVDISCARD_ALL
+        for other in container.streams {
+            other.pointee.discard = (other == video || other == audio) ? AVDISCARD_DEFAULT : AVDISCARD_ALL
         }
         startTime = MediaTime.ticks(plan.startPTS, timeBase: mapping.timeBase.num, mapping.timeBase.den) ?? .zero
     }

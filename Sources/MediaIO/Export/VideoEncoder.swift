@@ -39,6 +39,8 @@ final class VideoEncoder {
         enc.pointee.gop_size = quality.keyframeInterval
         enc.pointee.max_b_frames = quality.bFrames
         enc.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        // libavcodec's default is one thread; let x264 use every core (as the ffmpeg CLI does).
+        enc.pointee.thread_count = 0
         if name == "libx264" {
             av_opt_set(enc.pointee.priv_data, "preset", quality.preset, 0)
             av_opt_set(enc.pointee.priv_data, "crf", String(quality.crf), 0)
@@ -71,6 +73,15 @@ final class VideoEncoder {
     /// Encodes a decoded frame (any size and pixel format) at `pts` (encoder time base).
     func encode(_ source: OwnedFrame, pts: Int64) throws(MediaIOError) -> [OwnedPacket] {
         let s = source.pointer.pointee
+        if s.width == Int32(size.width), s.height == Int32(size.height), s.format == AV_PIX_FMT_YUV420P.rawValue,
+           s.color_range == context.pointee.color_range || s.color_range == AVCOL_RANGE_UNSPECIFIED,
+           let shared = av_frame_clone(source.pointer) {
+            // Already the encoder's size and format: hand over a new reference, no copy.
+            let frame = OwnedFrame(adopting: shared)
+            frame.pointer.pointee.pts = pts
+            frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+            return try send(frame)
+        }
         guard let frame = OwnedFrame() else { throw .encodeFailed(path: path, detail: "out of memory") }
         let f = frame.pointer
         f.pointee.format = AV_PIX_FMT_YUV420P.rawValue

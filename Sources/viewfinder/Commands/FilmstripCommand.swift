@@ -17,6 +17,7 @@ enum FilmstripCommand: Command {
         OptionSpec("exact", help: "Exact frames instead of the keyframe before each time."),
         OptionSpec("max-duration", value: "S", help: "Refuse longer videos (default 30, 0 = no limit)."),
         OptionSpec("quality", value: "Q", help: "JPEG quality 1-100 (default 85)."),
+        OptionSpec("quiet", short: "q", help: "No progress display (shown for --exact on stderr)."),
         OptionSpec("json", help: "Print the requested and actual times and the outputs as JSON."),
     ]
     static let discussion = """
@@ -40,7 +41,25 @@ enum FilmstripCommand: Command {
         }
 
         let reader = try CoverPicker.open(input, limit: limit)
-        let frames = try CoverPicker.filmstrip(from: reader, count: count, mode: mode, size: .height(height))
+        let frames: [VideoFrame]
+        if mode == .exact {
+            // Exact frames can take a while on long GOPs: decode them under the HUD.
+            let shared = UncheckedReader(reader)
+            let times = CoverPicker.stripTimes(duration: reader.duration, count: count)
+            frames = try ProgressDisplay.run(label: "Decoding \(count) exact frames of \(input.lastPathComponent)",
+                                             quiet: arguments.flag("quiet"), unit: .frames) { progress in
+                progress.totalUnitCount = Int64(times.count)
+                var decoded: [VideoFrame] = []
+                for time in times {
+                    if progress.isCancelled { throw MediaIOError.cancelled }
+                    decoded.append(try shared.reader.frame(at: .time(time), mode: .exact, size: .height(height)))
+                    progress.completedUnitCount += 1
+                }
+                return decoded
+            }
+        } else {
+            frames = try CoverPicker.filmstrip(from: reader, count: count, mode: mode, size: .height(height))
+        }
         var outputs: [URL] = []
         if sheet {
             try ImageEncoder.write(ContactSheet.row(frames.map(\.image)), to: output, quality: quality)
@@ -73,6 +92,12 @@ enum FilmstripCommand: Command {
             print("\(target): \(frames.count) \(mode.rawValue) frames at \(actual) s")
         }
         return 0
+    }
+
+    /// Lends the reader to the decoding thread; the main thread leaves it alone meanwhile.
+    final class UncheckedReader: @unchecked Sendable {
+        let reader: FrameReader
+        init(_ reader: FrameReader) { self.reader = reader }
     }
 
     /// Writes frame-01.jpg ... into `folder`; either all appear or none do.

@@ -1,10 +1,20 @@
 import Foundation
+import HUD
 import MediaIO
+import ViewfinderCore
 
-/// Runs long work on a thread of its own while the main thread shows its progress on stderr;
-/// Ctrl-C cancels the work's `Progress`.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs long work on a thread of its own while the main thread draws the HUD on stderr; Ctrl-C
+/// is the HUD's Cancel button (it cancels the work's `Progress`).
 enum ProgressDisplay {
-    static func run<T>(label: String, quiet: Bool, _ work: @escaping @Sendable (Progress) throws -> T) throws -> T {
+    /// What the progress counts, for the rate shown.
+    static let videoSeconds = HUDRateUnit(label: "s of video", unitsPerLabel: 1000)
+
+    static func run<T: Sendable>(label: String, quiet: Bool, unit: HUDRateUnit = videoSeconds,
+                       _ work: @escaping @Sendable (Progress) throws -> T) throws -> T {
         let progress = Progress(totalUnitCount: 1)
         let box = WorkBox<T>()
         let done = DispatchSemaphore(value: 0)
@@ -15,11 +25,28 @@ enum ProgressDisplay {
             done.signal()
         }
         worker.stackSize = 8 << 20
-        worker.start()
-        while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
-            _ = quiet
+
+        let terminal = isatty(STDERR_FILENO) != 0
+        return try MainActor.assumeIsolated {
+            let hud = ProgressHUD(clock: SystemClock(), mode: .determinateHorizontalBar, label: label)
+            hud.graceTime = 0.25  // quick work finishes without a HUD flashing up
+            hud.follow(progress, mode: .determinateHorizontalBar, cancelTitle: "Ctrl-C")
+            let sink = HUDTerminalSink(renderer: HUDTerminalRenderer(hud: hud, isTerminal: terminal, quiet: quiet, unit: unit))
+            worker.start()
+            while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+                sink.refresh()
+            }
+            do {
+                let value = try box.get()
+                hud.hide(animated: false)
+                sink.finish(.done)
+                return value
+            } catch {
+                // The error itself is the one line the tool prints; just clear the live line.
+                if terminal && !quiet { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+                throw error
+            }
         }
-        return try box.get()
     }
 }
 
@@ -54,6 +81,7 @@ final class CancelOnInterrupt: @unchecked Sendable {
     }
 }
 
+/// `Progress` locks internally but is not marked `Sendable` on Linux.
 final class UncheckedProgress: @unchecked Sendable {
     let progress: Progress
     init(_ progress: Progress) { self.progress = progress }
