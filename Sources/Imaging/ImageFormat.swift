@@ -33,6 +33,7 @@ public enum ImageFormat: Sendable, Hashable {
 
 /// Encodes pictures with libvips.
 public enum ImageEncoder {
+
     /// The encoded bytes of `picture`.
     public static func encode(_ picture: PixelBuffer, as format: ImageFormat) throws(ImagingError) -> Data {
         try Vips.start()

@@ -13,8 +13,8 @@ enum ViewfinderTool {
         var text = """
         usage: viewfinder COMMAND [OPTIONS]
 
-        Viewfinder picks frame-exact video covers and filmstrips (more to come: avatars, the
-        library, export, the desktop app).
+        Viewfinder picks frame-exact video covers and filmstrips, and converts and trims video
+        to MP4 (more to come: avatars, the library, animation, the desktop app).
 
         commands:
 
