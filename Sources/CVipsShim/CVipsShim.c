@@ -65,3 +65,93 @@ void vf_vips_free_buffer(void *buffer) { g_free(buffer); }
 void vf_vips_unref(VipsImage *image) {
     if (image) g_object_unref(image);
 }
+
+VipsImage *vf_vips_load(const char *path, int shrink, int sequential) {
+    const char *loader = vips_foreign_find_load(path);
+    if (!loader) return NULL;
+    const char *nick = vips_nickname_find(g_type_from_name(loader));
+    VipsAccess access = sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM;
+    if (shrink > 1 && nick && g_str_has_prefix(nick, "jpegload")) {
+        return vips_image_new_from_file(path, "access", access, "shrink", shrink, NULL);
+    }
+    if (shrink > 1 && nick && g_str_has_prefix(nick, "webpload")) {
+        return vips_image_new_from_file(path, "access", access, "scale", 1.0 / shrink, NULL);
+    }
+    return vips_image_new_from_file(path, "access", access, NULL);
+}
+
+VipsImage *vf_vips_autorotate(VipsImage *image) {
+    VipsImage *out = NULL;
+    return vips_autorot(image, &out, NULL) == 0 ? out : NULL;
+}
+
+int vf_vips_has_alpha(VipsImage *image) { return vips_image_hasalpha(image); }
+
+VipsImage *vf_vips_to_srgb8(VipsImage *image) {
+    VipsImage *current = image;
+    g_object_ref(current);
+    VipsInterpretation kind = vips_image_get_interpretation(current);
+    VipsImage *next = NULL;
+    if (kind == VIPS_INTERPRETATION_CMYK) {
+        // CMYK has no meaning without a profile: use the embedded one, else libvips' own.
+        int status = vips_image_get_typeof(current, VIPS_META_ICC_NAME)
+            ? vips_icc_import(current, &next, "embedded", TRUE, "pcs", VIPS_PCS_XYZ, NULL)
+            : vips_icc_import(current, &next, "input_profile", "cmyk", "pcs", VIPS_PCS_XYZ, NULL);
+        g_object_unref(current);
+        if (status != 0) return NULL;
+        current = next;
+    }
+    if (vips_colourspace(current, &next, VIPS_INTERPRETATION_sRGB, NULL) != 0) {
+        g_object_unref(current);
+        return NULL;
+    }
+    g_object_unref(current);
+    current = next;
+    if (vips_image_get_format(current) != VIPS_FORMAT_UCHAR) {
+        if (vips_cast(current, &next, VIPS_FORMAT_UCHAR, NULL) != 0) {
+            g_object_unref(current);
+            return NULL;
+        }
+        g_object_unref(current);
+        current = next;
+    }
+    return current;
+}
+
+VipsImage *vf_vips_crop(VipsImage *image, int left, int top, int width, int height) {
+    VipsImage *out = NULL;
+    return vips_extract_area(image, &out, left, top, width, height, NULL) == 0 ? out : NULL;
+}
+
+VipsImage *vf_vips_resize(VipsImage *image, double hscale, double vscale) {
+    VipsImage *out = NULL;
+    if (!vips_image_hasalpha(image)) {
+        return vips_resize(image, &out, hscale, "vscale", vscale, "kernel", VIPS_KERNEL_LANCZOS3, NULL) == 0 ? out : NULL;
+    }
+    // Resample colour weighted by coverage, or transparent pixels bleed their (meaningless)
+    // colour into the edge as a dark or light fringe.
+    VipsImage *pre = NULL, *scaled = NULL, *post = NULL;
+    if (vips_premultiply(image, &pre, NULL) != 0) return NULL;
+    int status = vips_resize(pre, &scaled, hscale, "vscale", vscale, "kernel", VIPS_KERNEL_LANCZOS3, NULL);
+    g_object_unref(pre);
+    if (status != 0) return NULL;
+    status = vips_unpremultiply(scaled, &post, NULL);
+    g_object_unref(scaled);
+    if (status != 0) return NULL;
+    status = vips_cast(post, &out, VIPS_FORMAT_UCHAR, NULL);
+    g_object_unref(post);
+    return status == 0 ? out : NULL;
+}
+
+VipsImage *vf_vips_flatten(VipsImage *image, double r, double g, double b) {
+    VipsImage *out = NULL;
+    VipsArrayDouble *background = vips_array_double_newv(3, r, g, b);
+    int status = vips_flatten(image, &out, "background", background, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    return status == 0 ? out : NULL;
+}
+
+int vf_vips_pixels(VipsImage *image, void **buffer, size_t *length) {
+    *buffer = vips_image_write_to_memory(image, length);
+    return *buffer ? 0 : -1;
+}

@@ -36,12 +36,21 @@ public enum ImageEncoder {
 
     /// The encoded bytes of `picture`.
     public static func encode(_ picture: PixelBuffer, as format: ImageFormat) throws(ImagingError) -> Data {
+        try encode(RasterImage(picture), as: format)
+    }
+
+    /// The encoded bytes of `picture`; alpha is kept by PNG and WebP, and composited over white
+    /// for JPEG.
+    public static func encode(_ picture: RasterImage, as format: ImageFormat) throws(ImagingError) -> Data {
         try Vips.start()
         guard picture.width > 0, picture.height > 0 else {
             throw .encodeFailed(format: format.name, detail: "the picture is empty")
         }
+        var picture = picture
+        if case .jpeg = format, picture.hasAlpha { picture = AvatarRenderer.flatten(picture) }
+        let bands = Int32(picture.channels)
         let image: OpaquePointer? = picture.bytes.withUnsafeBytes { raw in
-            vf_vips_image_from_pixels(raw.baseAddress, raw.count, Int32(picture.width), Int32(picture.height), 3)
+            vf_vips_image_from_pixels(raw.baseAddress, raw.count, Int32(picture.width), Int32(picture.height), bands)
         }
         guard let image else { throw .encodeFailed(format: format.name, detail: Vips.lastError()) }
         let owner = VipsImageRef(image)
@@ -62,6 +71,11 @@ public enum ImageEncoder {
 
     /// Encodes `picture` in the format its file name asks for and writes it atomically.
     public static func write(_ picture: PixelBuffer, to url: URL, quality: Int = 90) throws(ImagingError) {
+        try write(RasterImage(picture), to: url, quality: quality)
+    }
+
+    /// Encodes `picture` in the format its file name asks for and writes it atomically.
+    public static func write(_ picture: RasterImage, to url: URL, quality: Int = 90) throws(ImagingError) {
         guard let format = ImageFormat(pathExtension: url.pathExtension, quality: quality) else {
             throw .unsupportedFormat(path: url.path)
         }

@@ -39,4 +39,25 @@ void vf_vips_free_buffer(void *buffer);
 
 void vf_vips_unref(VipsImage *image);
 
+// MARK: - Still-image pipeline (each returns a new reference, or NULL on failure)
+
+/// Opens `path` for reading with shrink-on-load by `shrink` (1, 2, 4 or 8) where the loader
+/// supports it (JPEG: shrink, WebP: scale); sequential access when `sequential` is non-zero.
+VipsImage *vf_vips_load(const char *path, int shrink, int sequential);
+/// Applies the EXIF orientation and removes the tag.
+VipsImage *vf_vips_autorotate(VipsImage *image);
+/// Converts to 8-bit sRGB (CMYK through its embedded or a built-in profile, 16-bit and grey
+/// widened/narrowed), keeping an alpha band if there is one.
+VipsImage *vf_vips_to_srgb8(VipsImage *image);
+/// Whether the last band is alpha.
+int vf_vips_has_alpha(VipsImage *image);
+/// The part of the image at (left, top) of size width × height.
+VipsImage *vf_vips_crop(VipsImage *image, int left, int top, int width, int height);
+/// Resamples by the given factors with a Lanczos-3 kernel, alpha premultiplied around it.
+VipsImage *vf_vips_resize(VipsImage *image, double hscale, double vscale);
+/// Composites over an opaque colour, dropping alpha.
+VipsImage *vf_vips_flatten(VipsImage *image, double r, double g, double b);
+/// Renders the pixels into a g_malloc'd buffer (free with vf_vips_free_buffer).
+int vf_vips_pixels(VipsImage *image, void **buffer, size_t *length);
+
 #endif

@@ -47,7 +47,7 @@ extension ExportSession {
             }
         }
         try checkComplete(lastShown: lastShown.flatMap { $0.adding(mapping.frameDuration) })
-        try checkCancelled()
+        try checkCancelled(now: true)
         try out.finish()
         progress.map { $0.completedUnitCount = $0.totalUnitCount }
         let start = mapping.time(ofTimestamp: plan.startPTS)

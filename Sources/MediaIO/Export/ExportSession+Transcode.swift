@@ -101,7 +101,7 @@ extension ExportSession {
             _ = decoder.send(nil)
             try drainDecoder()
         }
-        try checkCancelled()
+        try checkCancelled(now: true)
         try write(try encoder.flush(), from: encoderBase, to: outVideo)
         if let reencoder, let outAudio {
             try write(try reencoder.feed(nil), from: reencoder.encoder.pointee.time_base, to: outAudio)

@@ -13,6 +13,10 @@ final class ExportSession {
     let audio: UnsafeMutablePointer<AVStream>?
     /// Where the output's time 0 lies on the input's timeline.
     let startTime: MediaTime
+    /// The last value given to `progress`.
+    private var reported: Int64 = 0
+    /// Packets read since the last cancellation check.
+    private var sinceCheck = 0
 
     init(plan: VideoExporter.Plan, reader: FrameReader, output: URL, progress: Progress?) throws(MediaIOError) {
         self.plan = plan
@@ -36,15 +40,25 @@ final class ExportSession {
 
     // MARK: - Shared steps
 
-    func checkCancelled() throws(MediaIOError) {
+    /// Throws when the export was cancelled; looks every 16 calls (the flag takes a lock).
+    func checkCancelled(now: Bool = false) throws(MediaIOError) {
+        sinceCheck += 1
+        guard now || sinceCheck >= 16 else { return }
+        sinceCheck = 0
         if progress?.isCancelled == true { throw .cancelled }
     }
 
-    /// Reports how much of the output exists, as milliseconds of its duration.
+    /// Reports how much of the output exists, as milliseconds of its duration. Updates are
+    /// thinned to steps of 0.2 % (Progress locks and notifies on every change, and a remux
+    /// writes thousands of packets a second).
     func report(written: MediaTime) {
         guard let progress else { return }
-        let done = Int64(written.seconds * 1000)
-        progress.completedUnitCount = min(progress.totalUnitCount, max(progress.completedUnitCount, done))
+        let done = min(progress.totalUnitCount, Int64(written.seconds * 1000))
+        let step = max(1, progress.totalUnitCount / 500)
+        if done >= reported + step {
+            reported = done
+            progress.completedUnitCount = done
+        }
     }
 
     /// The absolute time of a timestamp in `stream`'s time base.

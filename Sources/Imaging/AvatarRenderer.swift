@@ -1,0 +1,61 @@
+import Foundation
+import ViewfinderCore
+
+/// Cuts avatars out of photos: a circle with transparent corners, or a square.
+public enum AvatarRenderer {
+    /// The shape of an avatar's outline.
+    public enum Outline: Sendable, Hashable {
+        case circle
+        case square
+    }
+
+    /// The crop of `photo` at (x, y, width, height) (upright pixels), resampled to `size`, cut
+    /// to `outline`. A circle gets straight alpha that falls off over one pixel at the edge;
+    /// colour is left untouched there, so no dark or white fringe can appear.
+    public static func render(_ photo: Photo, x: Double, y: Double, width: Double, height: Double,
+                              size: PixelSize, outline: Outline) throws(ImagingError) -> RasterImage {
+        let picture = try photo.render(x: x, y: y, width: width, height: height, to: size)
+        switch outline {
+        case .square: return picture
+        case .circle: return maskToEllipse(picture)
+        }
+    }
+
+    /// Multiplies alpha by the coverage of each pixel by the ellipse inscribed in the picture
+    /// (a circle for square pictures): 1 inside, 0 outside, linear over one pixel at the edge.
+    public static func maskToEllipse(_ picture: RasterImage) -> RasterImage {
+        var out = picture.withAlpha()
+        let (w, h, channels) = (out.width, out.height, out.channels)
+        let rx = Double(w) / 2, ry = Double(h) / 2
+        let radius = min(rx, ry)
+        out.withMutableBytes { bytes in
+            for y in 0..<h {
+                let dy = (Double(y) + 0.5 - ry) / ry * radius
+                for x in 0..<w {
+                    let dx = (Double(x) + 0.5 - rx) / rx * radius
+                    let distance = (dx * dx + dy * dy).squareRoot()
+                    let coverage = min(1, max(0, radius - distance + 0.5))
+                    let i = (y * w + x) * channels + channels - 1
+                    bytes[i] = UInt8((Double(bytes[i]) * coverage).rounded())
+                }
+            }
+        }
+        return out
+    }
+
+    /// The picture over an opaque background colour (for JPEG, which has no alpha).
+    public static func flatten(_ picture: RasterImage, on background: RGB = RGB(255, 255, 255)) -> RasterImage {
+        guard picture.hasAlpha else { return picture }
+        let colourChannels = picture.channels - 1
+        var out = [UInt8](repeating: 0, count: picture.width * picture.height * 3)
+        let back = [background.r, background.g, background.b]
+        for p in 0..<(picture.width * picture.height) {
+            let alpha = Double(picture.bytes[p * picture.channels + colourChannels]) / 255
+            for c in 0..<3 {
+                let source = Double(picture.bytes[p * picture.channels + min(c, colourChannels - 1)])
+                out[p * 3 + c] = UInt8((source * alpha + Double(back[c]) * (1 - alpha)).rounded())
+            }
+        }
+        return RasterImage(width: picture.width, height: picture.height, channels: 3, bytes: out) ?? picture
+    }
+}

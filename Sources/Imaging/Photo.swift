@@ -1,0 +1,117 @@
+import CVipsShim
+import Foundation
+import ViewfinderCore
+
+/// A still image file opened for reading: only its header until pixels are asked for.
+///
+/// Pixels are always produced upright (the EXIF orientation applied exactly once), in 8-bit
+/// sRGB (CMYK converted through its profile), with alpha kept. Decoding shrinks on load where
+/// the format allows (JPEG by 2, 4 or 8; WebP by any factor), so the memory used follows the
+/// size asked for rather than the size of the photo.
+public final class Photo: @unchecked Sendable {
+    // Immutable after init; libvips images are reference-counted and safe to read from any thread.
+    public let url: URL
+    /// What the header says.
+    public let info: ImageInfo
+
+    /// The default pixel budget: 100 megapixels.
+    public static let defaultMaxPixels: Int64 = 100_000_000
+
+    /// Opens `url`, refusing — before any decoding — files that are not images and images
+    /// whose header declares more than `maxPixels`.
+    public init(url: URL, maxPixels: Int64 = Photo.defaultMaxPixels) throws(ImagingError) {
+        self.url = url
+        guard let info = try ImageInfo.probe(url) else { throw .notAnImage(path: url.path) }
+        if info.storedSize.area > maxPixels {
+            throw .tooManyPixels(path: url.path, width: info.storedSize.width, height: info.storedSize.height, limit: maxPixels)
+        }
+        self.info = info
+    }
+
+    /// The upright size in pixels.
+    public var size: PixelSize { info.displaySize }
+
+    /// The whole photo, upright, fitted inside `box` (never enlarged): the editor's preview.
+    public func preview(fitting box: PixelSize) throws(ImagingError) -> RasterImage {
+        let target = size.fitting(in: box)
+        return try render(x: 0, y: 0, width: Double(size.width), height: Double(size.height), to: target)
+    }
+
+    /// The part of the upright photo at (x, y) of `width` × `height` pixels, resampled to
+    /// exactly `output` with a Lanczos-3 kernel (alpha premultiplied around the resampling).
+    public func render(x: Double, y: Double, width: Double, height: Double,
+                       to output: PixelSize) throws(ImagingError) -> RasterImage {
+        guard width > 0, height > 0, output.width > 0, output.height > 0,
+              x >= 0, y >= 0, x + width <= Double(size.width) + 1e-6, y + height <= Double(size.height) + 1e-6 else {
+            throw .decodeFailed(path: url.path, detail: "the crop lies outside the \(size.width)×\(size.height) photo")
+        }
+        try Vips.start()
+        // Shrink on load as far as still leaves at least one decoded pixel per output pixel.
+        let reduction = min(width / Double(output.width), height / Double(output.height))
+        let shrink = [8, 4, 2].first { Double($0) <= reduction } ?? 1
+        // Turning a picture by a quarter needs it all; otherwise read it top to bottom once.
+        let sequential: Int32 = info.orientation >= 5 ? 0 : 1
+        guard let loaded = vf_vips_load(url.path, Int32(shrink), sequential) else { throw failure() }
+        var image = VipsImageRef(loaded)
+        image = try step(vf_vips_autorotate(image.pointer))
+        image = try step(vf_vips_to_srgb8(image.pointer))
+
+        // The loader decides how much it really shrank: measure it.
+        let loadedWidth = Double(vf_vips_width(image.pointer)), loadedHeight = Double(vf_vips_height(image.pointer))
+        let fx = loadedWidth / Double(size.width), fy = loadedHeight / Double(size.height)
+        let left = max(0, Int((x * fx).rounded())), top = max(0, Int((y * fy).rounded()))
+        let cropWidth = max(1, min(Int(loadedWidth) - left, Int((width * fx).rounded())))
+        let cropHeight = max(1, min(Int(loadedHeight) - top, Int((height * fy).rounded())))
+        if left != 0 || top != 0 || cropWidth != Int(loadedWidth) || cropHeight != Int(loadedHeight) {
+            image = try step(vf_vips_crop(image.pointer, Int32(left), Int32(top), Int32(cropWidth), Int32(cropHeight)))
+        }
+        if cropWidth != output.width || cropHeight != output.height {
+            image = try step(vf_vips_resize(image.pointer, Double(output.width) / Double(cropWidth),
+                                            Double(output.height) / Double(cropHeight)))
+        }
+        return try pixels(of: image, expecting: output)
+    }
+
+    private func step(_ next: OpaquePointer?) throws(ImagingError) -> VipsImageRef {
+        guard let next else { throw failure() }
+        return VipsImageRef(next)
+    }
+
+    private func failure() -> ImagingError {
+        .decodeFailed(path: url.path, detail: Vips.lastError())
+    }
+
+    private func pixels(of image: VipsImageRef, expecting output: PixelSize) throws(ImagingError) -> RasterImage {
+        let w = Int(vf_vips_width(image.pointer)), h = Int(vf_vips_height(image.pointer))
+        let bands = Int(vf_vips_bands(image.pointer))
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        guard vf_vips_pixels(image.pointer, &buffer, &length) == 0, let buffer else { throw failure() }
+        defer { vf_vips_free_buffer(buffer) }
+        let bytes = [UInt8](UnsafeRawBufferPointer(start: buffer, count: length))
+        guard var raster = RasterImage(width: w, height: h, channels: bands, bytes: bytes) else {
+            throw .decodeFailed(path: url.path, detail: "unexpected pixel layout (\(bands) bands)")
+        }
+        if raster.size != output {
+            // vips rounds sizes; trim or pad the last row/column so the size is exact.
+            raster = raster.resized(exactly: output)
+        }
+        return raster
+    }
+}
+
+extension RasterImage {
+    /// Crops or edge-extends to exactly `size` (for one-pixel rounding differences).
+    func resized(exactly size: PixelSize) -> RasterImage {
+        var out = [UInt8](repeating: 0, count: size.width * size.height * channels)
+        for y in 0..<size.height {
+            let sy = min(y, height - 1)
+            for x in 0..<size.width {
+                let sx = min(x, width - 1)
+                let s = (sy * width + sx) * channels, d = (y * size.width + x) * channels
+                for c in 0..<channels { out[d + c] = bytes[s + c] }
+            }
+        }
+        return RasterImage(width: size.width, height: size.height, channels: channels, bytes: out) ?? self
+    }
+}
