@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CoverPicker", targets: ["CoverPicker"]),
         .library(name: "VideoEditing", targets: ["VideoEditing"]),
         .library(name: "HUD", targets: ["HUD"]),
+        .library(name: "AvatarCrop", targets: ["AvatarCrop"]),
         .executable(name: "viewfinder", targets: ["viewfinder"]),
     ],
     targets: [
@@ -50,17 +51,18 @@ let package = Package(
         .target(name: "CoverPicker", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"]),
         .target(name: "VideoEditing", dependencies: ["ViewfinderCore", "MediaIO"]),
         .target(name: "HUD", dependencies: ["ViewfinderCore"]),
+        .target(name: "AvatarCrop", dependencies: ["ViewfinderCore", "Imaging"]),
 
         // Front ends.
         .executableTarget(
             name: "viewfinder",
-            dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD"]
+            dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop"]
         ),
 
         // Tests mirror the sources. The support target generates fixtures with the ffmpeg CLI
         // (the tests' independent oracle) and finds the shared media corpus and the built tool.
         .target(name: "ViewfinderTestSupport", dependencies: ["ViewfinderCore"], path: "Tests/Support"),
-        .testTarget(name: "ViewfinderCoreTests", dependencies: ["ViewfinderCore"]),
+        .testTarget(name: "ViewfinderCoreTests", dependencies: ["ViewfinderCore", "ViewfinderTestSupport"]),
         .testTarget(name: "MediaIOTests", dependencies: ["ViewfinderCore", "MediaIO", "ViewfinderTestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["ViewfinderCore", "Imaging", "ViewfinderTestSupport"]),
         .testTarget(
@@ -72,6 +74,10 @@ let package = Package(
             dependencies: ["ViewfinderCore", "MediaIO", "VideoEditing", "ViewfinderTestSupport"]
         ),
         .testTarget(name: "HUDTests", dependencies: ["ViewfinderCore", "HUD"]),
+        .testTarget(
+            name: "AvatarCropTests",
+            dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "ViewfinderTestSupport"]
+        ),
         .testTarget(name: "ViewfinderCLITests", dependencies: ["ViewfinderCore", "ViewfinderTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -7,8 +7,17 @@ static void vf_vips_quiet_log(const gchar *domain, GLogLevelFlags level, const g
     (void)domain; (void)level; (void)message; (void)data;
 }
 
-int vf_vips_start(const char *program_name) {
-    if (VIPS_INIT(program_name ? program_name : "viewfinder") != 0) return -1;
+int vf_vips_start(const char *program_name, int load_modules) {
+    // libvips looks for its modules under $VIPSHOME; pointing it nowhere for the length of
+    // the start skips them (and the libraries they pull in, ImageMagick among them).
+    gchar *saved = g_strdup(g_getenv("VIPSHOME"));
+    if (!load_modules) g_setenv("VIPSHOME", "/nonexistent/viewfinder-no-modules", TRUE);
+    int status = VIPS_INIT(program_name ? program_name : "viewfinder");
+    if (!load_modules) {
+        if (saved) g_setenv("VIPSHOME", saved, TRUE); else g_unsetenv("VIPSHOME");
+    }
+    g_free(saved);
+    if (status != 0) return -1;
     if (!g_getenv("VIEWFINDER_VIPS_LOG")) {
         g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO | G_LOG_LEVEL_DEBUG,
                           vf_vips_quiet_log, NULL);
@@ -71,13 +80,16 @@ VipsImage *vf_vips_load(const char *path, int shrink, int sequential) {
     if (!loader) return NULL;
     const char *nick = vips_nickname_find(g_type_from_name(loader));
     VipsAccess access = sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM;
+    // A truncated file is an error, not a picture with a grey bottom half; mere warnings
+    // (a phone's stray bytes after a marker) are tolerated.
+    VipsFailOn fail_on = VIPS_FAIL_ON_TRUNCATED;
     if (shrink > 1 && nick && g_str_has_prefix(nick, "jpegload")) {
-        return vips_image_new_from_file(path, "access", access, "shrink", shrink, NULL);
+        return vips_image_new_from_file(path, "access", access, "fail_on", fail_on, "shrink", shrink, NULL);
     }
     if (shrink > 1 && nick && g_str_has_prefix(nick, "webpload")) {
-        return vips_image_new_from_file(path, "access", access, "scale", 1.0 / shrink, NULL);
+        return vips_image_new_from_file(path, "access", access, "fail_on", fail_on, "scale", 1.0 / shrink, NULL);
     }
-    return vips_image_new_from_file(path, "access", access, NULL);
+    return vips_image_new_from_file(path, "access", access, "fail_on", fail_on, NULL);
 }
 
 VipsImage *vf_vips_autorotate(VipsImage *image) {

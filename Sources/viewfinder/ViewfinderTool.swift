@@ -5,7 +5,7 @@ import MediaIO
 /// (0 success, 1 failure, 2 bad usage).
 enum ViewfinderTool {
     /// The commands, in the order `--help` lists them.
-    static var commands: [any Command.Type] { [InfoCommand.self, CoverCommand.self, FilmstripCommand.self, ConvertCommand.self, TrimCommand.self, SampleCommand.self] }
+    static var commands: [any Command.Type] { [InfoCommand.self, CoverCommand.self, FilmstripCommand.self, ConvertCommand.self, TrimCommand.self, AvatarCommand.self, SampleCommand.self] }
 
     static let version = "0.1.0"
 
@@ -13,8 +13,8 @@ enum ViewfinderTool {
         var text = """
         usage: viewfinder COMMAND [OPTIONS]
 
-        Viewfinder picks frame-exact video covers and filmstrips, and converts and trims video
-        to MP4 (more to come: avatars, the library, animation, the desktop app).
+        Viewfinder picks frame-exact video covers and filmstrips, converts and trims video to
+        MP4, and cuts avatars from photos (more to come: the library, animation, the desktop app).
 
         commands:
 

@@ -53,7 +53,7 @@ struct FrameReaderTests {
     func exactShuffled(_ spec: FixtureSpec) throws {
         let fixture = try FixtureFactory.shared.fixture(spec)
         let reader = try FrameReader(url: fixture.url)
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for (expected, t) in Self.probes(fixture, duration: reader.duration).shuffled(using: &generator) {
             let frame = try reader.frame(at: .time(t))
             #expect(Self.index(of: frame) == expected, "\(spec) at \(t.rationalString)")
@@ -160,18 +160,5 @@ struct FrameReaderTests {
         #expect(throws: MediaIOError.timePastEnd(path: fixture.url.path, requested: past, duration: reader.duration)) {
             try reader.frame(at: .time(past))
         }
-    }
-}
-
-/// A small deterministic random generator, so shuffled tests repeat.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -9,8 +9,9 @@
 
 typedef struct _VipsImage VipsImage;
 
-/// Starts libvips once per process. Returns 0 on success.
-int vf_vips_start(const char *program_name);
+/// Starts libvips once per process. Returns 0 on success. With `load_modules` zero, libvips'
+/// optional loaders (HEIF, JPEG XL, PDF, ImageMagick, OpenSlide) are not loaded.
+int vf_vips_start(const char *program_name, int load_modules);
 
 /// The accumulated libvips error text (may be empty); the buffer is cleared by vf_vips_clear_error().
 const char *vf_vips_last_error(void);

@@ -33,6 +33,7 @@ enum CoverCommand: Command {
         let quality = try arguments.integer("quality", in: 1...100, default: 90)
         try Arguments.checkImageOutput(output, input: input, option: "output", in: arguments)
 
+        ImagingRuntime.loadsOptionalFormats = false  // only JPEG/PNG/WebP are written here
         let reader = try CoverPicker.open(input, limit: limit)
         let frame = try CoverPicker.cover(from: reader, at: position, size: size)
         try ImageEncoder.write(frame.image, to: output, quality: quality)

@@ -40,6 +40,7 @@ enum FilmstripCommand: Command {
             try Arguments.checkImageOutput(output, input: input, option: "output", in: arguments)
         }
 
+        ImagingRuntime.loadsOptionalFormats = false  // only JPEG/PNG/WebP are written here
         let reader = try CoverPicker.open(input, limit: limit)
         let frames: [VideoFrame]
         if mode == .exact {

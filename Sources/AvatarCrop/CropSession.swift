@@ -1,0 +1,120 @@
+import Foundation
+import Imaging
+import ViewfinderCore
+
+/// The model behind the avatar crop editor (seeds.md §2), free of any UI toolkit.
+///
+/// A screen shows `preview` placed at `imageFrame` in a viewport of `viewportSize`, with the
+/// crop frame (`cropFrame`) in the middle and everything outside it dimmed. Drags call
+/// `pan(by:)`, pinches and the scroll wheel `zoom(by:at:)`, a double-click `reset()`. The
+/// limits come from `CropGeometry`: the crop is always covered by the photo. Done calls
+/// `complete(side:)`, which cuts the avatar from the original at full quality.
+@MainActor
+public final class CropSession {
+    /// The viewport the editor draws into, in points.
+    public let viewportSize: Size
+    /// The outline of the crop.
+    public let shape: CropShape
+    /// The opened photo, once loaded.
+    public private(set) var photo: Photo?
+    /// The whole photo at about screen size, for drawing.
+    public private(set) var preview: RasterImage?
+    /// The maths of this photo in this viewport.
+    public private(set) var geometry: CropGeometry?
+    /// Zoom and position now.
+    public private(set) var state = CropState(zoom: 1, center: Point(x: 0, y: 0))
+
+    /// A session for a viewport; the crop frame is the largest `shape` that fits, `inset` points
+    /// from the edges.
+    public init(viewportSize: Size, shape: CropShape = .circle, inset: Double = 16) {
+        self.viewportSize = viewportSize
+        self.shape = shape
+        self.inset = inset
+    }
+
+    private let inset: Double
+
+    /// The crop frame in viewport coordinates.
+    public var cropFrame: Rect {
+        let size = CropGeometry.cropSize(for: shape, in: viewportSize, inset: inset)
+        return Rect(x: (viewportSize.width - size.width) / 2, y: (viewportSize.height - size.height) / 2,
+                    width: size.width, height: size.height)
+    }
+
+    /// Where the whole photo is drawn in the viewport now.
+    public var imageFrame: Rect? { geometry?.viewRect(state) }
+
+    /// Opens `url` (header checked against `maxPixels` before any decoding) and decodes a
+    /// preview of about twice the viewport, off the main actor; starts at the initial zoom.
+    public func load(_ url: URL, maxPixels: Int64 = Photo.defaultMaxPixels) async throws(ImagingError) {
+        let box = PixelSize(width: Int(viewportSize.width * 2), height: Int(viewportSize.height * 2))
+        let (opened, picture) = try await Self.open(url, maxPixels: maxPixels, previewBox: box)
+        photo = opened
+        preview = picture
+        let made = CropGeometry(imageSize: Size(width: Double(opened.size.width), height: Double(opened.size.height)),
+                                viewportSize: viewportSize, cropSize: cropFrame.size)
+        geometry = made
+        state = made.initialState
+    }
+
+    nonisolated private static func open(_ url: URL, maxPixels: Int64,
+                                         previewBox: PixelSize) async throws(ImagingError) -> (Photo, RasterImage) {
+        let photo = try Photo(url: url, maxPixels: maxPixels)
+        return (photo, try photo.preview(fitting: previewBox))
+    }
+
+    /// Drags the photo by `delta` points (it follows the finger), within the limits.
+    public func pan(by delta: Point) {
+        guard let geometry else { return }
+        state = geometry.panned(state, by: delta)
+    }
+
+    /// Zooms by `factor` about `focal` (viewport coordinates), which stays put, within the limits.
+    public func zoom(by factor: Double, at focal: Point) {
+        guard let geometry else { return }
+        state = geometry.zoomed(state, by: factor, at: focal)
+    }
+
+    /// Back to the initial zoom, centred.
+    public func reset() {
+        guard let geometry else { return }
+        state = geometry.initialState
+    }
+
+    /// What is under the crop now, as a spec that reproduces the avatar from the original.
+    public func spec(side: Int = 512) -> CropSpec? {
+        guard let geometry, let photo else { return nil }
+        return CropSpec(imageSize: photo.size, rect: geometry.cropRect(state), shape: shape,
+                        outputSize: CropSpec.outputSize(for: shape, side: side))
+    }
+
+    /// The avatar as it would come out, at a small size, for a live preview.
+    public func previewAvatar(side: Int = 128) async throws(ImagingError) -> RasterImage? {
+        guard let spec = spec(side: side), let photo else { return nil }
+        return try await Self.render(photo, spec)
+    }
+
+    /// Done: the avatar at `side` pixels, at full quality from the original photo.
+    public func complete(side: Int = 512) async throws(ImagingError) -> RasterImage {
+        guard let spec = spec(side: side), let photo else { throw .decodeFailed(path: "", detail: "no photo is loaded") }
+        return try await Self.render(photo, spec)
+    }
+
+    nonisolated static func render(_ photo: Photo, _ spec: CropSpec) async throws(ImagingError) -> RasterImage {
+        try AvatarMaker.render(photo, spec)
+    }
+}
+
+/// Cuts the avatar a spec describes out of a photo.
+public enum AvatarMaker {
+    /// The avatar for `spec`, from `photo` (which must be the photo the spec was made for).
+    public static func render(_ photo: Photo, _ spec: CropSpec) throws(ImagingError) -> RasterImage {
+        guard spec.imageSize == photo.size else {
+            throw .decodeFailed(path: photo.url.path,
+                                detail: "the crop was made for a \(spec.imageSize.width)×\(spec.imageSize.height) photo, this one is \(photo.size.width)×\(photo.size.height)")
+        }
+        let outline: AvatarRenderer.Outline = spec.shape == .circle ? .circle : .square
+        return try AvatarRenderer.render(photo, x: spec.rect.minX, y: spec.rect.minY, width: spec.rect.width,
+                                         height: spec.rect.height, size: spec.outputSize, outline: outline)
+    }
+}

@@ -1,0 +1,264 @@
+import Foundation
+
+/// The outline of an avatar crop.
+///
+/// It encodes as `{"kind":"circle"}`, `{"kind":"square"}` or
+/// `{"kind":"rectangle","aspectRatio":1.5}` so that a spec file reads and edits by hand.
+public enum CropShape: Sendable, Hashable, Codable {
+    /// A round avatar, cut from a square.
+    case circle
+    /// A square avatar.
+    case square
+    /// A rectangle `aspectRatio` times as wide as it is high.
+    case rectangle(aspectRatio: Double)
+
+    /// Width divided by height: 1 for a circle or a square.
+    public var aspectRatio: Double {
+        switch self {
+        case .circle, .square: 1
+        case .rectangle(let aspectRatio): aspectRatio
+        }
+    }
+
+    /// Whether the outline is square, so its output must be square too.
+    public var isSquare: Bool { self == .circle || self == .square }
+
+    /// The aspect ratio, or 1 when a rectangle's is not a positive number, so layout never
+    /// divides by zero; `CropSpec.validated()` is where a bad ratio is reported.
+    var usableAspectRatio: Double {
+        let aspect = aspectRatio
+        return aspect.isFinite && aspect > 0 ? aspect : 1
+    }
+
+    // MARK: - Codable
+
+    private enum CodingKeys: String, CodingKey {
+        case kind, aspectRatio
+    }
+
+    /// Reads `{"kind": …}` with `aspectRatio` for rectangles.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let kind = try c.decode(String.self, forKey: .kind)
+        switch kind {
+        case "circle": self = .circle
+        case "square": self = .square
+        case "rectangle": self = .rectangle(aspectRatio: try c.decode(Double.self, forKey: .aspectRatio))
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: c,
+                debugDescription: "unknown shape \"\(kind)\"; use circle, square or rectangle"
+            )
+        }
+    }
+
+    /// Writes `{"kind": …}` with `aspectRatio` for rectangles.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .circle: try c.encode("circle", forKey: .kind)
+        case .square: try c.encode("square", forKey: .kind)
+        case .rectangle(let aspectRatio):
+            try c.encode("rectangle", forKey: .kind)
+            try c.encode(aspectRatio, forKey: .aspectRatio)
+        }
+    }
+}
+
+/// Why a crop spec cannot be used, in words for the person who wrote it.
+public struct CropSpecError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong and, where it helps, what to change.
+    public let reason: String
+
+    /// An error carrying `reason`.
+    public init(reason: String) {
+        self.reason = reason
+    }
+
+    /// "invalid crop spec: <reason>".
+    public var description: String { "invalid crop spec: \(reason)" }
+}
+
+/// Everything needed to cut an avatar out of a photo: which photo (by its size), which part of it,
+/// what outline and how big the result is. The editor produces one; the CLI reads and writes it
+/// as JSON, so a crop chosen once can be replayed.
+public struct CropSpec: Sendable, Hashable, Codable {
+    /// The size of the upright photo the rectangle refers to.
+    public var imageSize: PixelSize
+    /// The part of the photo to keep, in upright image pixels.
+    public var rect: Rect
+    /// The outline of the avatar.
+    public var shape: CropShape
+    /// The size of the avatar to produce, in pixels.
+    public var outputSize: PixelSize
+
+    /// The largest output side accepted, so a typo cannot ask for a gigapixel avatar.
+    public static let maximumOutputSide = 8192
+
+    /// A spec as given; call `validated()` before trusting it.
+    public init(imageSize: PixelSize, rect: Rect, shape: CropShape, outputSize: PixelSize) {
+        self.imageSize = imageSize
+        self.rect = rect
+        self.shape = shape
+        self.outputSize = outputSize
+    }
+
+    /// This spec if it describes a crop that can be cut, or the first reason it cannot: the photo
+    /// and the rectangle have positive sizes, the rectangle lies inside the photo (to within
+    /// 1e-6 pixel), the output is 1…8192 pixels a side, the output has the rectangle's aspect
+    /// ratio and the shape's (within 1 %), and a circle or square has a square output.
+    public func validated() throws(CropSpecError) -> CropSpec {
+        guard imageSize.width > 0, imageSize.height > 0 else {
+            throw CropSpecError(reason: "the photo size \(imageSize) must be at least 1×1 pixel")
+        }
+        guard rect.isFinite else {
+            throw CropSpecError(reason: "the crop rectangle \(rect) must contain only numbers")
+        }
+        guard rect.width > 0, rect.height > 0 else {
+            throw CropSpecError(reason: "the crop rectangle \(rect) must have a positive width and height")
+        }
+        let photo = Rect(x: 0, y: 0, width: Double(imageSize.width), height: Double(imageSize.height))
+        guard photo.contains(rect, tolerance: 1e-6) else {
+            throw CropSpecError(reason: "the crop rectangle \(rect) reaches outside the \(imageSize) photo")
+        }
+        let sides = 1...CropSpec.maximumOutputSide
+        guard sides.contains(outputSize.width), sides.contains(outputSize.height) else {
+            throw CropSpecError(
+                reason: "the output size \(outputSize) must be 1 to \(CropSpec.maximumOutputSide) pixels a side"
+            )
+        }
+        let shapeAspect = shape.aspectRatio
+        guard shapeAspect.isFinite, shapeAspect > 0 else {
+            throw CropSpecError(reason: "a rectangle's aspect ratio must be a positive number, not \(shapeAspect)")
+        }
+        if shape.isSquare, outputSize.width != outputSize.height {
+            throw CropSpecError(reason: "a \(shape.name) needs a square output, not \(outputSize)")
+        }
+        let outputAspect = Double(outputSize.width) / Double(outputSize.height)
+        guard CropSpec.nearlyEqual(outputAspect, rect.size.aspectRatio) else {
+            throw CropSpecError(
+                reason: "the output size \(outputSize) does not have the crop rectangle's shape \(rect.size)"
+            )
+        }
+        guard CropSpec.nearlyEqual(outputAspect, shapeAspect) else {
+            throw CropSpecError(
+                reason: "the output size \(outputSize) does not have the \(shape.name)'s aspect ratio \(shapeAspect)"
+            )
+        }
+        return self
+    }
+
+    /// The crop the CLI makes without an editor: the largest crop of `shape` that fits the photo,
+    /// made `zoom` times smaller (zoom below 1 or not a number counts as 1), centred on `center`
+    /// (image pixels; the middle of the photo by default) and then moved just enough to lie inside
+    /// the photo. The output is `outputSide` square for a circle or square, and `outputSide` wide
+    /// for a rectangle. Nothing is checked here; call `validated()` on the result.
+    public static func centred(
+        imageSize: PixelSize, shape: CropShape, outputSide: Int, zoom: Double = 1, center: Point? = nil
+    ) -> CropSpec {
+        let photo = Size(imageSize)
+        // Showing the photo in a viewport of its own size, the largest crop has minimum zoom 1,
+        // so the editor's maths gives "zoom relative to the minimum" and the clamping for free.
+        let geometry = CropGeometry(
+            imageSize: photo, viewportSize: photo,
+            cropSize: CropGeometry.cropSize(for: shape, in: photo),
+            maximumZoom: .greatestFiniteMagnitude
+        )
+        let relativeZoom = zoom.isFinite && zoom > 1 ? zoom : 1
+        let start = CropState(
+            zoom: geometry.minimumZoom * relativeZoom,
+            center: center ?? Point(x: photo.width / 2, y: photo.height / 2)
+        )
+        return CropSpec(imageSize: imageSize, rect: geometry.cropRect(start), shape: shape,
+                        outputSize: outputSize(for: shape, side: outputSide))
+    }
+
+    /// The output size of a shape: `side` square for a circle or square, `side` wide (height
+    /// from the aspect ratio) for a rectangle.
+    public static func outputSize(for shape: CropShape, side: Int) -> PixelSize {
+        if shape.isSquare { return PixelSize(width: side, height: side) }
+        let height = (Double(side) / shape.usableAspectRatio).rounded()
+        return PixelSize(width: side, height: max(1, Int(exactly: height) ?? 1))
+    }
+
+    /// The spec as pretty JSON with sorted keys, so the same spec always prints the same text.
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        encoder.nonConformingFloatEncodingStrategy = CropSpec.nonNumbers
+        // With non-numbers spelled as strings nothing here can fail to encode; the fallback only
+        // keeps this function total.
+        guard let data = try? encoder.encode(self), let text = String(data: data, encoding: .utf8) else {
+            return "{}"
+        }
+        return text
+    }
+
+    /// A spec read from JSON and validated; any problem is a `CropSpecError` that says where.
+    public static func parse(_ data: Data) throws(CropSpecError) -> CropSpec {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = CropSpec.nonNumbersDecoding
+        let spec: CropSpec
+        do {
+            spec = try decoder.decode(CropSpec.self, from: data)
+        } catch let error as DecodingError {
+            throw CropSpecError(reason: CropSpec.explain(error))
+        } catch {
+            throw CropSpecError(reason: "not readable as JSON (\(error.localizedDescription))")
+        }
+        return try spec.validated()
+    }
+
+    // MARK: - Helpers
+
+    private static let nonNumbers = JSONEncoder.NonConformingFloatEncodingStrategy.convertToString(
+        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan"
+    )
+    private static let nonNumbersDecoding = JSONDecoder.NonConformingFloatDecodingStrategy.convertFromString(
+        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan"
+    )
+
+    /// Within 1 % of each other, which absorbs rounding the output to whole pixels.
+    private static func nearlyEqual(_ a: Double, _ b: Double) -> Bool {
+        abs(a / b - 1) <= 0.01
+    }
+
+    /// A decoding error in a person's words: which field, and what was wrong with it.
+    private static func explain(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.isEmpty ? "the top level" : "\"" + keys.map { $0.intValue.map(String.init) ?? $0.stringValue }
+                .joined(separator: ".") + "\""
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "missing \(path(context.codingPath + [key]))"
+        case .typeMismatch(let type, let context):
+            return "\(path(context.codingPath)) should be \(CropSpec.describe(type))"
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)) should be \(CropSpec.describe(type)), not null"
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return "not valid JSON" }
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "not a crop spec"
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        if type == Int.self { return "a whole number" }
+        if type == Double.self { return "a number" }
+        if type == String.self { return "a string" }
+        return "an object"
+    }
+}
+
+extension CropShape {
+    /// The shape's name in messages.
+    fileprivate var name: String {
+        switch self {
+        case .circle: "circle"
+        case .square: "square"
+        case .rectangle: "rectangle"
+        }
+    }
+}

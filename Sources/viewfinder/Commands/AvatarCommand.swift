@@ -1,0 +1,116 @@
+import AvatarCrop
+import Foundation
+import Imaging
+import MediaIO
+import ViewfinderCore
+
+/// `viewfinder avatar IMAGE -o OUT`: a circular or square avatar cut from a photo.
+enum AvatarCommand: Command {
+    static let name = "avatar"
+    static let summary = "Cut a circular or square avatar out of a photo."
+    static let synopsis = "IMAGE -o OUT [--shape circle|square] [--size N] [--zoom Z] [--center X,Y] [--spec SPEC.json] [--print-spec] [--json]"
+    static let positionalCount = 1...1
+    static let options = [
+        OptionSpec("output", short: "o", value: "OUT", help: "Image to write: .png or .webp (circle), .jpg/.png/.webp (square)."),
+        OptionSpec("shape", value: "SHAPE", help: "circle (default) or square."),
+        OptionSpec("size", value: "N", help: "Side of the avatar in pixels, 16-4096 (default 512)."),
+        OptionSpec("zoom", value: "Z", help: "Zoom relative to the minimum (1 = the largest crop; default 1)."),
+        OptionSpec("center", value: "X,Y", help: "Centre of the crop in pixels of the upright photo (default: the middle)."),
+        OptionSpec("spec", value: "FILE", help: "Replay a crop saved with --print-spec (shape, crop and size come from it)."),
+        OptionSpec("print-spec", help: "Print the crop used as JSON on stdout (replayable with --spec)."),
+        OptionSpec("max-pixels", value: "MP", help: "Refuse photos larger than this many megapixels (default 100)."),
+        OptionSpec("quality", value: "Q", help: "JPEG/WebP quality 1-100 (default 90)."),
+        OptionSpec("json", help: "Print what was written as JSON."),
+    ]
+    static let discussion = """
+    The photo is turned upright (EXIF orientation) first; --center is in its upright pixels. The
+    default crop is the largest centred square at the minimum zoom, as the editor opens. A circle
+    is a PNG (or WebP) that is fully transparent outside the circle with an antialiased edge; the
+    colour is never darkened or lightened at the edge. Large photos are shrunk while they load,
+    so memory follows the avatar's size, and images whose header declares more than --max-pixels
+    are refused before any decoding.
+    """
+
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let input = URL(fileURLWithPath: arguments.positionals[0])
+        let output = URL(fileURLWithPath: try arguments.required("output"))
+        let side = try arguments.integer("size", in: 16...4096, default: 512)
+        let quality = try arguments.integer("quality", in: 1...100, default: 90)
+        let megapixels = try arguments.integer("max-pixels", in: 1...10_000, default: 100)
+        var shape = CropShape.circle
+        if let text = arguments.value("shape") {
+            switch text.lowercased() {
+            case "circle": shape = .circle
+            case "square": shape = .square
+            default: throw arguments.invalid("shape", "expected circle or square, not '\(text)'")
+            }
+        }
+        var zoom = 1.0
+        if let text = arguments.value("zoom") {
+            guard let value = Double(text), value.isFinite, value >= 1, value <= 1000 else {
+                throw arguments.invalid("zoom", "expected a number from 1 (the largest crop) to 1000, not '\(text)'")
+            }
+            zoom = value
+        }
+        var center: Point?
+        if let text = arguments.value("center") {
+            let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
+                throw arguments.invalid("center", "expected X,Y in pixels, like 1200,800, not '\(text)'")
+            }
+            center = Point(x: x, y: y)
+        }
+        var replayed: CropSpec?
+        if let path = arguments.value("spec") {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw RuntimeError("cannot read the spec \(path): \((error as NSError).localizedDescription)")
+            }
+            do {
+                replayed = try CropSpec.parse(data)
+            } catch {
+                throw RuntimeError("\((path as NSString).lastPathComponent) is not a valid crop spec: \(error.reason)")
+            }
+            shape = replayed?.shape ?? shape
+        }
+        try Arguments.checkImageOutput(output, input: input, option: "output", in: arguments)
+        if shape == .circle, output.pathExtension.lowercased() == "jpg" || output.pathExtension.lowercased() == "jpeg" {
+            throw arguments.invalid("output", "a circle needs transparency: use .png or .webp (or --shape square)")
+        }
+
+        _ = try checkReadableMediaFile(input)
+        // HEIC and friends need libvips' modules; the everyday formats start faster without.
+        ImagingRuntime.loadsOptionalFormats = !ImagingRuntime.isCoreFormat(input)
+        let photo = try Photo(url: input, maxPixels: Int64(megapixels) * 1_000_000)
+        let spec = replayed ?? CropSpec.centred(imageSize: photo.size, shape: shape, outputSide: side,
+                                                zoom: zoom, center: center)
+        let avatar = try AvatarMaker.render(photo, spec)
+        try ImageEncoder.write(avatar, to: output, quality: quality)
+
+        if arguments.flag("print-spec") {
+            print(spec.json())
+        } else if arguments.flag("json") {
+            print(JSONValue.object([
+                ("input", .string(input.path)),
+                ("output", .string(output.path)),
+                ("shape", .string(shape == .circle ? "circle" : "square")),
+                ("width", .int(avatar.width)),
+                ("height", .int(avatar.height)),
+                ("crop", .object([("x", .number(format(spec.rect.minX))), ("y", .number(format(spec.rect.minY))),
+                                  ("width", .number(format(spec.rect.width))), ("height", .number(format(spec.rect.height)))])),
+                ("photoWidth", .int(photo.size.width)),
+                ("photoHeight", .int(photo.size.height)),
+            ]).rendered())
+        } else {
+            print("\(output.path): \(avatar.width)×\(avatar.height) \(shape == .circle ? "circle" : "square") from \(format(spec.rect.width))×\(format(spec.rect.height)) at \(format(spec.rect.minX)),\(format(spec.rect.minY))")
+        }
+        return 0
+    }
+
+    private static func format(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}
