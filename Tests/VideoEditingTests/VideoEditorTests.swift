@@ -171,6 +171,28 @@ struct VideoExportTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("c.mp4").path))
     }
 
+    @Test("cancelling the calling task cancels the edit; nothing is written")
+    func taskCancellation() async throws {
+        let fixture = try FixtureFactory.shared.fixture(Self.long)
+        let folder = TestPaths.scratchFolder("task-cancel")
+        let out = folder.appendingPathComponent("out.mp4")
+        let editor = VideoEditor(input: fixture.url, output: out, settings: ExportSettings(preset: .highest))
+        let task = Task { await editor.run() }
+        task.cancel()
+        #expect(await task.value == .cancelled)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test("data and hint tracks are dropped; video and the first audio track are kept")
+    func dataTracks() throws {
+        let input = TestPaths.media.appendingPathComponent("video_features/mp4_hint_and_data_tracks.mp4")
+        let out = TestPaths.scratchFolder("tracks").appendingPathComponent("out.mp4")
+        let result = try VideoExporter(input: input, output: out).run()
+        #expect(result.method == "passthrough" && result.audio == "copied")
+        let streams = (try FFprobe.description(of: out)["streams"] as? [[String: Any]] ?? []).compactMap { $0["codec_type"] as? String }
+        #expect(streams == ["video", "audio"])
+    }
+
     @Test("canEdit is true only for decodable videos")
     func canEdit() throws {
         #expect(VideoEditor.canEdit(try FixtureFactory.shared.fixture(.h264BFrames).url))
