@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "VideoEditing", targets: ["VideoEditing"]),
         .library(name: "HUD", targets: ["HUD"]),
         .library(name: "AvatarCrop", targets: ["AvatarCrop"]),
+        .library(name: "Store", targets: ["Store"]),
+        .library(name: "MediaLibrary", targets: ["MediaLibrary"]),
         .executable(name: "viewfinder", targets: ["viewfinder"]),
     ],
     targets: [
@@ -36,6 +38,7 @@ let package = Package(
         // the module links the libraries itself and only the C shim sees glib's include paths.
         // Swift code imports the shim alone, whose header uses opaque types.
         .systemLibrary(name: "CVips", providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(
             name: "CVipsShim",
             dependencies: ["CVips"],
@@ -46,17 +49,19 @@ let package = Package(
         // Engines.
         .target(name: "MediaIO", dependencies: ["ViewfinderCore", "CFFmpeg"]),
         .target(name: "Imaging", dependencies: ["ViewfinderCore", "CVips", "CVipsShim"]),
+        .target(name: "Store", dependencies: ["ViewfinderCore", "CSQLite"]),
 
         // Features.
         .target(name: "CoverPicker", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"]),
         .target(name: "VideoEditing", dependencies: ["ViewfinderCore", "MediaIO"]),
         .target(name: "HUD", dependencies: ["ViewfinderCore"]),
         .target(name: "AvatarCrop", dependencies: ["ViewfinderCore", "Imaging"]),
+        .target(name: "MediaLibrary", dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store"]),
 
         // Front ends.
         .executableTarget(
             name: "viewfinder",
-            dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop"]
+            dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary"]
         ),
 
         // Tests mirror the sources. The support target generates fixtures with the ffmpeg CLI
@@ -77,6 +82,11 @@ let package = Package(
         .testTarget(
             name: "AvatarCropTests",
             dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "ViewfinderTestSupport"]
+        ),
+        .testTarget(name: "StoreTests", dependencies: ["ViewfinderCore", "Store", "ViewfinderTestSupport"]),
+        .testTarget(
+            name: "MediaLibraryTests",
+            dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store", "MediaLibrary", "ViewfinderTestSupport"]
         ),
         .testTarget(name: "ViewfinderCLITests", dependencies: ["ViewfinderCore", "ViewfinderTestSupport"]),
     ],

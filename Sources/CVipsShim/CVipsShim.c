@@ -167,3 +167,13 @@ int vf_vips_pixels(VipsImage *image, void **buffer, size_t *length) {
     *buffer = vips_image_write_to_memory(image, length);
     return *buffer ? 0 : -1;
 }
+
+int vf_vips_metadata_string(VipsImage *image, const char *name, char *buffer, size_t size) {
+    const char *value = NULL;
+    if (!vips_image_get_typeof(image, name) || vips_image_get_string(image, name, &value) != 0 || !value) {
+        vips_error_clear();
+        return -1;
+    }
+    g_strlcpy(buffer, value, size);
+    return 0;
+}

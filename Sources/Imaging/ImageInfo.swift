@@ -14,6 +14,8 @@ public struct ImageInfo: Sendable, Equatable {
     public let orientation: Int
     /// Bands per pixel (1 grey, 2 grey + alpha, 3 colour, 4 colour + alpha or CMYK).
     public let bands: Int
+    /// When the photo was taken (EXIF DateTimeOriginal, read as UTC for want of a zone), if known.
+    public var creationDate: Date? = nil
 
     /// The size once the EXIF orientation is applied (5...8 swap the sides).
     public var displaySize: PixelSize { orientation >= 5 ? storedSize.transposed : storedSize }
@@ -39,10 +41,31 @@ public struct ImageInfo: Sendable, Equatable {
             format.removeLast(suffix.count)
             break
         }
-        return ImageInfo(
+        var info = ImageInfo(
             loader: loader, format: format,
             storedSize: PixelSize(width: Int(vf_vips_width(owner.pointer)), height: Int(vf_vips_height(owner.pointer))),
             orientation: Int(vf_vips_orientation(owner.pointer)),
             bands: Int(vf_vips_bands(owner.pointer)))
+        var buffer = [CChar](repeating: 0, count: 256)
+        if vf_vips_metadata_string(owner.pointer, "exif-ifd2-DateTimeOriginal", &buffer, buffer.count) == 0 {
+            let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            info.creationDate = ImageInfo.exifDate(text)
+        }
+        return info
+    }
+
+    /// "2019:05:03 12:34:56 (…)" as a date (libvips appends a description in brackets).
+    static func exifDate(_ text: String) -> Date? {
+        let digits = text.prefix(19)
+        let parts = digits.split(whereSeparator: { $0 == ":" || $0 == " " }).compactMap { Int($0) }
+        guard parts.count == 6, (1900...2999).contains(parts[0]), (1...12).contains(parts[1]), (1...31).contains(parts[2]) else {
+            return nil
+        }
+        var components = DateComponents()
+        (components.year, components.month, components.day) = (parts[0], parts[1], parts[2])
+        (components.hour, components.minute, components.second) = (parts[3], parts[4], parts[5])
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        return calendar.date(from: components)
     }
 }

@@ -69,7 +69,7 @@ public final class Photo: @unchecked Sendable {
             image = try step(vf_vips_resize(image.pointer, Double(output.width) / Double(cropWidth),
                                             Double(output.height) / Double(cropHeight)))
         }
-        return try pixels(of: image, expecting: output)
+        return try Vips.pixels(of: image, expecting: output, path: url.path)
     }
 
     private func step(_ next: OpaquePointer?) throws(ImagingError) -> VipsImageRef {
@@ -81,23 +81,6 @@ public final class Photo: @unchecked Sendable {
         .decodeFailed(path: url.path, detail: Vips.lastError())
     }
 
-    private func pixels(of image: VipsImageRef, expecting output: PixelSize) throws(ImagingError) -> RasterImage {
-        let w = Int(vf_vips_width(image.pointer)), h = Int(vf_vips_height(image.pointer))
-        let bands = Int(vf_vips_bands(image.pointer))
-        var buffer: UnsafeMutableRawPointer?
-        var length = 0
-        guard vf_vips_pixels(image.pointer, &buffer, &length) == 0, let buffer else { throw failure() }
-        defer { vf_vips_free_buffer(buffer) }
-        let bytes = [UInt8](UnsafeRawBufferPointer(start: buffer, count: length))
-        guard var raster = RasterImage(width: w, height: h, channels: bands, bytes: bytes) else {
-            throw .decodeFailed(path: url.path, detail: "unexpected pixel layout (\(bands) bands)")
-        }
-        if raster.size != output {
-            // vips rounds sizes; trim or pad the last row/column so the size is exact.
-            raster = raster.resized(exactly: output)
-        }
-        return raster
-    }
 }
 
 extension RasterImage {

@@ -1,6 +1,7 @@
 import CVips
 import CVipsShim
 import Foundation
+import ViewfinderCore
 
 /// How libvips starts; set before the first image operation of the process.
 public enum ImagingRuntime {
@@ -76,4 +77,46 @@ final class VipsImageRef {
     deinit {
         vf_vips_unref(pointer)
     }
+}
+
+extension Vips {
+    /// Renders `image` into a raster of exactly `output` (libvips may round a side by one).
+    static func pixels(of image: VipsImageRef, expecting output: PixelSize, path: String) throws(ImagingError) -> RasterImage {
+        let w = Int(vf_vips_width(image.pointer)), h = Int(vf_vips_height(image.pointer))
+        let bands = Int(vf_vips_bands(image.pointer))
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        guard vf_vips_pixels(image.pointer, &buffer, &length) == 0, let buffer else {
+            throw .decodeFailed(path: path, detail: lastError())
+        }
+        defer { vf_vips_free_buffer(buffer) }
+        let bytes = [UInt8](UnsafeRawBufferPointer(start: buffer, count: length))
+        guard let raster = RasterImage(width: w, height: h, channels: bands, bytes: bytes) else {
+            throw .decodeFailed(path: path, detail: "unexpected pixel layout (\(bands) bands)")
+        }
+        return raster.size == output ? raster : raster.resized(exactly: output)
+    }
+}
+
+/// Resamples pictures already in memory.
+public enum ImageScaler {
+    /// `picture` resampled to exactly `size` with a Lanczos-3 kernel (alpha premultiplied).
+    public static func scale(_ picture: RasterImage, to size: PixelSize) throws(ImagingError) -> RasterImage {
+        guard picture.size != size else { return picture }
+        try start()
+        let image: OpaquePointer? = picture.bytes.withUnsafeBytes { raw in
+            vf_vips_image_from_pixels(raw.baseAddress, raw.count, Int32(picture.width), Int32(picture.height), Int32(picture.channels))
+        }
+        guard let image, picture.width > 0, picture.height > 0 else {
+            throw .decodeFailed(path: "", detail: "cannot wrap the picture")
+        }
+        let source = VipsImageRef(image)
+        guard let scaled = vf_vips_resize(source.pointer, Double(size.width) / Double(picture.width),
+                                          Double(size.height) / Double(picture.height)) else {
+            throw .decodeFailed(path: "", detail: Vips.lastError())
+        }
+        return try Vips.pixels(of: VipsImageRef(scaled), expecting: size, path: "")
+    }
+
+    private static func start() throws(ImagingError) { try Vips.start() }
 }

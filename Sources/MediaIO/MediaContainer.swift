@@ -93,7 +93,7 @@ final class MediaContainer {
         let video = videoStream.map(trackInfo)
         guard video != nil || audioStream != nil else { throw .notMedia(path: path) }
         guard let duration = duration() ?? scannedDuration() else { throw .unknownDuration(path: path) }
-        return MediaInfo(
+        var info = MediaInfo(
             path: path,
             container: containerName,
             containerDescription: context.pointee.iformat.flatMap { $0.pointee.long_name.map { String(cString: $0) } } ?? "",
@@ -101,6 +101,17 @@ final class MediaContainer {
             fileSize: fileSize,
             video: video,
             audioCodec: audioStream.map { codecName($0.parameters.codec_id) })
+        info.creationDate = metadata("creation_time").flatMap(MediaContainer.isoDate)
+        return info
+    }
+
+    /// "2019-05-03T12:34:56.000000Z" (FFmpeg's form of creation_time) as a date.
+    static func isoDate(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
     }
 
     /// Duration of the video stream (else of the file), exact in the stream's time base.

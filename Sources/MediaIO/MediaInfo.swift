@@ -17,6 +17,8 @@ public struct MediaInfo: Sendable, Equatable {
     public let video: VideoTrackInfo?
     /// Codec name of the first audio track, nil when there is none.
     public let audioCodec: String?
+    /// The container's creation time, if it records one.
+    public var creationDate: Date? = nil
 }
 
 /// The selected video track of a file.

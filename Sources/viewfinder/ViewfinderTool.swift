@@ -5,7 +5,7 @@ import MediaIO
 /// (0 success, 1 failure, 2 bad usage).
 enum ViewfinderTool {
     /// The commands, in the order `--help` lists them.
-    static var commands: [any Command.Type] { [InfoCommand.self, CoverCommand.self, FilmstripCommand.self, ConvertCommand.self, TrimCommand.self, AvatarCommand.self, SampleCommand.self] }
+    static var commands: [any Command.Type] { [InfoCommand.self, CoverCommand.self, FilmstripCommand.self, ConvertCommand.self, TrimCommand.self, AvatarCommand.self, LibraryCommand.self, SampleCommand.self] }
 
     static let version = "0.1.0"
 
@@ -14,7 +14,8 @@ enum ViewfinderTool {
         usage: viewfinder COMMAND [OPTIONS]
 
         Viewfinder picks frame-exact video covers and filmstrips, converts and trims video to
-        MP4, and cuts avatars from photos (more to come: the library, animation, the desktop app).
+        MP4, cuts avatars from photos and keeps a photo library (more to come: the camera,
+        animation, the desktop app).
 
         commands:
 

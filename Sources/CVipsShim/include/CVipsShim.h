@@ -29,6 +29,9 @@ const char *vf_vips_loader_for(const char *path);
 int vf_vips_width(VipsImage *image);
 int vf_vips_height(VipsImage *image);
 int vf_vips_bands(VipsImage *image);
+/// A string metadata field (e.g. "exif-ifd2-DateTimeOriginal") copied into `buffer`; 0 when found.
+int vf_vips_metadata_string(VipsImage *image, const char *name, char *buffer, size_t size);
+
 /// EXIF orientation 1...8, or 1 when there is none.
 int vf_vips_orientation(VipsImage *image);
 

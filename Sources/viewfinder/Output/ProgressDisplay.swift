@@ -13,8 +13,10 @@ enum ProgressDisplay {
     /// What the progress counts, for the rate shown.
     static let videoSeconds = HUDRateUnit(label: "s of video", unitsPerLabel: 1000)
 
+    /// Runs `work` under the HUD; `details`, if given, is polled for the HUD's details line.
     static func run<T: Sendable>(label: String, quiet: Bool, unit: HUDRateUnit = videoSeconds,
-                       _ work: @escaping @Sendable (Progress) throws -> T) throws -> T {
+                                 details: (@Sendable () -> String)? = nil,
+                                 _ work: @escaping @Sendable (Progress) throws -> T) throws -> T {
         let progress = Progress(totalUnitCount: 1)
         let box = WorkBox<T>()
         let done = DispatchSemaphore(value: 0)
@@ -34,6 +36,7 @@ enum ProgressDisplay {
             let sink = HUDTerminalSink(renderer: HUDTerminalRenderer(hud: hud, isTerminal: terminal, quiet: quiet, unit: unit))
             worker.start()
             while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+                if let details { hud.detailsLabel = details() }
                 sink.refresh()
             }
             do {

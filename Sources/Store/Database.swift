@@ -1,0 +1,194 @@
+import CSQLite
+import Foundation
+
+/// Why a database operation failed; cases can be caught one by one.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file cannot be opened (missing folder, not a database, …).
+    case cannotOpen(path: String, message: String)
+    /// A write on a database opened read-only (or on a read-only file system).
+    case readOnly(path: String)
+    /// Another process held the lock for longer than the busy timeout.
+    case busy(path: String)
+    /// A UNIQUE or other constraint refused the change.
+    case constraint(message: String)
+    /// Any other SQLite error.
+    case sqlite(code: Int32, message: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let message): return "cannot open the catalogue \(path): \(message)"
+        case .readOnly(let path): return "the catalogue \(path) is read-only"
+        case .busy(let path): return "the catalogue \(path) stayed locked by another process; try again"
+        case .constraint(let message): return "refused by the catalogue: \(message)"
+        case .sqlite(let code, let message): return "catalogue error \(code): \(message)"
+        }
+    }
+}
+
+/// One SQLite connection (owns the `sqlite3` handle; closed in `deinit`). WAL journal, foreign
+/// keys on, and a busy timeout so that two processes share a catalogue without failing.
+/// Not thread-safe: use one connection per thread.
+public final class Database {
+    public let path: String
+    public let isReadOnly: Bool
+    let handle: OpaquePointer
+
+    /// Opens (creating when `readOnly` is false) the database at `path`.
+    public init(path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(10)) throws(StoreError) {
+        self.path = path
+        isReadOnly = readOnly
+        var db: OpaquePointer?
+        var status: Int32
+        if readOnly {
+            // Plain read-only first: it sees changes another process still holds in the WAL. In
+            // a folder we cannot write, WAL's shared-memory file cannot be made; then open the
+            // catalogue as immutable, which needs no lock files.
+            status = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+            if status == SQLITE_OK, let opened = db,
+               sqlite3_exec(opened, "SELECT count(*) FROM sqlite_master", nil, nil, nil) != SQLITE_OK {
+                sqlite3_close_v2(opened)
+                db = nil
+                status = SQLITE_CANTOPEN
+            }
+            if status != SQLITE_OK {
+                sqlite3_close_v2(db)
+                db = nil
+                let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+                status = sqlite3_open_v2("file:\(escaped)?immutable=1", &db,
+                                         SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+            }
+        } else {
+            status = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        }
+        guard status == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw .cannotOpen(path: path, message: message)
+        }
+        handle = db
+        let milliseconds = Int32(clamping: busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000)
+        sqlite3_busy_timeout(db, milliseconds)
+        if !readOnly {
+            try execute("PRAGMA journal_mode = WAL")
+            try execute("PRAGMA synchronous = NORMAL")
+        }
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that return no rows.
+    public func execute(_ sql: String) throws(StoreError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        if status != SQLITE_OK {
+            throw error(status, message.map { String(cString: $0) })
+        }
+    }
+
+    /// A prepared statement for `sql`.
+    public func prepare(_ sql: String) throws(StoreError) -> Statement {
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw error(status) }
+        return Statement(statement, database: self)
+    }
+
+    /// Runs `body` in a transaction that takes the write lock at once (so a busy database waits
+    /// up front instead of failing halfway); commits if it returns, rolls back if it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The rowid of the last insert.
+    public var lastInsertID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last statement.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    func error(_ status: Int32, _ text: String? = nil) -> StoreError {
+        let message = text ?? String(cString: sqlite3_errmsg(handle))
+        switch status & 0xFF {
+        case SQLITE_READONLY: return .readOnly(path: path)
+        case SQLITE_BUSY, SQLITE_LOCKED: return .busy(path: path)
+        case SQLITE_CONSTRAINT: return .constraint(message: message)
+        case SQLITE_CANTOPEN, SQLITE_NOTADB: return .cannotOpen(path: path, message: message)
+        default: return .sqlite(code: status, message: message)
+        }
+    }
+}
+
+/// A prepared statement: bind by position (1-based), step, read columns (0-based).
+public final class Statement {
+    let handle: OpaquePointer
+    unowned let database: Database
+
+    init(_ handle: OpaquePointer, database: Database) {
+        self.handle = handle
+        self.database = database
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// A value to bind.
+    public enum Value: Sendable, Equatable {
+        case int(Int64)
+        case double(Double)
+        case text(String)
+        case null
+    }
+
+    /// Binds `values` to the parameters 1, 2, … after resetting the statement.
+    @discardableResult
+    public func bind(_ values: [Value]) throws(StoreError) -> Statement {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (i, value) in values.enumerated() {
+            let index = Int32(i + 1)
+            let status: Int32
+            switch value {
+            case .int(let v): status = sqlite3_bind_int64(handle, index, v)
+            case .double(let v): status = sqlite3_bind_double(handle, index, v)
+            case .text(let v): status = sqlite3_bind_text(handle, index, v, -1, vf_sqlite_transient())
+            case .null: status = sqlite3_bind_null(handle, index)
+            }
+            guard status == SQLITE_OK else { throw database.error(status) }
+        }
+        return self
+    }
+
+    /// Advances; true while a row is available.
+    public func step() throws(StoreError) -> Bool {
+        let status = sqlite3_step(handle)
+        if status == SQLITE_ROW { return true }
+        if status == SQLITE_DONE { return false }
+        throw database.error(status)
+    }
+
+    /// Runs a statement that returns no rows.
+    public func run(_ values: [Value] = []) throws(StoreError) {
+        try bind(values)
+        while try step() {}
+    }
+
+    public func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    public func text(_ column: Int32) -> String {
+        guard let raw = sqlite3_column_text(handle, column) else { return "" }
+        return String(cString: raw)
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import HUD
+import MediaLibrary
+import ViewfinderCore
+
+/// `viewfinder library …`: the photo library (a folder of originals and its catalogue).
+enum LibraryCommand: Command {
+    static let name = "library"
+    static let summary = "Keep a photo library: import, list, albums, thumbnails, export, delete, check."
+    static let synopsis = "[--library DIR] init | import FILE… [--album A] [--move] | list [--type photo|video] [--sort newest|oldest] [--album A] [--limit N] [--json] | albums [--json] | album create NAME | album rename NAME NEW | album delete NAME | album add NAME ID… | album remove NAME ID… | thumbnail ID --size N [--fill] -o OUT | export ID -o OUT | delete ID | check"
+    static let positionalCount = 1...10_000
+    static let options = [
+        OptionSpec("library", value: "DIR", help: "The library folder (default $VIEWFINDER_LIBRARY, else $XDG_DATA_HOME/viewfinder/Library)."),
+        OptionSpec("album", value: "A", help: "import: also add to this album; list: only this album."),
+        OptionSpec("move", help: "import: remove the original after it is stored."),
+        OptionSpec("type", value: "T", help: "list: photo or video."),
+        OptionSpec("sort", value: "S", help: "list: newest (default) or oldest, by creation date."),
+        OptionSpec("limit", value: "N", help: "list: at most N assets."),
+        OptionSpec("size", value: "N", help: "thumbnail: the box, N×N pixels."),
+        OptionSpec("fill", help: "thumbnail: fill the box (crop) instead of fitting inside it."),
+        OptionSpec("output", short: "o", value: "OUT", help: "thumbnail, export: the file to write."),
+        OptionSpec("quiet", short: "q", help: "import: no progress display."),
+        OptionSpec("json", help: "list, albums: print JSON."),
+    ]
+    static let discussion = """
+    Files are checked by decoding before they are stored: anything that is not a readable photo
+    or video is refused ("Invalid data") and nothing is stored. Identical files are stored once.
+    Creation dates come from EXIF DateTimeOriginal, else the container's creation time, else the
+    file's modification time. Import goes on past bad files and lists them at the end (exit 1).
+    """
+
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        var words = arguments.positionals
+        let verb = words.removeFirst()
+        let folder = arguments.value("library").map { URL(fileURLWithPath: $0) } ?? MediaLibrary.defaultLocation()
+        let library = try MediaLibrary(folder: folder)
+        func id(_ text: String) throws -> Int64 {
+            guard let value = Int64(text), value > 0 else { throw arguments.invalid("id", "'\(text)' is not an asset id") }
+            return value
+        }
+        func expect(_ count: ClosedRange<Int>) throws {
+            guard count.contains(words.count) else {
+                throw UsageError(message: "library \(verb): wrong number of arguments", command: name)
+            }
+        }
+        switch verb {
+        case "init":
+            try expect(0...0)
+            print("\(folder.path): library ready (\(try library.assets().count) assets)")
+        case "import":
+            try expect(1...10_000)
+            return try importFiles(words.map { URL(fileURLWithPath: $0) }, into: library, arguments: arguments)
+        case "list":
+            try expect(0...0)
+            try list(library, arguments)
+        case "albums":
+            try expect(0...0)
+            let albums = try library.albums()
+            if arguments.flag("json") {
+                print(JSONValue.array(albums.map { .object([("name", .string($0.name)), ("count", .int($0.count))]) }).rendered())
+            } else {
+                for album in albums { print("\(album.name)\t\(album.count)") }
+            }
+        case "album":
+            guard let action = words.first else { throw UsageError(message: "library album: create, rename, delete, add or remove", command: name) }
+            let rest = Array(words.dropFirst())
+            switch (action, rest.count) {
+            case ("create", 1): try library.createAlbum(rest[0])
+            case ("rename", 2): try library.renameAlbum(rest[0], to: rest[1])
+            case ("delete", 1): try library.deleteAlbum(rest[0])
+            case ("add", 2...): try library.add(try rest.dropFirst().map(id), toAlbum: rest[0])
+            case ("remove", 2...): try library.remove(try rest.dropFirst().map(id), fromAlbum: rest[0])
+            default: throw UsageError(message: "library album \(action): wrong arguments", command: name)
+            }
+        case "thumbnail":
+            try expect(1...1)
+            let side = try arguments.integer("size", in: 1...4096, default: 256)
+            let output = URL(fileURLWithPath: try arguments.required("output"))
+            let asset = try library.asset(id: try id(words[0]))
+            let cached = try library.thumbnail(asset, size: PixelSize(width: side, height: side),
+                                               mode: arguments.flag("fill") ? .fill : .fit)
+            try Arguments.checkOutputLocation(output, input: cached)
+            try? FileManager.default.removeItem(at: output)
+            try FileManager.default.copyItem(at: cached, to: output)
+            print(output.path)
+        case "export":
+            try expect(1...1)
+            let output = URL(fileURLWithPath: try arguments.required("output"))
+            try Arguments.checkOutputLocation(output, input: folder)
+            try library.export(try library.asset(id: try id(words[0])), to: output)
+            print(output.path)
+        case "delete":
+            try expect(1...1)
+            try library.delete(id: try id(words[0]))
+        case "check":
+            try expect(0...0)
+            let report = try library.check(repair: !library.isReadOnly)
+            print(report.isClean ? "\(folder.path): consistent"
+                  : "\(folder.path): removed \(report.orphanFiles.count) orphan file(s), \(report.missingFiles.count) row(s) without a file, \(report.partialImports) unfinished import(s)")
+        default:
+            throw UsageError(message: "unknown library command '\(verb)'", command: name)
+        }
+        return 0
+    }
+
+    private static func list(_ library: MediaLibrary, _ arguments: ParsedArguments) throws {
+        var request = FetchRequest()
+        if let type = arguments.value("type") {
+            guard let kind = AssetKind(rawValue: type) else { throw arguments.invalid("type", "photo or video, not '\(type)'") }
+            request.kinds = [kind]
+        }
+        if let sort = arguments.value("sort") {
+            guard let order = SortOrder(rawValue: sort) else { throw arguments.invalid("sort", "newest or oldest, not '\(sort)'") }
+            request.order = order
+        }
+        if let album = arguments.value("album") { request.group = .album(album) }
+        if arguments.value("limit") != nil { request.limit = try arguments.integer("limit", in: 1...1_000_000, default: 100) }
+        let assets = try library.assets(request)
+        let dates = ISO8601DateFormatter()
+        if arguments.flag("json") {
+            print(JSONValue.array(assets.map { asset in
+                .object([
+                    ("id", .integer(asset.id)), ("kind", .string(asset.kind.rawValue)),
+                    ("creationDate", .string(dates.string(from: asset.creationDate))),
+                    ("importDate", .string(dates.string(from: asset.importDate))),
+                    ("originalFilename", .string(asset.originalFilename)),
+                    ("width", .int(asset.size.width)), ("height", .int(asset.size.height)),
+                    ("duration", asset.duration.map(JSONValue.time) ?? .null),
+                    ("byteSize", .integer(asset.byteSize)), ("contentHash", .string(asset.contentHash)),
+                    ("source", .string(asset.source.rawValue)),
+                ])
+            }).rendered())
+        } else {
+            for asset in assets {
+                let duration = asset.duration.map { " \($0.decimalString) s" } ?? ""
+                print("\(asset.id)\t\(asset.kind.rawValue)\t\(dates.string(from: asset.creationDate))\t\(asset.size.width)×\(asset.size.height)\(duration)\t\(asset.originalFilename)")
+            }
+        }
+    }
+
+    private static func importFiles(_ files: [URL], into library: MediaLibrary, arguments: ParsedArguments) throws -> Int32 {
+        let album = arguments.value("album")
+        let move = arguments.flag("move")
+        let shared = UncheckedLibrary(library)
+        // Progress counts bytes (so the rate and ETA weigh a video more than a photo); the
+        // details line counts files.
+        let sizes = files.map { ((try? FileManager.default.attributesOfItem(atPath: $0.path))?[.size] as? NSNumber)?.int64Value ?? 0 }
+        let counter = FileCounter(total: files.count)
+        let failures = try ProgressDisplay.run(label: "Importing \(files.count) file\(files.count == 1 ? "" : "s")",
+                                               quiet: arguments.flag("quiet"), unit: .megabytes,
+                                               details: { counter.text }) { progress in
+            progress.totalUnitCount = max(1, sizes.reduce(0, +))
+            var failed: [String] = []
+            for (file, size) in zip(files, sizes) {
+                if progress.isCancelled { throw LibraryError.io(path: file.path, reason: "cancelled") }
+                do {
+                    try shared.library.importFile(file, move: move, album: album)
+                } catch {
+                    failed.append("\(file.path): \(error)")
+                }
+                progress.completedUnitCount += size
+                counter.increment()
+            }
+            return failed
+        }
+        let stored = files.count - failures.count
+        print("\(library.folder.path): \(stored) of \(files.count) file\(files.count == 1 ? "" : "s") stored")
+        if failures.isEmpty { return 0 }
+        ViewfinderTool.standardError("viewfinder: \(failures.count) file\(failures.count == 1 ? "" : "s") not imported:\n" + failures.map { "  " + $0 }.joined(separator: "\n"))
+        return 1
+    }
+
+    /// Files done so far, shared between the import thread and the HUD.
+    final class FileCounter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var done = 0
+        let total: Int
+        init(total: Int) { self.total = total }
+        func increment() { lock.lock(); done += 1; lock.unlock() }
+        var text: String { lock.lock(); defer { lock.unlock() }; return "\(done) of \(total) files" }
+    }
+
+    /// Lends the library to the import thread; the main thread leaves it alone meanwhile.
+    final class UncheckedLibrary: @unchecked Sendable {
+        let library: MediaLibrary
+        init(_ library: MediaLibrary) { self.library = library }
+    }
+}

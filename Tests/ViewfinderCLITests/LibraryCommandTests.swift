@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+@Suite("library command")
+struct LibraryCommandTests {
+    static let photos = (1...8).map { TestPaths.media.appendingPathComponent("exif_orientation/Portrait_\($0).jpg").path }
+
+    @Test("import goes on past bad files, lists them and exits 1; list --json has the documented keys")
+    func importAndList() throws {
+        let library = TestPaths.scratchFolder("cli-library").appendingPathComponent("Lib").path
+        let text = TestPaths.scratchFolder("cli-bad").appendingPathComponent("notes.jpg")
+        try Data("hello".utf8).write(to: text)
+        let video = TestPaths.media.appendingPathComponent("phone_video/iphone6s_h264_rot90_ios9.mov").path
+        let result = try viewfinder(["library", "--library", library, "import", Self.photos[0], text.path, video, "--album", "Trip", "-q"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("2 of 3 files stored"))
+        #expect(result.stderr.contains("notes.jpg: Invalid data"))
+        let list = try viewfinder("library", "--library", library, "list", "--json")
+        #expect(list.status == 0)
+        let items = try #require(try JSONSerialization.jsonObject(with: list.stdoutData) as? [[String: Any]])
+        #expect(items.count == 2)
+        for key in ["id", "kind", "creationDate", "originalFilename", "width", "height", "duration", "byteSize"] {
+            #expect(items.allSatisfy { $0[key] != nil }, "missing \(key)")
+        }
+        #expect(items.first { $0["kind"] as? String == "photo" }?["duration"] is NSNull)
+        #expect(items.first { $0["kind"] as? String == "video" }.flatMap { ($0["duration"] as? NSNumber)?.doubleValue } == 0.466667)
+        let albums = try viewfinder("library", "--library", library, "albums")
+        #expect(albums.stdout == "Trip\t2\n")
+        let videos = try viewfinder("library", "--library", library, "list", "--type", "video")
+        #expect(videos.stdout.split(separator: "\n").count == 1)
+    }
+
+    @Test("two processes importing into one library at once")
+    func concurrentImports() throws {
+        let library = TestPaths.scratchFolder("cli-concurrent").appendingPathComponent("Lib").path
+        let first = Process(), second = Process()
+        for (process, files) in [(first, Array(Self.photos[0..<4])), (second, Array(Self.photos[4..<8]))] {
+            process.executableURL = TestPaths.tool
+            process.arguments = ["library", "--library", library, "import"] + files + ["-q"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+        }
+        try first.run()
+        try second.run()
+        first.waitUntilExit()
+        second.waitUntilExit()
+        #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
+        let list = try viewfinder("library", "--library", library, "list")
+        #expect(list.stdout.split(separator: "\n").count == 8)
+        #expect(try viewfinder("library", "--library", library, "check").stdout.hasSuffix("consistent\n"))
+    }
+
+    @Test("a bulk import killed (SIGKILL) at random moments leaves a consistent library", arguments: [0.05, 0.2, 0.45, 0.8])
+    func killed(_ after: Double) throws {
+        let library = TestPaths.scratchFolder("cli-killed").appendingPathComponent("Lib").path
+        let files = (0..<6).flatMap { _ in Self.photos } + [TestPaths.media.appendingPathComponent("phone_video/pixel7_h264_rot180_noaudio_moov_at_end.mp4").path]
+        let process = Process()
+        process.executableURL = TestPaths.tool
+        process.arguments = ["library", "--library", library, "import"] + files + ["-q"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: after)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        // Every row has its file, and check leaves no stray file behind.
+        _ = try viewfinder("library", "--library", library, "check")
+        let again = try viewfinder("library", "--library", library, "check")
+        #expect(again.stdout.hasSuffix("consistent\n"), "\(again.stdout)")
+        let list = try viewfinder("library", "--library", library, "list", "--json")
+        let items = (try? JSONSerialization.jsonObject(with: list.stdoutData) as? [[String: Any]]) ?? []
+        #expect(items.count <= 9)
+        let export = TestPaths.scratchFolder("cli-killed-export").appendingPathComponent("x")
+        for item in items {
+            let id = String(describing: item["id"] ?? 0)
+            #expect(try viewfinder("library", "--library", library, "export", id, "-o", export.path).status == 0)
+        }
+    }
+
+    @Test("thumbnail, export and delete by id; unknown ids are one-line errors")
+    func byID() throws {
+        let library = TestPaths.scratchFolder("cli-byid").appendingPathComponent("Lib").path
+        _ = try viewfinder("library", "--library", library, "import", Self.photos[5], "-q")
+        let folder = TestPaths.scratchFolder("cli-byid-out")
+        let thumb = try viewfinder("library", "--library", library, "thumbnail", "1", "--size", "64", "--fill", "-o", folder.appendingPathComponent("t.jpg").path)
+        #expect(thumb.status == 0)
+        #expect(try decodeImage(folder.appendingPathComponent("t.jpg"))?.size == PixelSize(width: 64, height: 64))
+        let exported = folder.appendingPathComponent("e.jpg")
+        #expect(try viewfinder("library", "--library", library, "export", "1", "-o", exported.path).status == 0)
+        #expect(try Data(contentsOf: exported) == Data(contentsOf: URL(fileURLWithPath: Self.photos[5])))
+        #expect(try viewfinder("library", "--library", library, "delete", "1").status == 0)
+        let missing = try viewfinder("library", "--library", library, "delete", "1")
+        #expect(missing.status == 1 && missing.stderr == "viewfinder: no asset with id 1 in the library\n")
+        #expect(try viewfinder("library", "--library", library, "frobnicate").status == 2)
+    }
+}
