@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "AvatarCrop", targets: ["AvatarCrop"]),
         .library(name: "Store", targets: ["Store"]),
         .library(name: "MediaLibrary", targets: ["MediaLibrary"]),
+        .library(name: "Capture", targets: ["Capture"]),
         .executable(name: "viewfinder", targets: ["viewfinder"]),
     ],
     targets: [
@@ -32,7 +33,7 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev", "libavdevice-dev"])]
         ),
         // libvips' pkg-config output carries `-pthread`, which SwiftPM rejects with a warning, so
         // the module links the libraries itself and only the C shim sees glib's include paths.
@@ -57,11 +58,12 @@ let package = Package(
         .target(name: "HUD", dependencies: ["ViewfinderCore"]),
         .target(name: "AvatarCrop", dependencies: ["ViewfinderCore", "Imaging"]),
         .target(name: "MediaLibrary", dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store"]),
+        .target(name: "Capture", dependencies: ["ViewfinderCore", "MediaIO"]),
 
         // Front ends.
         .executableTarget(
             name: "viewfinder",
-            dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary"]
+            dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture"]
         ),
 
         // Tests mirror the sources. The support target generates fixtures with the ffmpeg CLI
@@ -88,6 +90,7 @@ let package = Package(
             name: "MediaLibraryTests",
             dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store", "MediaLibrary", "ViewfinderTestSupport"]
         ),
+        .testTarget(name: "CaptureTests", dependencies: ["ViewfinderCore", "MediaIO", "Capture", "Imaging", "ViewfinderTestSupport"]),
         .testTarget(name: "ViewfinderCLITests", dependencies: ["ViewfinderCore", "ViewfinderTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -12,6 +12,12 @@
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/videodev2.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/audio_fifo.h>
 
@@ -26,6 +32,81 @@ static inline void vf_av_strerror(int code, char *buffer, size_t size) {
     if (av_strerror(code, buffer, size) < 0) {
         snprintf(buffer, size, "error %d", code);
     }
+}
+
+/// Registers libavdevice's inputs (V4L2 cameras, lavfi test sources) with libavformat. The
+/// library is loaded on demand: linking it would pull libavfilter, SDL and sound servers into
+/// every start of the tool. Returns 0 when the devices are available.
+static inline int vf_load_capture_devices(void) {
+    static int state = 0;  // 0 not tried, 1 loaded, -1 unavailable
+    if (state != 0) return state == 1 ? 0 : -1;
+    void *library = dlopen("libavdevice.so.59", RTLD_NOW | RTLD_GLOBAL);
+    if (!library) library = dlopen("libavdevice.so", RTLD_NOW | RTLD_GLOBAL);
+    void (*register_all)(void) = library ? (void (*)(void))dlsym(library, "avdevice_register_all") : NULL;
+    if (!register_all) { state = -1; return -1; }
+    register_all();
+    state = 1;
+    return 0;
+}
+
+/// What a V4L2 device says about itself. Returns 0 when `path` is a video capture device.
+typedef struct {
+    char name[64];
+    int width[16];
+    int height[16];
+    int size_count;
+    int fps[8];
+    int fps_count;
+    int has_flash;
+} vf_v4l2_info;
+
+static inline int vf_v4l2_query(const char *path, vf_v4l2_info *info) {
+    memset(info, 0, sizeof(*info));
+    int fd = open(path, O_RDWR | O_NONBLOCK);
+    if (fd < 0) return -1;
+    struct v4l2_capability cap;
+    memset(&cap, 0, sizeof(cap));
+    if (ioctl(fd, VIDIOC_QUERYCAP, &cap) < 0) { close(fd); return -1; }
+    unsigned caps = (cap.capabilities & V4L2_CAP_DEVICE_CAPS) ? cap.device_caps : cap.capabilities;
+    if (!(caps & V4L2_CAP_VIDEO_CAPTURE)) { close(fd); return -1; }
+    snprintf(info->name, sizeof(info->name), "%s", (const char *)cap.card);
+    struct v4l2_fmtdesc format;
+    memset(&format, 0, sizeof(format));
+    format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    if (ioctl(fd, VIDIOC_ENUM_FMT, &format) == 0) {
+        struct v4l2_frmsizeenum size;
+        memset(&size, 0, sizeof(size));
+        size.pixel_format = format.pixelformat;
+        for (size.index = 0; info->size_count < 16 && ioctl(fd, VIDIOC_ENUM_FRAMESIZES, &size) == 0; size.index++) {
+            if (size.type != V4L2_FRMSIZE_TYPE_DISCRETE) {
+                info->width[info->size_count] = (int)size.stepwise.max_width;
+                info->height[info->size_count] = (int)size.stepwise.max_height;
+                info->size_count++;
+                break;
+            }
+            info->width[info->size_count] = (int)size.discrete.width;
+            info->height[info->size_count] = (int)size.discrete.height;
+            info->size_count++;
+        }
+        if (info->size_count > 0) {
+            struct v4l2_frmivalenum interval;
+            memset(&interval, 0, sizeof(interval));
+            interval.pixel_format = format.pixelformat;
+            interval.width = (unsigned)info->width[0];
+            interval.height = (unsigned)info->height[0];
+            for (interval.index = 0; info->fps_count < 8 && ioctl(fd, VIDIOC_ENUM_FRAMEINTERVALS, &interval) == 0; interval.index++) {
+                if (interval.type == V4L2_FRMIVAL_TYPE_DISCRETE && interval.discrete.numerator > 0) {
+                    info->fps[info->fps_count++] = (int)(interval.discrete.denominator / interval.discrete.numerator);
+                }
+            }
+        }
+    }
+    struct v4l2_queryctrl control;
+    memset(&control, 0, sizeof(control));
+    control.id = V4L2_CID_FLASH_LED_MODE;
+    info->has_flash = ioctl(fd, VIDIOC_QUERYCTRL, &control) == 0 && !(control.flags & V4L2_CTRL_FLAG_DISABLED);
+    close(fd);
+    return 0;
 }
 
 #endif

@@ -177,3 +177,14 @@ int vf_vips_metadata_string(VipsImage *image, const char *name, char *buffer, si
     g_strlcpy(buffer, value, size);
     return 0;
 }
+
+int vf_vips_save_jpeg_dated(VipsImage *image, int quality, const char *date, void **buffer, size_t *length) {
+    VipsImage *copy = NULL;
+    if (vips_copy(image, &copy, NULL) != 0) return -1;
+    // libvips builds the EXIF block from exif-* fields when it saves.
+    vips_image_set_string(copy, "exif-ifd0-DateTime", date);
+    vips_image_set_string(copy, "exif-ifd2-DateTimeOriginal", date);
+    int status = vips_jpegsave_buffer(copy, buffer, length, "Q", quality, "optimize_coding", TRUE, NULL);
+    g_object_unref(copy);
+    return status;
+}

@@ -76,6 +76,31 @@ public enum ImageEncoder {
         try write(RasterImage(picture), to: url, quality: quality)
     }
 
+    /// A JPEG that records when it was taken (EXIF DateTimeOriginal, in UTC), written atomically.
+    public static func writePhoto(_ picture: PixelBuffer, to url: URL, takenAt date: Date, quality: Int = 92) throws(ImagingError) {
+        try Vips.start()
+        let image: OpaquePointer? = picture.bytes.withUnsafeBytes { raw in
+            vf_vips_image_from_pixels(raw.baseAddress, raw.count, Int32(picture.width), Int32(picture.height), 3)
+        }
+        guard let image else { throw .encodeFailed(format: "JPEG", detail: Vips.lastError()) }
+        let owner = VipsImageRef(image)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let stamp = String(format: "%04d:%02d:%02d %02d:%02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0,
+                           c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        let status = vf_vips_save_jpeg_dated(owner.pointer, Int32(clamping: quality), stamp, &buffer, &length)
+        defer { vf_vips_free_buffer(buffer) }
+        guard status == 0, let buffer, length > 0 else { throw .encodeFailed(format: "JPEG", detail: Vips.lastError()) }
+        do {
+            try AtomicFile.write(Data(bytes: buffer, count: length), to: url)
+        } catch {
+            throw .encodeFailed(format: "JPEG", detail: error.description)
+        }
+    }
+
     /// Encodes `picture` in the format its file name asks for and writes it atomically.
     public static func write(_ picture: RasterImage, to url: URL, quality: Int = 90) throws(ImagingError) {
         guard let format = ImageFormat(pathExtension: url.pathExtension, quality: quality) else {

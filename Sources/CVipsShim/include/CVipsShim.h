@@ -40,6 +40,8 @@ int vf_vips_save_jpeg(VipsImage *image, int quality, void **buffer, size_t *leng
 int vf_vips_save_png(VipsImage *image, int compression, void **buffer, size_t *length);
 int vf_vips_save_webp(VipsImage *image, int quality, void **buffer, size_t *length);
 void vf_vips_free_buffer(void *buffer);
+/// JPEG with EXIF DateTime and DateTimeOriginal set to `date` ("YYYY:MM:DD HH:MM:SS").
+int vf_vips_save_jpeg_dated(VipsImage *image, int quality, const char *date, void **buffer, size_t *length);
 
 void vf_vips_unref(VipsImage *image);
 

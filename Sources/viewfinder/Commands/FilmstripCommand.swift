@@ -45,7 +45,7 @@ enum FilmstripCommand: Command {
         let frames: [VideoFrame]
         if mode == .exact {
             // Exact frames can take a while on long GOPs: decode them under the HUD.
-            let shared = UncheckedReader(reader)
+            let shared = UncheckedBox(reader)
             let times = CoverPicker.stripTimes(duration: reader.duration, count: count)
             frames = try ProgressDisplay.run(label: "Decoding \(count) exact frames of \(input.lastPathComponent)",
                                              quiet: arguments.flag("quiet"), unit: .frames) { progress in
@@ -53,7 +53,7 @@ enum FilmstripCommand: Command {
                 var decoded: [VideoFrame] = []
                 for time in times {
                     if progress.isCancelled { throw MediaIOError.cancelled }
-                    decoded.append(try shared.reader.frame(at: .time(time), mode: .exact, size: .height(height)))
+                    decoded.append(try shared.value.frame(at: .time(time), mode: .exact, size: .height(height)))
                     progress.completedUnitCount += 1
                 }
                 return decoded
@@ -95,10 +95,11 @@ enum FilmstripCommand: Command {
         return 0
     }
 
-    /// Lends the reader to the decoding thread; the main thread leaves it alone meanwhile.
-    final class UncheckedReader: @unchecked Sendable {
-        let reader: FrameReader
-        init(_ reader: FrameReader) { self.reader = reader }
+    /// Lends a non-thread-safe engine object (a reader, a camera, the library) to the worker
+    /// thread; the main thread leaves it alone until the work is done.
+    final class UncheckedBox<Value>: @unchecked Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
     }
 
     /// Writes frame-01.jpg ... into `folder`; either all appear or none do.

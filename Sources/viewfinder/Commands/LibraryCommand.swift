@@ -141,7 +141,7 @@ enum LibraryCommand: Command {
     private static func importFiles(_ files: [URL], into library: MediaLibrary, arguments: ParsedArguments) throws -> Int32 {
         let album = arguments.value("album")
         let move = arguments.flag("move")
-        let shared = UncheckedLibrary(library)
+        let shared = FilmstripCommand.UncheckedBox(library)
         // Progress counts bytes (so the rate and ETA weigh a video more than a photo); the
         // details line counts files.
         let sizes = files.map { ((try? FileManager.default.attributesOfItem(atPath: $0.path))?[.size] as? NSNumber)?.int64Value ?? 0 }
@@ -154,7 +154,7 @@ enum LibraryCommand: Command {
             for (file, size) in zip(files, sizes) {
                 if progress.isCancelled { throw LibraryError.io(path: file.path, reason: "cancelled") }
                 do {
-                    try shared.library.importFile(file, move: move, album: album)
+                    try shared.value.importFile(file, move: move, album: album)
                 } catch {
                     failed.append("\(file.path): \(error)")
                 }
@@ -178,11 +178,5 @@ enum LibraryCommand: Command {
         init(total: Int) { self.total = total }
         func increment() { lock.lock(); done += 1; lock.unlock() }
         var text: String { lock.lock(); defer { lock.unlock() }; return "\(done) of \(total) files" }
-    }
-
-    /// Lends the library to the import thread; the main thread leaves it alone meanwhile.
-    final class UncheckedLibrary: @unchecked Sendable {
-        let library: MediaLibrary
-        init(_ library: MediaLibrary) { self.library = library }
     }
 }

@@ -1,0 +1,86 @@
+import CFFmpeg
+import Foundation
+import ViewfinderCore
+
+/// A camera: a V4L2 device, or the virtual test camera (an FFmpeg test source behind the same
+/// code path, so capture can be tested without hardware).
+public struct CaptureDevice: Sendable, Equatable {
+    /// Which way a camera faces. V4L2 rarely knows, so it is usually `unspecified`.
+    public enum Position: String, Sendable {
+        case front, rear, external, unspecified
+    }
+
+    /// "/dev/video0", or "virtual".
+    public let id: String
+    public let name: String
+    public let position: Position
+    /// Picture sizes it offers (the first is the default).
+    public let sizes: [PixelSize]
+    /// Frame rates it offers at the default size.
+    public let frameRates: [Int]
+    /// Whether it has a flash control.
+    public let hasFlash: Bool
+
+    /// True for the virtual test camera.
+    public var isVirtual: Bool { id == CaptureDevice.virtual.id }
+
+    /// The virtual test camera: moving test pictures at 30 frames a second.
+    public static let virtual = CaptureDevice(
+        id: "virtual", name: "Viewfinder virtual camera", position: .unspecified,
+        sizes: [PixelSize(width: 640, height: 480), PixelSize(width: 1280, height: 720), PixelSize(width: 1920, height: 1080)],
+        frameRates: [30], hasFlash: false)
+
+    /// The V4L2 cameras on this machine (an empty list when there is none), in device order.
+    public static func cameras(devicesFolder: String = "/dev") -> [CaptureDevice] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: devicesFolder)) ?? []
+        let nodes = names.filter { $0.hasPrefix("video") && Int($0.dropFirst(5)) != nil }
+            .sorted { Int($0.dropFirst(5)) ?? 0 < Int($1.dropFirst(5)) ?? 0 }
+        return nodes.compactMap { node in
+            let path = devicesFolder + "/" + node
+            var info = vf_v4l2_info()
+            guard vf_v4l2_query(path, &info) == 0 else { return nil }
+            let name = withUnsafeBytes(of: info.name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            let widths = withUnsafeBytes(of: info.width) { Array($0.bindMemory(to: Int32.self)) }
+            let heights = withUnsafeBytes(of: info.height) { Array($0.bindMemory(to: Int32.self)) }
+            let rates = withUnsafeBytes(of: info.fps) { Array($0.bindMemory(to: Int32.self)) }
+            let sizes = (0..<Int(info.size_count)).map { PixelSize(width: Int(widths[$0]), height: Int(heights[$0])) }
+            return CaptureDevice(id: path, name: name.isEmpty ? node : name, position: .unspecified,
+                                 sizes: sizes, frameRates: (0..<Int(info.fps_count)).map { Int(rates[$0]) },
+                                 hasFlash: info.has_flash != 0)
+        }
+    }
+
+    /// A device by id ("virtual" or a /dev path), nil when there is none.
+    public static func named(_ id: String) -> CaptureDevice? {
+        if id == virtual.id { return virtual }
+        return cameras().first { $0.id == id }
+    }
+}
+
+/// Recording quality, as the platform's picker offers it.
+public enum CaptureQuality: String, Sendable, CaseIterable {
+    /// The camera's size, high quality.
+    case high
+    /// Fits 960×540.
+    case medium
+    /// Fits 640×360.
+    case low
+
+    var preset: ExportPreset {
+        switch self {
+        case .high: return .highest
+        case .medium: return .medium
+        case .low: return .low
+        }
+    }
+
+    var crf: Int {
+        switch self {
+        case .high: return 20
+        case .medium: return 23
+        case .low: return 27
+        }
+    }
+}
