@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CoverPicker", targets: ["CoverPicker"]),
         .library(name: "VideoEditing", targets: ["VideoEditing"]),
         .library(name: "HUD", targets: ["HUD"]),
+        .library(name: "Motion", targets: ["Motion"]),
         .library(name: "AvatarCrop", targets: ["AvatarCrop"]),
         .library(name: "Store", targets: ["Store"]),
         .library(name: "MediaLibrary", targets: ["MediaLibrary"]),
@@ -56,6 +57,7 @@ let package = Package(
         .target(name: "CoverPicker", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"]),
         .target(name: "VideoEditing", dependencies: ["ViewfinderCore", "MediaIO"]),
         .target(name: "HUD", dependencies: ["ViewfinderCore"]),
+        .target(name: "Motion", dependencies: ["ViewfinderCore"]),
         .target(name: "AvatarCrop", dependencies: ["ViewfinderCore", "Imaging"]),
         .target(name: "MediaLibrary", dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store"]),
         .target(name: "Capture", dependencies: ["ViewfinderCore", "MediaIO"]),
@@ -81,6 +83,7 @@ let package = Package(
             dependencies: ["ViewfinderCore", "MediaIO", "VideoEditing", "ViewfinderTestSupport"]
         ),
         .testTarget(name: "HUDTests", dependencies: ["ViewfinderCore", "HUD"]),
+        .testTarget(name: "MotionTests", dependencies: ["ViewfinderCore", "Motion", "ViewfinderTestSupport"]),
         .testTarget(
             name: "AvatarCropTests",
             dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "ViewfinderTestSupport"]

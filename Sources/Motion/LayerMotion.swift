@@ -1,0 +1,175 @@
+import Foundation
+import ViewfinderCore
+
+extension Layer {
+    /// The one entry point for animating this layer: `layer.motion.fade.out().activate()`.
+    public var motion: LayerMotion { LayerMotion(layer: self) }
+}
+
+/// Every kind of sprite a layer offers, plus finding, stopping and clearing them.
+public struct LayerMotion {
+    /// The layer animated.
+    public let layer: Layer
+
+    /// A view of `layer`'s motion.
+    public init(layer: Layer) {
+        self.layer = layer
+    }
+
+    private func sprite<Value>(_ property: AnimatedProperty) -> Sprite<Value> {
+        Sprite(layer: layer, property: property)
+    }
+
+    /// Moves the position.
+    public var move: Sprite<Point> { sprite(.position) }
+    /// Scales uniformly (`scale.to(2)`) or along one axis (`scale.x.to(2)`).
+    public var scale: ScaleSprites { ScaleSprites(motion: self) }
+    /// Turns about an axis, in radians: `rotate.z.to(.pi)`.
+    public var rotate: AxisSprites { AxisSprites(motion: self, property: AnimatedProperty.rotation) }
+    /// Shifts along an axis after rotating and scaling: `translate.z.by(40)`.
+    public var translate: AxisSprites { AxisSprites(motion: self, property: AnimatedProperty.translation) }
+    /// Changes opacity: `fade.in()`, `fade.out()`, or `fade.from(1).to(0.5)`.
+    public var fade: FadeSprites { FadeSprites(motion: self) }
+    /// Changes the shadow's offset, opacity, radius or colour.
+    public var shadow: ShadowSprites { ShadowSprites(motion: self) }
+    /// Changes the bounds.
+    public var bounds: Sprite<Rect> { sprite(.bounds) }
+    /// Moves the anchor point.
+    public var anchor: Sprite<Point> { sprite(.anchorPoint) }
+    /// Cross-fades to another picture, or changes the part of the picture shown.
+    public var contents: ContentsSprites { ContentsSprites(motion: self) }
+    /// Changes the background colour.
+    public var backgroundColor: Sprite<RGBA> { sprite(.backgroundColor) }
+    /// Changes the corner radius.
+    public var cornerRadius: Sprite<Double> { sprite(.cornerRadius) }
+    /// Changes the border's width or colour.
+    public var border: BorderSprites { BorderSprites(motion: self) }
+
+    /// Moves the position along `path` at an even speed; `.stop(atFraction:)` stops part-way.
+    public func path(_ path: MotionPath) -> Sprite<Point> {
+        var sprite: Sprite<Point> = sprite(.position)
+        sprite.pending = PendingSprite(layer: layer, recipe: {
+            var recipe = sprite.pending.recipe
+            recipe.path = path
+            return recipe
+        }())
+        return sprite
+    }
+
+    /// Animates any other number of the layer's state, e.g. `custom(\.zPosition)`.
+    public func custom(_ keyPath: WritableKeyPath<LayerState, Double> & Sendable) -> Sprite<Double> {
+        sprite(.custom(LayerKeyPath(keyPath)))
+    }
+
+    /// Animates any property, given by name.
+    public func property<Value>(_ property: AnimatedProperty, as type: Value.Type = Value.self) -> Sprite<Value> {
+        sprite(property)
+    }
+
+    /// The sprite activated on this layer with `id`.
+    public func sprite(_ id: SpriteID) -> SpriteHandle {
+        SpriteHandle(layer: layer, id: id)
+    }
+
+    /// Stops every sprite on the layer; running ones are told they were interrupted.
+    public func clear() {
+        layer.clearSprites()
+    }
+
+    /// The layer's defaults for sprites built from now on.
+    public var appearance: SpriteAppearance {
+        get { layer.appearance }
+        nonmutating set { layer.appearance = newValue }
+    }
+}
+
+/// `x`, `y` and `z` choices for rotating or translating.
+public struct AxisSprites {
+    let motion: LayerMotion
+    let property: @Sendable (Axis) -> AnimatedProperty
+
+    /// About or along x.
+    public var x: Sprite<Double> { motion.property(property(.x)) }
+    /// About or along y.
+    public var y: Sprite<Double> { motion.property(property(.y)) }
+    /// About or along z (rotation in the screen's plane; translation towards the viewer).
+    public var z: Sprite<Double> { motion.property(property(.z)) }
+}
+
+/// Uniform or per-axis scaling.
+public struct ScaleSprites {
+    let motion: LayerMotion
+
+    /// All three axes at once (Core Animation's `transform.scale`).
+    public var all: Sprite<Double> { motion.property(.scale(nil)) }
+    /// Width only.
+    public var x: Sprite<Double> { motion.property(.scale(.x)) }
+    /// Height only.
+    public var y: Sprite<Double> { motion.property(.scale(.y)) }
+    /// Depth only.
+    public var z: Sprite<Double> { motion.property(.scale(.z)) }
+
+    /// Scales uniformly to `factor`.
+    public func to(_ factor: Double) -> Sprite<Double> { all.to(factor) }
+    /// Scales uniformly by adding `offset` to the current factor.
+    public func by(_ offset: Double) -> Sprite<Double> { all.by(offset) }
+    /// Scales uniformly starting from `factor`.
+    public func from(_ factor: Double) -> Sprite<Double> { all.from(factor) }
+}
+
+/// Opacity changes.
+public struct FadeSprites {
+    let motion: LayerMotion
+
+    private var opacity: Sprite<Double> { motion.property(.opacity) }
+
+    /// From transparent to opaque: a layer about to fade in usually has a model opacity of 1
+    /// already, so starting from what is on screen would do nothing.
+    public func `in`() -> Sprite<Double> { opacity.from(0).to(1) }
+    /// From what is on screen to transparent, so an interrupted fade-in does not jump.
+    public func out() -> Sprite<Double> { opacity.to(0) }
+    /// To `value` from what is on screen.
+    public func to(_ value: Double) -> Sprite<Double> { opacity.to(value) }
+    /// From `value` to the model opacity (or a later `to`).
+    public func from(_ value: Double) -> Sprite<Double> { opacity.from(value) }
+    /// By `offset` from what is on screen.
+    public func by(_ offset: Double) -> Sprite<Double> { opacity.by(offset) }
+}
+
+/// Shadow changes.
+public struct ShadowSprites {
+    let motion: LayerMotion
+
+    /// The shadow's displacement.
+    public var offset: Sprite<Point> { motion.property(.shadowOffset) }
+    /// The shadow's opacity.
+    public var opacity: Sprite<Double> { motion.property(.shadowOpacity) }
+    /// The shadow's blur radius.
+    public var radius: Sprite<Double> { motion.property(.shadowRadius) }
+    /// The shadow's colour.
+    public var color: Sprite<RGBA> { motion.property(.shadowColor) }
+}
+
+/// Border changes.
+public struct BorderSprites {
+    let motion: LayerMotion
+
+    /// The border's width.
+    public var width: Sprite<Double> { motion.property(.borderWidth) }
+    /// The border's colour.
+    public var color: Sprite<RGBA> { motion.property(.borderColor) }
+}
+
+/// Contents changes.
+public struct ContentsSprites {
+    let motion: LayerMotion
+
+    /// Cross-fades from the picture on screen to `image`.
+    public func to(_ image: ImageReference) -> Sprite<ImageReference> {
+        let sprite: Sprite<ImageReference> = motion.property(.contents)
+        return sprite.to(image)
+    }
+
+    /// Changes the part of the picture shown (unit coordinates).
+    public var rect: Sprite<Rect> { motion.property(.contentsRect) }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import ViewfinderCore
+
+extension Scene {
+    /// Reads a scene file:
+    ///
+    /// ```json
+    /// {"size": [320, 240], "duration": 2, "background": "#000000",
+    ///  "layers": [{"name": "box", "position": [160, 120], "bounds": [0, 0, 100, 100],
+    ///              "backgroundColor": "#ff0000", "opacity": 1,
+    ///              "sprites": [{"kind": "rotate", "axis": "z", "to": 6.283185307179586, "duration": 1, "repeat": "forever"}]}]}
+    /// ```
+    ///
+    /// Layer keys: name, position, bounds, anchorPoint, zPosition, opacity, backgroundColor,
+    /// cornerRadius, borderWidth, borderColor, shadowOffset, shadowOpacity, shadowRadius,
+    /// shadowColor, contents (an image path), contentsRect, scale, rotation, translation,
+    /// perspective, sprites, sublayers. Sprite keys: kind, axis, from, to, by, keyframes,
+    /// keyTimes, curves, path, stopAt, duration, delay, repeat (a number or "forever"),
+    /// autoreverse, keepAlive, timing (a curve name or [c1x, c1y, c2x, c2y]), spring, name, then.
+    /// Unknown keys are errors, so a typo does not pass silently.
+    public static func parse(_ data: Data) throws -> Scene {
+        let document: JSONValue
+        do {
+            document = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw SceneError(path: "", message: "not valid JSON (\(Self.reason(error)))")
+        }
+        let reader = try SceneReader(document, at: "")
+        try reader.rejectUnknownKeys(["size", "duration", "background", "layers"])
+        guard let sizeValue = reader.object["size"] else { throw reader.fail("size", "missing; expected [width, height]") }
+        let sides = try reader.numbers(sizeValue, key: "size", counts: [2], what: "[width, height] with both above 0")
+        guard sides[0] > 0, sides[1] > 0 else { throw reader.expected("size", "[width, height] with both above 0", got: sizeValue) }
+        var scene = Scene(size: Size(width: sides[0], height: sides[1]),
+                          duration: try reader.number("duration", atLeast: 0),
+                          background: try reader.color("background") ?? .black)
+        var names = Set<String>()
+        var counter = 0
+        scene.layers = try layerList(reader, names: &names, counter: &counter)
+        return scene
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return underlying ?? context.debugDescription
+        }
+        return "\(error)"
+    }
+
+    private static func layerList(_ reader: SceneReader, names: inout Set<String>, counter: inout Int) throws -> [SceneLayer] {
+        let key = reader.path.isEmpty ? "layers" : "sublayers"
+        guard let value = reader.object[key] else { return [] }
+        guard case .array(let items) = value else { throw reader.expected(key, "an array of layers", got: value) }
+        return try items.enumerated().map { index, item in
+            try layer(SceneReader(item, at: "\(reader.at(key))[\(index)]"), names: &names, counter: &counter)
+        }
+    }
+
+    private static let layerKeys: Set<String> = [
+        "name", "position", "bounds", "anchorPoint", "zPosition", "opacity", "backgroundColor", "cornerRadius",
+        "borderWidth", "borderColor", "shadowOffset", "shadowOpacity", "shadowRadius", "shadowColor", "contents",
+        "contentsRect", "scale", "rotation", "translation", "perspective", "sprites", "sublayers",
+    ]
+
+    private static func layer(_ r: SceneReader, names: inout Set<String>, counter: inout Int) throws -> SceneLayer {
+        try r.rejectUnknownKeys(layerKeys)
+        counter += 1
+        let name = try r.string("name") ?? "layer\(counter)"
+        guard !name.isEmpty else { throw r.fail("name", "must not be empty") }
+        guard names.insert(name).inserted else { throw r.fail("name", "\"\(name)\" is used by another layer; names must be unique") }
+        var m = LayerState()
+        if let v = try r.point("position") { m.position = v }
+        if let v = try r.rect("bounds") { m.bounds = v }
+        if let v = try r.point("anchorPoint") { m.anchorPoint = v }
+        if let v = try r.number("zPosition") { m.zPosition = v }
+        if let v = try r.number("opacity") { m.opacity = v }
+        if let v = try r.color("backgroundColor") { m.backgroundColor = v }
+        if let v = try r.number("cornerRadius", atLeast: 0) { m.cornerRadius = v }
+        if let v = try r.number("borderWidth", atLeast: 0) { m.borderWidth = v }
+        if let v = try r.color("borderColor") { m.borderColor = v }
+        if let v = try r.point("shadowOffset") { m.shadowOffset = v }
+        if let v = try r.number("shadowOpacity") { m.shadowOpacity = v }
+        if let v = try r.number("shadowRadius", atLeast: 0) { m.shadowRadius = v }
+        if let v = try r.color("shadowColor") { m.shadowColor = v }
+        if let v = try r.string("contents") { m.contents = ImageReference(v) }
+        if let v = try r.rect("contentsRect") { m.contentsRect = v }
+        if let v = try r.vector("scale", default: .one) { m.transform.scale = v }
+        if let v = try r.vector("rotation", default: .zero) { m.transform.rotation = v }
+        if let v = try r.vector("translation", default: .zero) { m.transform.translation = v }
+        if let v = try r.number("perspective", atLeast: 0) { m.transform.perspective = v }
+        var sprites: [SceneSprite] = []
+        if let value = r.object["sprites"] {
+            guard case .array(let items) = value else { throw r.expected("sprites", "an array of sprites", got: value) }
+            sprites = try items.enumerated().map { index, item in
+                try sprite(SceneReader(item, at: "\(r.at("sprites"))[\(index)]"))
+            }
+        }
+        let sublayers = try layerList(r, names: &names, counter: &counter)
+        return SceneLayer(name: name, model: m, sprites: sprites, sublayers: sublayers)
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import ViewfinderCore
+
+extension Scene {
+    /// The kind of value a sprite kind takes, to read `from`, `to`, `by` and keyframes.
+    private enum ValueKind {
+        case number, point, rect, color, image
+    }
+
+    private static let spriteKeys: Set<String> = [
+        "kind", "axis", "from", "to", "by", "keyframes", "keyTimes", "curves", "path", "start", "stopAt",
+        "duration", "delay", "repeat", "autoreverse", "keepAlive", "timing", "spring", "name", "then",
+    ]
+
+    /// Sprite kinds by the names of the Swift chain (plus Core Animation's property names).
+    private static let kinds: [String: (AnimatedProperty, ValueKind)] = [
+        "move": (.position, .point), "path": (.position, .point), "bounds": (.bounds, .rect),
+        "anchor": (.anchorPoint, .point), "anchorPoint": (.anchorPoint, .point), "zPosition": (.zPosition, .number),
+        "fade": (.opacity, .number), "opacity": (.opacity, .number), "perspective": (.perspective, .number),
+        "backgroundColor": (.backgroundColor, .color), "cornerRadius": (.cornerRadius, .number),
+        "borderWidth": (.borderWidth, .number), "borderColor": (.borderColor, .color),
+        "shadowOffset": (.shadowOffset, .point), "shadowOpacity": (.shadowOpacity, .number),
+        "shadowRadius": (.shadowRadius, .number), "shadowColor": (.shadowColor, .color),
+        "contents": (.contents, .image), "contentsRect": (.contentsRect, .rect),
+    ]
+
+    private static let axisKinds = ["scale", "rotate", "translate"]
+
+    static func sprite(_ r: SceneReader) throws -> SceneSprite {
+        try r.rejectUnknownKeys(spriteKeys)
+        guard let kind = try r.string("kind") else { throw r.fail("kind", "missing; expected one of \(kindList)") }
+        var axis: Axis?
+        if let text = try r.string("axis") {
+            guard axisKinds.contains(kind) else { throw r.fail("axis", "only scale, rotate and translate take an axis") }
+            guard let value = Axis(rawValue: text) else { throw r.expected("axis", "\"x\", \"y\" or \"z\"", got: .string(text)) }
+            axis = value
+        }
+        let property: AnimatedProperty
+        let valueKind: ValueKind
+        switch kind {
+        case "scale": (property, valueKind) = (.scale(axis), .number)
+        case "rotate": (property, valueKind) = (.rotation(axis ?? .z), .number)
+        case "translate":
+            guard let axis else { throw r.fail("axis", "missing; translate needs \"x\", \"y\" or \"z\"") }
+            (property, valueKind) = (.translation(axis), .number)
+        default:
+            guard let known = kinds[kind] else { throw r.expected("kind", "one of \(kindList)", got: .string(kind)) }
+            (property, valueKind) = known
+        }
+        var recipe = SpriteRecipe(property: property, appearance: SpriteAppearance())
+        recipe.from = try r.object["from"].map { try value($0, valueKind, r, "from") }
+        recipe.to = try r.object["to"].map { try value($0, valueKind, r, "to") }
+        if let offset = r.object["by"] {
+            guard valueKind != .image else { throw r.fail("by", "contents cannot change by an offset; use to") }
+            guard recipe.to == nil else { throw r.fail("by", "give either to or by, not both") }
+            recipe.by = try value(offset, valueKind, r, "by")
+        }
+        recipe.keyframes = try keyframes(r, valueKind)
+        if kind == "path" || r.has("path") {
+            guard kind == "path" || kind == "move" else { throw r.fail("path", "only move and path sprites follow a path") }
+            recipe.path = try path(r)
+            recipe.pathStop = try r.number("stopAt", atLeast: 0).map { min($0, 1) } ?? 1
+        }
+        guard recipe.from != nil || recipe.to != nil || recipe.by != nil || recipe.keyframes != nil || recipe.path != nil else {
+            throw r.fail("to", "missing; a sprite needs to, by, from, keyframes or path")
+        }
+        try readTiming(r, into: &recipe)
+        recipe.name = try r.string("name")
+        if let next = r.object["then"] {
+            recipe.then = [try sprite(SceneReader(next, at: r.at("then"))).recipe]
+        }
+        return SceneSprite(kind: kind, recipe: recipe)
+    }
+
+    private static var kindList: String {
+        (Array(kinds.keys) + axisKinds).sorted().joined(separator: ", ")
+    }
+
+    private static func value(_ json: JSONValue, _ kind: ValueKind, _ r: SceneReader, _ key: String) throws -> AnimatableValue {
+        switch kind {
+        case .number:
+            guard case .number(let n) = json, n.isFinite else { throw r.expected(key, "a number", got: json) }
+            return .number(n)
+        case .point: return .point(try r.point(json, key: key))
+        case .rect: return .rect(try r.rect(json, key: key))
+        case .color: return .color(try r.color(json, key: key))
+        case .image:
+            if case .null = json { return .image(nil) }
+            guard case .string(let path) = json else { throw r.expected(key, "an image path or null", got: json) }
+            return .image(ImageReference(path))
+        }
+    }
+
+    private static func keyframes(_ r: SceneReader, _ kind: ValueKind) throws -> KeyframeTrack? {
+        guard let json = r.object["keyframes"] else {
+            if r.has("keyTimes") || r.has("curves") { throw r.fail("keyframes", "missing; keyTimes and curves need keyframes") }
+            return nil
+        }
+        guard case .array(let items) = json, !items.isEmpty else { throw r.expected("keyframes", "a non-empty array of values", got: json) }
+        let values = try items.map { try value($0, kind, r, "keyframes") }
+        var times: [Double]?
+        if let json = r.object["keyTimes"] {
+            let list = try r.numbers(json, key: "keyTimes", counts: [values.count], what: "one time per keyframe")
+            guard zip(list, list.dropFirst()).allSatisfy({ $0 <= $1 }), list.allSatisfy({ (0...1).contains($0) }) else {
+                throw r.expected("keyTimes", "ascending fractions between 0 and 1", got: json)
+            }
+            times = list
+        }
+        var curves: [TimingCurve]?
+        if let json = r.object["curves"] {
+            guard case .array(let items) = json, items.count == values.count - 1 else {
+                throw r.expected("curves", "one curve per stretch (\(values.count - 1))", got: json)
+            }
+            curves = try items.map { try curve($0, r, "curves") }
+        }
+        return KeyframeTrack(values: values, times: times, curves: curves)
+    }
+
+    private static func path(_ r: SceneReader) throws -> MotionPath {
+        guard let json = r.object["path"], case .array(let items) = json, !items.isEmpty else {
+            throw r.expected("path", "an array of {\"line\": [x, y]} or {\"curve\": [x, y], \"control1\": …, \"control2\": …}",
+                             got: r.object["path"] ?? .null)
+        }
+        var route = MotionPath(from: try r.point("start"))
+        for (index, item) in items.enumerated() {
+            let piece = try SceneReader(item, at: "\(r.at("path"))[\(index)]")
+            if let end = try piece.point("line") {
+                try piece.rejectUnknownKeys(["line"])
+                route = route.line(to: end)
+            } else if let end = try piece.point("curve") {
+                try piece.rejectUnknownKeys(["curve", "control1", "control2"])
+                guard let c1 = try piece.point("control1"), let c2 = try piece.point("control2") else {
+                    throw piece.fail("control1", "missing; a curve needs control1 and control2")
+                }
+                route = route.curve(to: end, control1: c1, control2: c2)
+            } else {
+                throw SceneError(path: piece.path, message: "expected {\"line\": [x, y]} or {\"curve\": [x, y], …}")
+            }
+        }
+        return route
+    }
+
+    private static func curve(_ json: JSONValue, _ r: SceneReader, _ key: String) throws -> TimingCurve {
+        let names = TimingCurve.named.keys.sorted().joined(separator: ", ")
+        if case .string(let name) = json {
+            guard let curve = TimingCurve.named[name] else { throw r.expected(key, "one of \(names) or [c1x, c1y, c2x, c2y]", got: json) }
+            return curve
+        }
+        let n = try r.numbers(json, key: key, counts: [4], what: "a curve name (\(names)) or [c1x, c1y, c2x, c2y]")
+        guard (0...1).contains(n[0]), (0...1).contains(n[2]) else {
+            throw r.expected(key, "control point x values between 0 and 1", got: json)
+        }
+        return .bezier(n[0], n[1], n[2], n[3])
+    }
+
+    private static func readTiming(_ r: SceneReader, into recipe: inout SpriteRecipe) throws {
+        recipe.duration = try r.number("duration", atLeast: 0)
+        recipe.delay = try r.number("delay", atLeast: 0) ?? 0
+        if let json = r.object["repeat"] {
+            switch json {
+            case .string("forever"): recipe.repetition = .forever
+            case .number(let n) where n.isFinite && n > 0: recipe.repetition = Repetition(n)
+            default: throw r.expected("repeat", "a number above 0 or \"forever\"", got: json)
+            }
+        }
+        recipe.autoreverses = try r.bool("autoreverse") ?? false
+        recipe.keepsAlive = try r.bool("keepAlive") ?? false
+        if let json = r.object["timing"] {
+            guard !r.has("spring") else { throw r.fail("spring", "give either timing or spring, not both") }
+            recipe.curve = try curve(json, r, "timing")
+        }
+        if let json = r.object["spring"] {
+            let s = try SceneReader(json, at: r.at("spring"))
+            try s.rejectUnknownKeys(["mass", "stiffness", "damping", "initialVelocity"])
+            let mass = try s.number("mass", atLeast: 0) ?? 1
+            let stiffness = try s.number("stiffness", atLeast: 0) ?? 100
+            guard mass > 0 else { throw s.expected("mass", "a number above 0", got: .number(mass)) }
+            guard stiffness > 0 else { throw s.expected("stiffness", "a number above 0", got: .number(stiffness)) }
+            let damping = try s.number("damping", atLeast: 0) ?? 10
+            guard damping > 0 || recipe.duration != nil else {
+                throw s.fail("damping", "a spring without damping never settles; give a duration or damping above 0")
+            }
+            recipe.curve = .spring(mass: mass, stiffness: stiffness, damping: damping,
+                                   initialVelocity: try s.number("initialVelocity") ?? 0)
+        }
+    }
+}

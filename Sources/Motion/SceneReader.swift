@@ -1,0 +1,99 @@
+import Foundation
+import ViewfinderCore
+
+/// Reads one JSON object of a scene, knowing where it is so errors can name the key.
+struct SceneReader {
+    let path: String
+    let object: [String: JSONValue]
+
+    init(_ value: JSONValue, at path: String) throws {
+        guard case .object(let object) = value else { throw SceneError(path: path, message: "expected an object, got \(value.summary)") }
+        self.path = path
+        self.object = object
+    }
+
+    func at(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    func fail(_ key: String, _ message: String) -> SceneError { SceneError(path: at(key), message: message) }
+
+    func expected(_ key: String, _ what: String, got value: JSONValue) -> SceneError {
+        fail(key, "expected \(what), got \(value.summary)")
+    }
+
+    /// Rejects keys the format does not have, so a typo is not silently ignored.
+    func rejectUnknownKeys(_ known: Set<String>) throws {
+        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+            throw fail(unknown, "unknown key (known keys: \(known.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    func has(_ key: String) -> Bool { object[key] != nil }
+
+    func number(_ key: String, atLeast minimum: Double? = nil) throws -> Double? {
+        guard let value = object[key] else { return nil }
+        guard case .number(let number) = value, number.isFinite else { throw expected(key, "a number", got: value) }
+        if let minimum, number < minimum { throw expected(key, "a number ≥ \(JSONText.number(minimum))", got: value) }
+        return number
+    }
+
+    func bool(_ key: String) throws -> Bool? {
+        guard let value = object[key] else { return nil }
+        guard case .bool(let flag) = value else { throw expected(key, "true or false", got: value) }
+        return flag
+    }
+
+    func string(_ key: String) throws -> String? {
+        guard let value = object[key] else { return nil }
+        guard case .string(let text) = value else { throw expected(key, "a string", got: value) }
+        return text
+    }
+
+    /// An array of exactly one of `counts` numbers.
+    func numbers(_ value: JSONValue, key: String, counts: [Int], what: String) throws -> [Double] {
+        guard case .array(let items) = value, counts.contains(items.count) else { throw expected(key, what, got: value) }
+        return try items.map { item in
+            guard case .number(let number) = item, number.isFinite else { throw expected(key, what, got: value) }
+            return number
+        }
+    }
+
+    func point(_ value: JSONValue, key: String) throws -> Point {
+        let xy = try numbers(value, key: key, counts: [2], what: "[x, y]")
+        return Point(x: xy[0], y: xy[1])
+    }
+
+    func point(_ key: String) throws -> Point? {
+        try object[key].map { try point($0, key: key) }
+    }
+
+    /// `[x, y, width, height]`, or `[width, height]` at the origin.
+    func rect(_ value: JSONValue, key: String) throws -> Rect {
+        let n = try numbers(value, key: key, counts: [2, 4], what: "[x, y, width, height] or [width, height]")
+        let rect = n.count == 2 ? Rect(x: 0, y: 0, width: n[0], height: n[1]) : Rect(x: n[0], y: n[1], width: n[2], height: n[3])
+        guard rect.width >= 0, rect.height >= 0 else { throw expected(key, "a non-negative width and height", got: value) }
+        return rect
+    }
+
+    func rect(_ key: String) throws -> Rect? {
+        try object[key].map { try rect($0, key: key) }
+    }
+
+    func color(_ value: JSONValue, key: String) throws -> RGBA {
+        guard case .string(let text) = value, let color = RGBA(hex: text) else {
+            throw expected(key, "a colour \"#rrggbb\" or \"#rrggbbaa\"", got: value)
+        }
+        return color
+    }
+
+    func color(_ key: String) throws -> RGBA? {
+        try object[key].map { try color($0, key: key) }
+    }
+
+    /// A number for all three axes, or `[x, y]` (z unchanged) or `[x, y, z]`.
+    func vector(_ key: String, default base: Vector3) throws -> Vector3? {
+        guard let value = object[key] else { return nil }
+        if case .number(let n) = value, n.isFinite { return Vector3(all: n) }
+        let n = try numbers(value, key: key, counts: [2, 3], what: "a number, [x, y] or [x, y, z]")
+        return Vector3(x: n[0], y: n[1], z: n.count == 3 ? n[2] : base.z)
+    }
+}

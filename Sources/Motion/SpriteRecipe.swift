@@ -1,0 +1,109 @@
+import Foundation
+import ViewfinderCore
+
+/// What a sprite will do, before it is activated: its values may still be missing ("from the
+/// current presentation value") and its start time is not yet known.
+struct SpriteRecipe: Sendable {
+    var property: AnimatedProperty
+    var from: AnimatableValue?
+    var to: AnimatableValue?
+    var by: AnimatableValue?
+    var keyframes: KeyframeTrack?
+    var path: MotionPath?
+    /// How far along the path (0…1) the sprite goes.
+    var pathStop = 1.0
+    /// Set by `.duration(_:)`; otherwise a spring's settling time or the appearance's duration.
+    var duration: Double?
+    var defaultDuration: Double
+    var delay: Double
+    var repetition: Repetition
+    var autoreverses: Bool
+    var curve: TimingCurve
+    var keepsAlive: Bool
+    var name: String?
+    /// Scenes keep their chains here (a Sendable value); the Swift chain keeps them with callbacks.
+    var then: [SpriteRecipe] = []
+
+    init(property: AnimatedProperty, appearance: SpriteAppearance) {
+        self.property = property
+        defaultDuration = appearance.duration
+        delay = appearance.delay
+        repetition = appearance.repetition
+        autoreverses = appearance.autoreverses
+        curve = appearance.curve
+        keepsAlive = appearance.keepsAlive
+    }
+
+    /// The seconds one pass lasts.
+    var resolvedDuration: Double {
+        if let duration { return duration }
+        if case .spring(let spring) = curve, spring.settlingDuration.isFinite { return spring.settlingDuration }
+        return defaultDuration
+    }
+
+    /// The sprite as it runs from `time`: missing start values are read from `presentation`
+    /// (what is on screen then) and a missing end value from `model`, as in Core Animation.
+    func resolved(at time: Double, presentation: LayerState, model: LayerState) -> SpriteTrack {
+        let course: SpriteTrack.Course
+        if let path {
+            course = .path(MeasuredPath(path, start: presentation.position), stop: pathStop)
+        } else if let keyframes, !keyframes.values.isEmpty {
+            course = .keyframes(keyframes)
+        } else {
+            let start = from ?? property.value(in: presentation)
+            let end = to ?? by.map { start.adding($0) } ?? property.value(in: model)
+            course = .between(start, end)
+        }
+        let timing = SpriteTiming(begin: time + max(delay.isFinite ? delay : 0, 0), duration: resolvedDuration,
+                                  repetition: repetition, autoreverses: autoreverses, curve: curve, keepsAlive: keepsAlive)
+        return SpriteTrack(property: property, course: course, timing: timing)
+    }
+}
+
+/// An activated sprite reduced to what evaluation needs: a property, a course and a timing.
+/// Evaluating it reads only these values, so a frame allocates nothing.
+struct SpriteTrack: Sendable {
+    /// The values the sprite goes through.
+    enum Course: Sendable {
+        case between(AnimatableValue, AnimatableValue)
+        case keyframes(KeyframeTrack)
+        case path(MeasuredPath, stop: Double)
+    }
+
+    let property: AnimatedProperty
+    let course: Course
+    let timing: SpriteTiming
+
+    /// Writes the sprite's value at `time` into `state`; does nothing when it shows nothing then.
+    func apply(at time: Double, to state: inout LayerState) {
+        guard let progress = timing.progress(at: time) else { return }
+        switch course {
+        case .between(let start, let end):
+            if case .contents = property {
+                crossFade(from: start, to: end, progress: progress, in: &state)
+            } else {
+                property.set(start.interpolated(to: end, fraction: progress), in: &state)
+            }
+        case .keyframes(let keyframes):
+            if let value = keyframes.value(at: progress, duration: timing.duration) { property.set(value, in: &state) }
+        case .path(let path, let stop):
+            property.set(.point(path.point(atFraction: progress * stop)), in: &state)
+        }
+    }
+
+    /// Pictures do not interpolate: the new one shows over the old with a growing share.
+    private func crossFade(from start: AnimatableValue, to end: AnimatableValue, progress: Double,
+                           in state: inout LayerState) {
+        guard case .image(let old) = start, case .image(let new) = end else { return }
+        if progress <= 0 {
+            state.contents = old
+            state.contentsCrossFade = nil
+        } else if progress >= 1 {
+            state.contents = new
+            state.contentsCrossFade = nil
+        } else {
+            state.contents = new
+            state.contentsCrossFade = ContentsCrossFade(from: old, progress: progress)
+        }
+    }
+}
