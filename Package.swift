@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "VideoEditing", targets: ["VideoEditing"]),
         .library(name: "HUD", targets: ["HUD"]),
         .library(name: "Motion", targets: ["Motion"]),
+        .library(name: "MotionRenderer", targets: ["MotionRenderer"]),
         .library(name: "AvatarCrop", targets: ["AvatarCrop"]),
         .library(name: "Store", targets: ["Store"]),
         .library(name: "MediaLibrary", targets: ["MediaLibrary"]),
@@ -41,6 +42,7 @@ let package = Package(
         // Swift code imports the shim alone, whose header uses opaque types.
         .systemLibrary(name: "CVips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .target(
             name: "CVipsShim",
             dependencies: ["CVips"],
@@ -50,7 +52,7 @@ let package = Package(
 
         // Engines.
         .target(name: "MediaIO", dependencies: ["ViewfinderCore", "CFFmpeg"]),
-        .target(name: "Imaging", dependencies: ["ViewfinderCore", "CVips", "CVipsShim"]),
+        .target(name: "Imaging", dependencies: ["ViewfinderCore", "CVips", "CVipsShim", "CCairo"]),
         .target(name: "Store", dependencies: ["ViewfinderCore", "CSQLite"]),
 
         // Features.
@@ -58,6 +60,7 @@ let package = Package(
         .target(name: "VideoEditing", dependencies: ["ViewfinderCore", "MediaIO"]),
         .target(name: "HUD", dependencies: ["ViewfinderCore"]),
         .target(name: "Motion", dependencies: ["ViewfinderCore"]),
+        .target(name: "MotionRenderer", dependencies: ["ViewfinderCore", "Motion", "Imaging"]),
         .target(name: "AvatarCrop", dependencies: ["ViewfinderCore", "Imaging"]),
         .target(name: "MediaLibrary", dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store"]),
         .target(name: "Capture", dependencies: ["ViewfinderCore", "MediaIO"]),
@@ -65,7 +68,7 @@ let package = Package(
         // Front ends.
         .executableTarget(
             name: "viewfinder",
-            dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture"]
+            dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion", "MotionRenderer"]
         ),
 
         // Tests mirror the sources. The support target generates fixtures with the ffmpeg CLI
@@ -84,6 +87,10 @@ let package = Package(
         ),
         .testTarget(name: "HUDTests", dependencies: ["ViewfinderCore", "HUD"]),
         .testTarget(name: "MotionTests", dependencies: ["ViewfinderCore", "Motion", "ViewfinderTestSupport"]),
+        .testTarget(
+            name: "MotionRendererTests",
+            dependencies: ["ViewfinderCore", "Motion", "Imaging", "MotionRenderer", "ViewfinderTestSupport"]
+        ),
         .testTarget(
             name: "AvatarCropTests",
             dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "ViewfinderTestSupport"]

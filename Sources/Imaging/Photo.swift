@@ -19,9 +19,14 @@ public final class Photo: @unchecked Sendable {
 
     /// Opens `url`, refusing — before any decoding — files that are not images and images
     /// whose header declares more than `maxPixels`.
-    public init(url: URL, maxPixels: Int64 = Photo.defaultMaxPixels) throws(ImagingError) {
-        self.url = url
+    public convenience init(url: URL, maxPixels: Int64 = Photo.defaultMaxPixels) throws(ImagingError) {
         guard let info = try ImageInfo.probe(url) else { throw .notAnImage(path: url.path) }
+        try self.init(url: url, info: info, maxPixels: maxPixels)
+    }
+
+    /// Opens `url` whose header the caller has already read (saves reading it twice).
+    public init(url: URL, info: ImageInfo, maxPixels: Int64 = Photo.defaultMaxPixels) throws(ImagingError) {
+        self.url = url
         if info.storedSize.area > maxPixels {
             throw .tooManyPixels(path: url.path, width: info.storedSize.width, height: info.storedSize.height, limit: maxPixels)
         }

@@ -41,7 +41,9 @@ extension MediaLibrary {
     public func add(_ ids: [Int64], toAlbum name: String) throws(LibraryError) {
         try requireWritable()
         for id in ids { _ = try asset(id: id) }
-        if try albumID(name) == nil { try createAlbum(name) }
+        let name = try Self.validName(name)
+        // OR IGNORE: another process may create the same album at the same moment.
+        try catalogue { try database.prepare("INSERT OR IGNORE INTO albums (name) VALUES (?)").run([.text(name)]) }
         guard let album = try albumID(name) else { throw .noSuchAlbum(name) }
         try catalogue {
             try database.transaction {

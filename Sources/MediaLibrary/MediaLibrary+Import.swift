@@ -11,6 +11,8 @@ extension MediaLibrary {
         let size: PixelSize
         let duration: MediaTime?
         let creationDate: Date?
+        /// The grid thumbnail, when asked for: made by the same decode that validates the file.
+        var thumbnail: RasterImage? = nil
     }
 
     /// Saves a photo or video into the library (seeds.md: "save to the library"): decoded first,
@@ -18,9 +20,9 @@ extension MediaLibrary {
     /// identical content is stored once (the existing asset is returned, `isNew` false).
     @discardableResult
     public func importFile(_ url: URL, move: Bool = false, source: Asset.Source = .imported,
-                           album: String? = nil) throws(LibraryError) -> (asset: Asset, isNew: Bool) {
+                           album: String? = nil, thumbnail box: PixelSize? = nil) throws(LibraryError) -> (asset: Asset, isNew: Bool) {
         try requireWritable()
-        let probe = try Self.probe(url)
+        let probe = try Self.probe(url, thumbnail: box)
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         let modified = attributes?[.modificationDate] as? Date ?? Date()
 
@@ -63,32 +65,45 @@ extension MediaLibrary {
         }
         if let album { try add([id], toAlbum: album) }
         if move { try? FileManager.default.removeItem(at: url) }
-        return (try asset(id: id), true)
+        let stored = try asset(id: id)
+        if let box, let picture = probe.thumbnail { cacheThumbnail(picture, of: stored, size: box, mode: .fill) }
+        return (stored, true)
     }
 
     /// Decodes enough of the file to know it is a readable photo or video, and its metadata.
-    static func probe(_ url: URL) throws(LibraryError) -> Probe {
+    static func probe(_ url: URL, thumbnail box: PixelSize? = nil) throws(LibraryError) -> Probe {
         do {
             _ = try checkReadableMediaFile(url)
         } catch {
             throw .invalidData(path: url.path, reason: error.description)
         }
-        if (try? ImageInfo.probe(url)) != nil {
+        if let header = try? ImageInfo.probe(url) {
             do {
-                let photo = try Photo(url: url)
-                _ = try photo.preview(fitting: PixelSize(width: 32, height: 32))
-                return Probe(kind: .photo, size: photo.size, duration: nil, creationDate: photo.info.creationDate)
+                let photo = try Photo(url: url, info: header)
+                var probe = Probe(kind: .photo, size: photo.size, duration: nil, creationDate: photo.info.creationDate)
+                if let box {
+                    probe.thumbnail = try thumbnail(of: photo, size: box, mode: .fill)
+                } else {
+                    _ = try photo.preview(fitting: PixelSize(width: 32, height: 32))
+                }
+                return probe
             } catch {
-                throw .invalidData(path: url.path, reason: error.description)
+                throw .invalidData(path: url.path, reason: "\(error)")
             }
         }
         do {
             let reader = try FrameReader(url: url)
-            _ = try reader.frame(at: .time(.zero), mode: .fast, size: .fit(PixelSize(width: 32, height: 32)))
-            return Probe(kind: .video, size: reader.video.displaySize, duration: reader.duration,
-                         creationDate: reader.info.creationDate)
+            var probe = Probe(kind: .video, size: reader.video.displaySize, duration: reader.duration,
+                              creationDate: reader.info.creationDate)
+            if let box {
+                let first = try reader.frame(at: .time(.zero), mode: .fast, size: .fit(PixelSize(width: box.width * 4, height: box.height * 4)))
+                probe.thumbnail = try thumbnail(of: first.image, size: box, mode: .fill)
+            } else {
+                _ = try reader.frame(at: .time(.zero), mode: .fast, size: .fit(PixelSize(width: 32, height: 32)))
+            }
+            return probe
         } catch {
-            throw .invalidData(path: url.path, reason: error.description)
+            throw .invalidData(path: url.path, reason: "\(error)")
         }
     }
 

@@ -51,47 +51,67 @@ extension MediaLibrary {
 
     private func render(_ asset: Asset, size: PixelSize, mode: ThumbnailContentMode,
                         resize: ThumbnailResizeMode) throws(LibraryError) -> RasterImage {
-        let source = asset.size
-        // The part of the picture shown: all of it (fit) or the centred box-shaped part (fill).
-        var crop = (x: 0.0, y: 0.0, w: Double(source.width), h: Double(source.height))
-        var output = source.fitting(in: size)
-        if mode == .fill {
-            let scale = max(Double(size.width) / Double(source.width), Double(size.height) / Double(source.height))
-            crop.w = min(Double(source.width), Double(size.width) / scale)
-            crop.h = min(Double(source.height), Double(size.height) / scale)
-            crop.x = (Double(source.width) - crop.w) / 2
-            crop.y = (Double(source.height) - crop.h) / 2
-            output = PixelSize(width: min(size.width, source.width), height: min(size.height, source.height))
-        }
         let url = originalURL(of: asset)
         do {
             switch asset.kind {
             case .photo:
-                let photo = try Photo(url: url)
-                var target = output
-                if resize == .fast {
-                    // Skip the final resample when shrink-on-load already lands within 2×.
-                    let reduction = min(crop.w / Double(output.width), crop.h / Double(output.height))
-                    let shrink = Double([8, 4, 2].first { Double($0) <= reduction } ?? 1)
-                    let loaded = PixelSize(width: Int(crop.w / shrink), height: Int(crop.h / shrink))
-                    if loaded.width <= output.width * 2 && loaded.height <= output.height * 2 { target = loaded }
-                }
-                return try photo.render(x: crop.x, y: crop.y, width: crop.w, height: crop.h, to: target)
+                return try Self.thumbnail(of: try Photo(url: url), size: size, mode: mode, resize: resize)
             case .video:
-                let reader = try FrameReader(url: url)
-                let frame = try reader.frame(at: .time(.zero), mode: .fast)
-                var picture = frame.image
-                if mode == .fill {
-                    var cropped = PixelBuffer(width: Int(crop.w), height: Int(crop.h))
-                    cropped.draw(picture, atX: -Int(crop.x), y: -Int(crop.y))
-                    picture = cropped
-                }
-                return try ImageScaler.scale(RasterImage(picture), to: output)
+                let frame = try FrameReader(url: url).frame(at: .time(.zero), mode: .fast)
+                return try Self.thumbnail(of: frame.image, size: size, mode: mode)
             }
         } catch let error as LibraryError {
             throw error
         } catch {
             throw .invalidData(path: url.path, reason: "\(error)")
         }
+    }
+
+    /// The part of a picture of `source` size that a thumbnail shows (all of it for fit, the
+    /// centred box-shaped part for fill) and the thumbnail's size.
+    static func thumbnailLayout(source: PixelSize, box: PixelSize, mode: ThumbnailContentMode)
+        -> (x: Double, y: Double, width: Double, height: Double, output: PixelSize)
+    {
+        guard mode == .fill else {
+            return (0, 0, Double(source.width), Double(source.height), source.fitting(in: box))
+        }
+        let scale = max(Double(box.width) / Double(source.width), Double(box.height) / Double(source.height))
+        let w = min(Double(source.width), Double(box.width) / scale)
+        let h = min(Double(source.height), Double(box.height) / scale)
+        return ((Double(source.width) - w) / 2, (Double(source.height) - h) / 2, w, h,
+                PixelSize(width: min(box.width, source.width), height: min(box.height, source.height)))
+    }
+
+    /// A photo's thumbnail, decoded with as much shrink-on-load as the size allows.
+    static func thumbnail(of photo: Photo, size: PixelSize, mode: ThumbnailContentMode,
+                          resize: ThumbnailResizeMode = .exact) throws(ImagingError) -> RasterImage {
+        let crop = thumbnailLayout(source: photo.size, box: size, mode: mode)
+        var target = crop.output
+        if resize == .fast {
+            // Skip the final resample when shrink-on-load already lands within 2×.
+            let reduction = min(crop.width / Double(target.width), crop.height / Double(target.height))
+            let shrink = Double([8, 4, 2].first { Double($0) <= reduction } ?? 1)
+            let loaded = PixelSize(width: Int(crop.width / shrink), height: Int(crop.height / shrink))
+            if loaded.width <= target.width * 2 && loaded.height <= target.height * 2 { target = loaded }
+        }
+        return try photo.render(x: crop.x, y: crop.y, width: crop.width, height: crop.height, to: target)
+    }
+
+    /// A video frame's thumbnail.
+    static func thumbnail(of picture: PixelBuffer, size: PixelSize, mode: ThumbnailContentMode) throws(ImagingError) -> RasterImage {
+        let crop = thumbnailLayout(source: picture.size, box: size, mode: mode)
+        var part = picture
+        if mode == .fill {
+            part = PixelBuffer(width: Int(crop.width), height: Int(crop.height))
+            part.draw(picture, atX: -Int(crop.x), y: -Int(crop.y))
+        }
+        return try ImageScaler.scale(RasterImage(part), to: crop.output)
+    }
+
+    /// Stores an already made thumbnail in the cache under the name `thumbnail(_:)` looks for.
+    func cacheThumbnail(_ picture: RasterImage, of asset: Asset, size: PixelSize, mode: ThumbnailContentMode) {
+        let url = thumbnailFolder.appendingPathComponent("\(asset.id)-\(size.width)x\(size.height)-\(mode.rawValue)-exact.jpg")
+        try? FileManager.default.createDirectory(at: thumbnailFolder, withIntermediateDirectories: true)
+        try? ImageEncoder.write(picture, to: url, quality: 85)
     }
 }

@@ -27,15 +27,32 @@ public struct SHA256: Sendable {
     /// Adds bytes.
     public mutating func update<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         length &+= UInt64(bytes.count)
-        pending.append(contentsOf: bytes)
-        var offset = 0
-        pending.withUnsafeBufferPointer { buffer in
-            while buffer.count - offset >= 64 {
-                compress(UnsafeBufferPointer(rebasing: buffer[offset..<(offset + 64)]))
-                offset += 64
-            }
+        let fast = bytes.withContiguousStorageIfAvailable { buffer -> Void in
+            absorb(buffer)
         }
-        pending.removeFirst(offset)
+        if fast == nil {
+            let copy = Array(bytes)
+            copy.withUnsafeBufferPointer { absorb($0) }
+        }
+    }
+
+    /// Completes a pending partial block, then compresses whole blocks straight from `input`.
+    private mutating func absorb(_ input: UnsafeBufferPointer<UInt8>) {
+        var offset = 0
+        if !pending.isEmpty {
+            let take = min(64 - pending.count, input.count)
+            pending.append(contentsOf: input[0..<take])
+            offset = take
+            guard pending.count == 64 else { return }
+            let block = pending
+            block.withUnsafeBufferPointer { compressBlocks($0) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        let whole = (input.count - offset) / 64 * 64
+        if whole > 0 {
+            compressBlocks(UnsafeBufferPointer(rebasing: input[offset..<(offset + whole)]))
+        }
+        pending.append(contentsOf: input[(offset + whole)...])
     }
 
     /// The digest as 64 lowercase hex digits.
@@ -57,36 +74,39 @@ public struct SHA256: Sendable {
         return hasher.finalize()
     }
 
-    private mutating func compress(_ block: UnsafeBufferPointer<UInt8>) {
-        var current = state
+    /// Compresses every 64-byte block of `data` (a multiple of 64 bytes long).
+    private mutating func compressBlocks(_ data: UnsafeBufferPointer<UInt8>) {
+        var (a0, b0, c0, d0) = (state[0], state[1], state[2], state[3])
+        var (e0, f0, g0, h0) = (state[4], state[5], state[6], state[7])
         schedule.withUnsafeMutableBufferPointer { w in
-            SHA256.compress(block, into: &current, schedule: w)
+            SHA256.k.withUnsafeBufferPointer { k in
+                var block = 0
+                while block + 64 <= data.count {
+                    for i in 0..<16 {
+                        let j = block + 4 * i
+                        w[i] = UInt32(data[j]) << 24 | UInt32(data[j + 1]) << 16 | UInt32(data[j + 2]) << 8 | UInt32(data[j + 3])
+                    }
+                    for i in 16..<64 {
+                        let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
+                        let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
+                        w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                    }
+                    var (a, b, c, d, e, f, g, h) = (a0, b0, c0, d0, e0, f0, g0, h0)
+                    for i in 0..<64 {
+                        let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                        let choice = (e & f) ^ (~e & g)
+                        let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
+                        let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                        let majority = (a & b) ^ (a & c) ^ (b & c)
+                        (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
+                    }
+                    a0 &+= a; b0 &+= b; c0 &+= c; d0 &+= d
+                    e0 &+= e; f0 &+= f; g0 &+= g; h0 &+= h
+                    block += 64
+                }
+            }
         }
-        state = current
-    }
-
-    private static func compress(_ block: UnsafeBufferPointer<UInt8>, into state: inout [UInt32],
-                                 schedule w: UnsafeMutableBufferPointer<UInt32>) {
-        for i in 0..<16 {
-            w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
-        }
-        for i in 16..<64 {
-            let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
-            let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        for i in 0..<64 {
-            let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-            let choice = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choice &+ SHA256.k[i] &+ w[i]
-            let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-        }
-        state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-        state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
+        state = [a0, b0, c0, d0, e0, f0, g0, h0]
     }
 }
 

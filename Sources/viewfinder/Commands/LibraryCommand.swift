@@ -19,6 +19,8 @@ enum LibraryCommand: Command {
         OptionSpec("size", value: "N", help: "thumbnail: the box, N×N pixels."),
         OptionSpec("fill", help: "thumbnail: fill the box (crop) instead of fitting inside it."),
         OptionSpec("output", short: "o", value: "OUT", help: "thumbnail, export: the file to write."),
+        OptionSpec("thumbnail-size", value: "N", help: "import: also make the N×N grid thumbnail (default 256, 0 = none)."),
+        OptionSpec("timing", help: "list: report on stderr how long the catalogue query took."),
         OptionSpec("quiet", short: "q", help: "import: no progress display."),
         OptionSpec("json", help: "list, albums: print JSON."),
     ]
@@ -115,7 +117,11 @@ enum LibraryCommand: Command {
         }
         if let album = arguments.value("album") { request.group = .album(album) }
         if arguments.value("limit") != nil { request.limit = try arguments.integer("limit", in: 1...1_000_000, default: 100) }
+        let started = Date()
         let assets = try library.assets(request)
+        if arguments.flag("timing") {
+            ViewfinderTool.standardError(String(format: "listed %d assets in %.3f ms", assets.count, Date().timeIntervalSince(started) * 1000))
+        }
         let dates = ISO8601DateFormatter()
         if arguments.flag("json") {
             print(JSONValue.array(assets.map { asset in
@@ -141,27 +147,41 @@ enum LibraryCommand: Command {
     private static func importFiles(_ files: [URL], into library: MediaLibrary, arguments: ParsedArguments) throws -> Int32 {
         let album = arguments.value("album")
         let move = arguments.flag("move")
-        let shared = FilmstripCommand.UncheckedBox(library)
+        let side = try arguments.integer("thumbnail-size", in: 0...2048, default: 256)
         // Progress counts bytes (so the rate and ETA weigh a video more than a photo); the
-        // details line counts files.
+        // details line counts files. Files are decoded on one lane per core, each lane with a
+        // catalogue connection of its own (SQLite serialises the short write transactions).
         let sizes = files.map { ((try? FileManager.default.attributesOfItem(atPath: $0.path))?[.size] as? NSNumber)?.int64Value ?? 0 }
         let counter = FileCounter(total: files.count)
+        let folder = library.folder
+        let lanes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, files.count, 4))
+        let thumbnail = side > 0 ? PixelSize(width: side, height: side) : nil
         let failures = try ProgressDisplay.run(label: "Importing \(files.count) file\(files.count == 1 ? "" : "s")",
                                                quiet: arguments.flag("quiet"), unit: .megabytes,
                                                details: { counter.text }) { progress in
             progress.totalUnitCount = max(1, sizes.reduce(0, +))
-            var failed: [String] = []
-            for (file, size) in zip(files, sizes) {
-                if progress.isCancelled { throw LibraryError.io(path: file.path, reason: "cancelled") }
+            let failed = FailureList()
+            DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+                let connection: MediaLibrary
                 do {
-                    try shared.value.importFile(file, move: move, album: album)
+                    connection = try MediaLibrary(folder: folder)
                 } catch {
-                    failed.append("\(file.path): \(error)")
+                    failed.append("\(folder.path): \(error)")
+                    return
                 }
-                progress.completedUnitCount += size
-                counter.increment()
+                for index in Swift.stride(from: lane, to: files.count, by: lanes) {
+                    if progress.isCancelled { return }
+                    do {
+                        // The grid's thumbnail comes from the same decode that validates the file.
+                        try connection.importFile(files[index], move: move, album: album, thumbnail: thumbnail)
+                    } catch {
+                        failed.append("\(files[index].path): \(error)")
+                    }
+                    counter.add(bytes: sizes[index], to: progress)
+                }
             }
-            return failed
+            if progress.isCancelled { throw LibraryError.io(path: folder.path, reason: "cancelled") }
+            return failed.items
         }
         let stored = files.count - failures.count
         print("\(library.folder.path): \(stored) of \(files.count) file\(files.count == 1 ? "" : "s") stored")
@@ -170,13 +190,29 @@ enum LibraryCommand: Command {
         return 1
     }
 
-    /// Files done so far, shared between the import thread and the HUD.
+    /// Files done so far, shared between the import lanes and the HUD.
     final class FileCounter: @unchecked Sendable {
         private let lock = NSLock()
         private var done = 0
+        private var bytes: Int64 = 0
         let total: Int
         init(total: Int) { self.total = total }
-        func increment() { lock.lock(); done += 1; lock.unlock() }
+        func add(bytes size: Int64, to progress: Progress) {
+            lock.lock()
+            done += 1
+            bytes += size
+            let value = bytes
+            lock.unlock()
+            progress.completedUnitCount = value
+        }
         var text: String { lock.lock(); defer { lock.unlock() }; return "\(done) of \(total) files" }
+    }
+
+    /// The files that could not be imported, collected from every lane, in a stable order.
+    final class FailureList: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [String] = []
+        func append(_ line: String) { lock.lock(); list.append(line); lock.unlock() }
+        var items: [String] { lock.lock(); defer { lock.unlock() }; return list.sorted() }
     }
 }

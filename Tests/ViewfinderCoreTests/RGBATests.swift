@@ -2,8 +2,6 @@ import Foundation
 import Testing
 import ViewfinderCore
 
-@testable import Motion
-
 @Suite("RGBA colours")
 struct RGBATests {
     @Test("reads #rrggbb, #rrggbbaa and #rgb")

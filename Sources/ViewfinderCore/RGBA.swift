@@ -1,10 +1,10 @@
 import Foundation
-import ViewfinderCore
 
 /// A colour with transparency, each component a fraction from 0 to 1 (straight, not premultiplied).
 ///
-/// Components are `Double` rather than bytes so that a colour sprite passes through in-between
-/// shades smoothly; `ViewfinderCore.RGB` stays the byte type for pixels.
+/// Components are `Double` rather than bytes so that an animated colour passes through in-between
+/// shades smoothly and drawing can blend exactly; `RGB` stays the byte type for pixels. Shared by
+/// the animation engine and the Cairo canvas.
 public struct RGBA: Sendable, Hashable, CustomStringConvertible {
     /// Red, 0…1.
     public var red: Double
@@ -74,4 +74,11 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
     public static let green = RGBA(red: 0, green: 1, blue: 0)
     /// Opaque blue.
     public static let blue = RGBA(red: 0, green: 0, blue: 1)
+}
+
+extension RGBA {
+    /// The same colour with its alpha multiplied by `factor`.
+    public func fading(by factor: Double) -> RGBA {
+        RGBA(red: red, green: green, blue: blue, alpha: alpha * factor)
+    }
 }

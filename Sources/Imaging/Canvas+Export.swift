@@ -1,0 +1,78 @@
+import CCairo
+import Foundation
+import ViewfinderCore
+
+extension Canvas {
+    /// The picture as RGB, composited over the opaque colour `background` (its alpha ignored),
+    /// ready for a video encoder or a JPEG.
+    public func pixelBuffer(over background: Color = .black) -> PixelBuffer {
+        var picture = PixelBuffer(width: size.width, height: size.height)
+        let (br, bg, bb) = (Self.byte(background.red), Self.byte(background.green), Self.byte(background.blue))
+        let width = size.width
+        picture.withMutableBytes { out in
+            let out = out.baseAddress!
+            forEachRow { y, row in
+                var o = out + y * width * 3
+                for x in 0..<width {
+                    let pixel = row[x]
+                    let a = pixel >> 24
+                    if a == 255 {
+                        o[0] = UInt8(truncatingIfNeeded: pixel >> 16)
+                        o[1] = UInt8(truncatingIfNeeded: pixel >> 8)
+                        o[2] = UInt8(truncatingIfNeeded: pixel)
+                    } else {
+                        // Premultiplied source over an opaque background: c + bg·(1 − a).
+                        let inverse = 255 - a
+                        o[0] = UInt8(truncatingIfNeeded: (pixel >> 16 & 0xFF) + premultiply(br, inverse))
+                        o[1] = UInt8(truncatingIfNeeded: (pixel >> 8 & 0xFF) + premultiply(bg, inverse))
+                        o[2] = UInt8(truncatingIfNeeded: (pixel & 0xFF) + premultiply(bb, inverse))
+                    }
+                    o += 3
+                }
+            }
+        }
+        return picture
+    }
+
+    /// The picture as RGBA with straight (un-premultiplied) alpha, ready for a PNG.
+    public func rasterImage() -> RasterImage {
+        var bytes = [UInt8](repeating: 0, count: size.width * size.height * 4)
+        forEachRow { y, row in
+            bytes.withUnsafeMutableBufferPointer { out in
+                var o = y * size.width * 4
+                for x in 0..<size.width {
+                    let pixel = row[x]
+                    let a = pixel >> 24
+                    if a == 255 {
+                        out[o] = UInt8(pixel >> 16 & 0xFF); out[o + 1] = UInt8(pixel >> 8 & 0xFF); out[o + 2] = UInt8(pixel & 0xFF)
+                    } else if a > 0 {
+                        out[o] = Self.unpremultiply(pixel >> 16 & 0xFF, a)
+                        out[o + 1] = Self.unpremultiply(pixel >> 8 & 0xFF, a)
+                        out[o + 2] = Self.unpremultiply(pixel & 0xFF, a)
+                    }
+                    out[o + 3] = UInt8(a)
+                    o += 4
+                }
+            }
+        }
+        return RasterImage(width: size.width, height: size.height, channels: 4, bytes: bytes)!
+    }
+
+    /// Calls `body` with each row of the surface as native-endian ARGB words (premultiplied).
+    private func forEachRow(_ body: (Int, UnsafePointer<UInt32>) -> Void) {
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { return }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        for y in 0..<size.height {
+            body(y, UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self))
+        }
+    }
+
+    private static func byte(_ value: Double) -> UInt32 {
+        UInt32((unit(value) * 255).rounded())
+    }
+
+    private static func unpremultiply(_ value: UInt32, _ alpha: UInt32) -> UInt8 {
+        UInt8(min(255, (value * 255 + alpha / 2) / alpha))
+    }
+}

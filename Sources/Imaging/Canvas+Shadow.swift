@@ -1,0 +1,228 @@
+import CCairo
+import Foundation
+import ViewfinderCore
+
+extension Canvas {
+    /// Draws the blurred shadow of `rect` with rounded corners, displaced by `offset`, in
+    /// `color` (whose alpha carries the shadow's opacity).
+    ///
+    /// `offset`, `rect` and `blurRadius` are in current coordinates, so the shadow turns and
+    /// scales with the transform, as a Core Animation layer's shadow does. The blur is close to a
+    /// Gaussian of standard deviation `blurRadius` (the usual reading of `shadowRadius`): the
+    /// shape's coverage is drawn into an alpha-only surface and box-blurred three times with a
+    /// box of radius r where r(r + 1) = σ² (three boxes of width 2r + 1 have that variance).
+    /// Wide blurs (σ ≥ 4 device pixels) are computed at half or quarter resolution and
+    /// stretched back bilinearly: nothing that fine survives such a blur, and it is 4–16 times
+    /// less work.
+    public func drawShadow(of rect: Rect, cornerRadius: Double = 0, offset: Point, blurRadius: Double, color: Color) {
+        guard color.alpha > 0, rect.width > 0, rect.height > 0 else { return }
+        let m = currentTransform
+        guard !m.isDegenerate else { return }
+        let sigma = max(0, blurRadius.isFinite ? blurRadius : 0) * abs(m.a * m.d - m.b * m.c).squareRoot()
+        let reduction = sigma >= 16 ? 4 : sigma >= 4 ? 2 : 1
+        let q = Double(reduction)
+        let reducedSigma = sigma / q
+        let box = Int((((1 + 4 * reducedSigma * reducedSigma).squareRoot() - 1) / 2).rounded())
+        let pad = 3 * box + 2
+
+        let shape = Rect(x: rect.minX + offset.x, y: rect.minY + offset.y, width: rect.width, height: rect.height)
+        let p0 = m.apply(to: Point(x: shape.minX, y: shape.minY)), p1 = m.apply(to: Point(x: shape.maxX, y: shape.minY))
+        let p2 = m.apply(to: Point(x: shape.minX, y: shape.maxY)), p3 = m.apply(to: Point(x: shape.maxX, y: shape.maxY))
+        // In reduced pixels, only what can reach a visible pixel through the blur: at most
+        // `pad` beyond the canvas.
+        let (reducedWidth, reducedHeight) = ((size.width + reduction - 1) / reduction, (size.height + reduction - 1) / reduction)
+        let x0 = Int(max(min(p0.x, p1.x, p2.x, p3.x) / q - Double(pad), Double(-pad)).rounded(.down))
+        let y0 = Int(max(min(p0.y, p1.y, p2.y, p3.y) / q - Double(pad), Double(-pad)).rounded(.down))
+        let x1 = Int(min(max(p0.x, p1.x, p2.x, p3.x) / q + Double(pad), Double(reducedWidth + pad)).rounded(.up))
+        let y1 = Int(min(max(p0.y, p1.y, p2.y, p3.y) / q + Double(pad), Double(reducedHeight + pad)).rounded(.up))
+        guard x0 < x1, y0 < y1 else { return }
+
+        let scratch = shadowScratch(reduction: reduction, padding: pad)
+        let margin = Double(scratch.padding)
+        let region = (x: x0 + scratch.padding, y: y0 + scratch.padding, width: x1 - x0, height: y1 - y0)
+        scratch.drawCoverage(region: region) { cr in
+            var matrix = cairo_matrix_t(xx: m.a / q, yx: m.b / q, xy: m.c / q, yy: m.d / q,
+                                        x0: m.tx / q + margin, y0: m.ty / q + margin)
+            cairo_set_matrix(cr, &matrix)
+            addRoundedRect(shape, radius: cornerRadius, to: cr)
+            cairo_fill(cr)
+        }
+        if box > 0 {
+            for _ in 0..<3 { scratch.boxBlur(region: region, radius: box) }
+        }
+        scratch.markDirty(region)
+        // Cairo masks fast only with an unscaled A8 surface: bring a reduced blur back to full
+        // resolution here (bilinear) rather than have Cairo scale it pixel by pixel.
+        var mask = (scratch: scratch, region: region)
+        if reduction > 1 {
+            let full = shadowScratch(reduction: 1, padding: pad * reduction)
+            let fullRegion = (x: x0 * reduction + full.padding, y: y0 * reduction + full.padding,
+                              width: (x1 - x0) * reduction, height: (y1 - y0) * reduction)
+            full.enlarge(region, of: scratch, by: reduction, into: fullRegion)
+            full.markDirty(fullRegion)
+            mask = (full, fullRegion)
+        }
+
+        cairo_save(context)
+        cairo_identity_matrix(context)
+        cairo_rectangle(context, Double(x0) * q, Double(y0) * q, Double(x1 - x0) * q, Double(y1 - y0) * q)
+        cairo_clip(context)
+        setSource(color)
+        cairo_mask_surface(context, mask.scratch.surface, Double(-mask.scratch.padding), Double(-mask.scratch.padding))
+        cairo_restore(context)
+    }
+
+    /// The scratch surface for `reduction`, remade only when a wider blur than before needs a
+    /// wider margin.
+    private func shadowScratch(reduction: Int, padding: Int) -> ShadowScratch {
+        if let scratch = shadowScratches[reduction], scratch.padding >= padding { return scratch }
+        // Round the margin up so that slowly growing blurs do not remake it every frame.
+        let scratch = ShadowScratch(canvas: size, reduction: reduction, padding: max(32, (padding + 31) / 32 * 32))
+        shadowScratches[reduction] = scratch
+        return scratch
+    }
+}
+
+/// An alpha-only (A8) surface covering the canvas (at full, half or quarter resolution) plus a
+/// margin on every side, where shadow
+/// shapes are drawn and blurred, with the buffers the blur needs — all kept between frames.
+final class ShadowScratch {
+    let padding: Int
+    let width: Int
+    let height: Int
+    let surface: OpaquePointer
+    let context: OpaquePointer
+    let stride: Int
+    /// One row of the region at a time (the horizontal pass), or the whole region (vertical).
+    private var work: [UInt8]
+    /// Running column sums for the vertical pass.
+    private var sums: [UInt32]
+    /// Per output column of `enlarge`: the source column on the left and its weight (0…256).
+    private var columns: [(index: Int, weight: UInt32)] = []
+
+    init(canvas: PixelSize, reduction: Int, padding: Int) {
+        self.padding = padding
+        width = (canvas.width + reduction - 1) / reduction + 2 * padding
+        height = (canvas.height + reduction - 1) / reduction + 2 * padding
+        // Cairo returns an "error surface" rather than nil on failure; drawing into one is a no-op.
+        surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height))
+        context = cairo_create(surface)
+        stride = Int(cairo_image_surface_get_stride(surface))
+        work = []
+        sums = []
+    }
+
+    deinit {
+        cairo_destroy(context)
+        cairo_surface_destroy(surface)
+    }
+
+    /// Clears `region` and lets `draw` fill shapes (opaque) clipped to it, in device pixels.
+    func drawCoverage(region: (x: Int, y: Int, width: Int, height: Int), _ draw: (OpaquePointer) -> Void) {
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return }
+        cairo_save(context)
+        cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)
+        cairo_rectangle(context, Double(region.x), Double(region.y), Double(region.width), Double(region.height))
+        cairo_clip(context)
+        cairo_set_source_rgba(context, 0, 0, 0, 0)
+        cairo_paint(context)
+        cairo_set_operator(context, CAIRO_OPERATOR_OVER)
+        cairo_set_source_rgba(context, 0, 0, 0, 1)
+        draw(context)
+        cairo_restore(context)
+        cairo_surface_flush(surface)
+    }
+
+    /// Tells Cairo that `region` was written directly.
+    func markDirty(_ region: (x: Int, y: Int, width: Int, height: Int)) {
+        cairo_surface_mark_dirty_rectangle(surface, Int32(region.x), Int32(region.y), Int32(region.width), Int32(region.height))
+    }
+
+    /// Fills `target` (in this surface) with `region` of `source` enlarged `factor` times,
+    /// bilinearly, pixel centres aligned; beyond the region counts as its edge.
+    func enlarge(_ region: (x: Int, y: Int, width: Int, height: Int), of source: ShadowScratch, by factor: Int,
+                 into target: (x: Int, y: Int, width: Int, height: Int)) {
+        guard let input = cairo_image_surface_get_data(source.surface),
+              let output = cairo_image_surface_get_data(surface) else { return }
+        cairo_surface_flush(surface)
+        let q = Double(factor)
+        // Output pixel k of the region samples the source at (k + ½)/q − ½, in 1/256ths.
+        func position(_ k: Int, limit: Int) -> (index: Int, weight: UInt32) {
+            let u = min(max((Double(k) + 0.5) / q - 0.5, 0), Double(limit - 1))
+            let index = min(Int(u), max(0, limit - 2))
+            return (index, UInt32(((u - Double(index)) * 256).rounded()))
+        }
+        columns.removeAll(keepingCapacity: true)
+        for k in 0..<target.width { columns.append(position(k, limit: region.width)) }
+        let (inStride, outStride) = (source.stride, stride)
+        columns.withUnsafeBufferPointer { columns in
+            for k in 0..<target.height {
+                let (row, g) = position(k, limit: region.height)
+                let upper = input + (region.y + row) * inStride + region.x
+                let lower = input + (region.y + min(row + 1, region.height - 1)) * inStride + region.x
+                let out = output + (target.y + k) * outStride + target.x
+                let last = region.width - 1
+                for x in 0..<target.width {
+                    let (i, f) = columns[x]
+                    let j = Swift.min(i &+ 1, last)
+                    let top = UInt32(upper[i]) &* (256 &- f) &+ UInt32(upper[j]) &* f
+                    let bottom = UInt32(lower[i]) &* (256 &- f) &+ UInt32(lower[j]) &* f
+                    out[x] = UInt8(truncatingIfNeeded: (top &* (256 &- g) &+ bottom &* g &+ 32768) >> 16)
+                }
+            }
+        }
+    }
+
+    /// One horizontal and one vertical box pass of `radius` over `region`; outside the region
+    /// counts as transparent (the region has a margin wider than three passes reach).
+    func boxBlur(region: (x: Int, y: Int, width: Int, height: Int), radius: Int) {
+        guard let data = cairo_image_surface_get_data(surface) else { return }
+        let (w, h) = (region.width, region.height)
+        // Dividing by the box's width is a multiply and a shift: a division per pixel would
+        // cost more than the rest of the blur and keep the loops from vectorising.
+        let n = UInt32(2 * radius + 1)
+        let reciprocal = (65536 + n / 2) / n
+        @inline(__always) func average(_ sum: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: (sum &* reciprocal &+ 32768) >> 16) }
+        if work.count < w * h { work = [UInt8](repeating: 0, count: w * h) }
+        if sums.count < w { sums = [UInt32](repeating: 0, count: w) }
+        let stride = self.stride
+        work.withUnsafeMutableBufferPointer { work in
+            sums.withUnsafeMutableBufferPointer { sums in
+                let work = work.baseAddress!, sums = sums.baseAddress!
+                // Horizontal: surface rows → work.
+                for y in 0..<h {
+                    let row = data + (region.y + y) * stride + region.x
+                    let out = work + y * w
+                    // The window [x − r, x + r] slides right: one pixel enters, one leaves.
+                    var sum: UInt32 = 0
+                    for x in 0..<min(radius, w) { sum &+= UInt32(row[x]) }
+                    var x = 0
+                    while x < w {
+                        if x &+ radius < w { sum &+= UInt32(row[x &+ radius]) }
+                        out[x] = average(sum)
+                        if x >= radius { sum &-= UInt32(row[x &- radius]) }
+                        x &+= 1
+                    }
+                }
+                // Vertical: work → surface rows, with running sums per column.
+                for x in 0..<w { sums[x] = 0 }
+                for y in 0..<min(radius, h) {
+                    let line = work + y * w
+                    for x in 0..<w { sums[x] &+= UInt32(line[x]) }
+                }
+                for y in 0..<h {
+                    if y + radius < h {
+                        let entering = work + (y + radius) * w
+                        for x in 0..<w { sums[x] &+= UInt32(entering[x]) }
+                    }
+                    let row = data + (region.y + y) * stride + region.x
+                    for x in 0..<w { row[x] = average(sums[x]) }
+                    if y >= radius {
+                        let leaving = work + (y - radius) * w
+                        for x in 0..<w { sums[x] &-= UInt32(leaving[x]) }
+                    }
+                }
+            }
+        }
+    }
+}

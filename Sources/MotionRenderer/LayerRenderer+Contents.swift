@@ -1,0 +1,70 @@
+import Foundation
+import Imaging
+import Motion
+import ViewfinderCore
+
+extension LayerRenderer {
+    /// Draws the layer's picture over its bounds from `contentsRect`; during a contents
+    /// cross-fade, `old · (1 − p) + new · p` (a true dissolve: an opaque pair stays opaque).
+    func drawContents(of s: LayerState, layer: String, alpha: Double, on canvas: Canvas) throws(MotionRendererError) {
+        let new = try s.contents.map { reference throws(MotionRendererError) in try image(reference, layer: layer) }
+        guard let fade = s.contentsCrossFade else {
+            if let new { canvas.draw(new, in: s.bounds, from: s.contentsRect, alpha: alpha) }
+            return
+        }
+        let progress = fade.progress.isFinite ? min(max(fade.progress, 0), 1) : 1
+        let old = try fade.from.map { reference throws(MotionRendererError) in try image(reference, layer: layer) }
+        switch (old, new) {
+        case (nil, nil):
+            return
+        case (let old?, nil):
+            canvas.draw(old, in: s.bounds, from: s.contentsRect, alpha: alpha * (1 - progress))
+        case (nil, let new?):
+            canvas.draw(new, in: s.bounds, from: s.contentsRect, alpha: alpha * progress)
+        case (let old?, let new?):
+            canvas.drawGroup(alpha: alpha) {
+                canvas.draw(old, in: s.bounds, from: s.contentsRect, alpha: 1 - progress)
+                canvas.draw(new, in: s.bounds, from: s.contentsRect, alpha: progress, blend: .plus)
+            }
+        }
+    }
+
+    /// The picture `reference` names: one given to `setImage(_:for:)`, or the file at that path
+    /// (relative to `imageDirectory`), decoded once and kept.
+    func image(_ reference: ImageReference, layer: String) throws(MotionRendererError) -> Canvas.Image {
+        if let cached = images[reference.name] { return cached }
+        let url = url(of: reference)
+        do {
+            let picture = try Photo(url: url).preview(fitting: maxImageSize)
+            let image = try Canvas.Image(picture)
+            images[reference.name] = image
+            return image
+        } catch let error as ImagingError {
+            throw .imageUnreadable(layer: layer, path: url.path, detail: error.description)
+        } catch {
+            throw .imageUnreadable(layer: layer, path: url.path, detail: String(describing: error))
+        }
+    }
+
+    /// Makes `picture` what layers whose `contents` is `reference` show, instead of a file
+    /// (for generated pictures, or to load files ahead of rendering).
+    public func setImage(_ picture: RasterImage, for reference: ImageReference) throws(MotionRendererError) {
+        do {
+            images[reference.name] = try Canvas.Image(picture)
+        } catch {
+            throw .imageUnreadable(layer: "", path: reference.name, detail: error.description)
+        }
+    }
+
+    /// Forgets every picture (files are read again when next shown).
+    public func removeAllImages() {
+        images.removeAll()
+    }
+
+    private func url(of reference: ImageReference) -> URL {
+        let path = (reference.name as NSString).expandingTildeInPath
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
+        if let imageDirectory { return imageDirectory.appendingPathComponent(path) }
+        return URL(fileURLWithPath: path)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Imaging
+import Motion
+import ViewfinderCore
+
+extension LayerRenderer {
+    /// The 2D affine transform that takes a point in the layer's bounds coordinates to its
+    /// superlayer's: `position · T · (−anchor)`, where the anchor is the bounds point at
+    /// `anchorPoint` and T is the layer transform projected to 2D.
+    ///
+    /// The projection is **orthographic**: T is the upper-left 2×2 block (plus the x/y
+    /// translation) of `translate · rotate(z) · rotate(y) · rotate(x) · scale`. So a rotation
+    /// about y alone multiplies the projected width by cos θy, one about x alone the height by
+    /// cos θx (a negative cosine mirrors the layer: its back shows, as a double-sided
+    /// `CALayer`'s does); both together add the small shear a true orthographic view has.
+    /// `perspective` and the z translation are ignored (no vanishing point, no size change with
+    /// depth); `zPosition` only orders siblings. With `perspective == 0` this is exactly how
+    /// Core Animation flattens a layer.
+    public static func affineTransform(for state: LayerState) -> Canvas.Transform {
+        let transform = state.transform
+        let (sx, cx) = (sin(transform.rotation.x), cos(transform.rotation.x))
+        let (sy, cy) = (sin(transform.rotation.y), cos(transform.rotation.y))
+        let (sz, cz) = (sin(transform.rotation.z), cos(transform.rotation.z))
+        // Rz · Ry · Rx (right-handed, y down: positive z turns clockwise on screen), rows and
+        // columns 0…1 only, then the scale on the columns.
+        let a = cz * cy * transform.scale.x
+        let b = sz * cy * transform.scale.x
+        let c = (cz * sy * sx - sz * cx) * transform.scale.y
+        let d = (sz * sy * sx + cz * cx) * transform.scale.y
+        let anchorX = state.bounds.minX + state.anchorPoint.x * state.bounds.width
+        let anchorY = state.bounds.minY + state.anchorPoint.y * state.bounds.height
+        return Canvas.Transform(a: a, b: b, c: c, d: d,
+                                tx: state.position.x + transform.translation.x - (a * anchorX + c * anchorY),
+                                ty: state.position.y + transform.translation.y - (b * anchorX + d * anchorY))
+    }
+}
