@@ -27,10 +27,11 @@ public struct SHA256: Sendable {
     /// Adds bytes.
     public mutating func update<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         length &+= UInt64(bytes.count)
-        let fast = bytes.withContiguousStorageIfAvailable { buffer -> Void in
+        let handled: Bool = bytes.withContiguousStorageIfAvailable { buffer -> Bool in
             absorb(buffer)
-        }
-        if fast == nil {
+            return true
+        } ?? false
+        if !handled {
             let copy = Array(bytes)
             copy.withUnsafeBufferPointer { absorb($0) }
         }

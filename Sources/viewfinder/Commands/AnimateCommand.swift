@@ -113,11 +113,26 @@ enum AnimateCommand: Command {
             } else {
                 let writer = try VideoWriter(url: output, size: frameSize, framesPerSecond: Int32(fps),
                                              keyframeInterval: Int32(fps * 2), bFrames: 2)
-                for i in 0..<count {
-                    if progress.isCancelled { throw MediaIOError.cancelled }
-                    try writer.append(try shared.value.frame(Double(i) / Double(fps)))
-                    progress.completedUnitCount = Int64(i + 1)
+                // Draw the next frames on a second thread while this one encodes (a few frames
+                // ahead at most), so drawing and x264 keep both cores busy.
+                let pipe = FramePipe(capacity: 4)
+                let drawer = Thread {
+                    for i in 0..<count {
+                        if progress.isCancelled || pipe.isClosed { break }
+                        pipe.put(Result { try shared.value.frame(Double(i) / Double(fps)) })
+                    }
+                    pipe.close()
                 }
+                drawer.start()
+                defer { pipe.close() }
+                var written = 0
+                while let next = pipe.take() {
+                    if progress.isCancelled { throw MediaIOError.cancelled }
+                    try writer.append(try next.get())
+                    written += 1
+                    progress.completedUnitCount = Int64(written)
+                }
+                if progress.isCancelled { throw MediaIOError.cancelled }
                 try writer.finish()
             }
         }
@@ -148,6 +163,44 @@ enum AnimateCommand: Command {
 
     private static func countSprites(_ layer: Layer) -> Int {
         layer.activeSpriteCount + layer.sublayers.reduce(0) { $0 + countSprites($1) }
+    }
+
+    /// A small bounded queue of drawn frames between the drawing thread and the encoder.
+    final class FramePipe: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var items: [Result<PixelBuffer, Error>] = []
+        private var closed = false
+        let capacity: Int
+
+        init(capacity: Int) { self.capacity = capacity }
+
+        var isClosed: Bool { condition.lock(); defer { condition.unlock() }; return closed }
+
+        func put(_ item: Result<PixelBuffer, Error>) {
+            condition.lock()
+            while items.count >= capacity && !closed { condition.wait() }
+            if !closed { items.append(item) }
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// The next frame, or nil once the drawer has finished and the queue is empty.
+        func take() -> Result<PixelBuffer, Error>? {
+            condition.lock()
+            defer { condition.unlock() }
+            while items.isEmpty && !closed { condition.wait() }
+            guard !items.isEmpty else { return nil }
+            let item = items.removeFirst()
+            condition.broadcast()
+            return item
+        }
+
+        func close() {
+            condition.lock()
+            closed = true
+            condition.broadcast()
+            condition.unlock()
+        }
     }
 
     /// The frame function handed to the rendering thread (the tree and renderer are used there only).
