@@ -1,19 +1,10 @@
 import Foundation
 import Testing
 import ViewfinderCore
+import ViewfinderTestSupport
 
 @testable import Motion
 
-/// The issue's example scene, as written there.
-let exampleScene = """
-{"size": [320, 240], "duration": 2, "background": "#000000",
- "layers": [{"name": "box", "position": [160, 120], "bounds": [0, 0, 100, 100],
-             "backgroundColor": "#ff0000", "opacity": 1,
-             "sprites": [{"kind": "rotate", "axis": "z", "to": 6.283185307179586, "duration": 1, "repeat": "forever"},
-                         {"kind": "fade", "from": 1, "to": 0, "duration": 2, "delay": 0.5, "timing": "easeInEaseOut"},
-                         {"kind": "move", "to": [260, 120], "duration": 1, "autoreverse": true, "repeat": 1},
-                         {"kind": "scale", "to": 2, "spring": {"mass": 1, "stiffness": 100, "damping": 10}}]}]}
-"""
 
 /// The example's spring (m 1, k 100, c 10: ζ = ½, ω₀ = 10) written out independently.
 func exampleSpringProgress(_ t: Double) -> Double {
