@@ -14,8 +14,8 @@ enum ViewfinderTool {
         usage: viewfinder COMMAND [OPTIONS]
 
         Viewfinder picks frame-exact video covers and filmstrips, converts and trims video to
-        MP4, cuts avatars from photos and keeps a photo library (more to come: the camera,
-        animation, the desktop app).
+        MP4, cuts avatars from photos, keeps a photo library, captures from cameras and renders
+        animations (the desktop app comes next).
 
         commands:
 
