@@ -34,13 +34,13 @@ public struct VideoEditor: Sendable {
     /// it — or the calling task — stops the edit and removes what was written.
     public func run(progress: Progress = Progress(totalUnitCount: 1)) async -> Outcome {
         let exporter = VideoExporter(input: input, output: output, settings: settings)
-        let box = ProgressBox(progress)
+        let box = Lent(progress)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
                 let worker = Thread {
                     let outcome: Outcome
                     do throws(MediaIOError) {
-                        outcome = .saved(exporter.output, try exporter.run(progress: box.progress))
+                        outcome = .saved(exporter.output, try exporter.run(progress: box.value))
                     } catch MediaIOError.cancelled {
                         outcome = .cancelled
                     } catch {
@@ -52,13 +52,7 @@ public struct VideoEditor: Sendable {
                 worker.start()
             }
         } onCancel: {
-            box.progress.cancel()
+            box.value.cancel()
         }
     }
-}
-
-/// `Progress` is thread-safe (it locks internally) but not marked `Sendable` on Linux.
-final class ProgressBox: @unchecked Sendable {
-    let progress: Progress
-    init(_ progress: Progress) { self.progress = progress }
 }

@@ -91,7 +91,7 @@ enum AnimateCommand: Command {
             return 0
         }
         let count = max(1, Int((duration * Double(fps)).rounded()))
-        let shared = FilmstripCommand.UncheckedBox(RenderJob(frame: frame, sample: { tree, t in
+        let shared = Lent(RenderJob(frame: frame, sample: { tree, t in
             try renderer.render(tree, at: t, sceneSize: scene.size, size: frameSize, background: scene.background)
         }))
         try ProgressDisplay.run(label: "Rendering \(sceneURL.lastPathComponent)", quiet: arguments.flag("quiet"), unit: .frames) { progress in

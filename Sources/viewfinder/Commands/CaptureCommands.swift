@@ -102,7 +102,7 @@ enum CaptureCommand: Command {
         if what == "photo" {
             try ImageEncoder.writePhoto(try camera.takePhoto(), to: target, takenAt: Date())
         } else {
-            let shared = FilmstripCommand.UncheckedBox(camera)
+            let shared = Lent(camera)
             let (quality, maxDuration) = (quality, maxDuration)
             _ = try ProgressDisplay.run(label: "Recording from \(device.name)", quiet: arguments.flag("quiet")) { progress in
                 try shared.value.record(to: target, quality: quality, maxDuration: maxDuration, progress: progress)

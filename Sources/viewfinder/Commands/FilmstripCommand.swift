@@ -45,7 +45,7 @@ enum FilmstripCommand: Command {
         let frames: [VideoFrame]
         if mode == .exact {
             // Exact frames can take a while on long GOPs: decode them under the HUD.
-            let shared = UncheckedBox(reader)
+            let shared = Lent(reader)
             let times = CoverPicker.stripTimes(duration: reader.duration, count: count)
             frames = try ProgressDisplay.run(label: "Decoding \(count) exact frames of \(input.lastPathComponent)",
                                              quiet: arguments.flag("quiet"), unit: .frames) { progress in
@@ -93,13 +93,6 @@ enum FilmstripCommand: Command {
             print("\(target): \(frames.count) \(mode.rawValue) frames at \(actual) s")
         }
         return 0
-    }
-
-    /// Lends a non-thread-safe engine object (a reader, a camera, the library) to the worker
-    /// thread; the main thread leaves it alone until the work is done.
-    final class UncheckedBox<Value>: @unchecked Sendable {
-        let value: Value
-        init(_ value: Value) { self.value = value }
     }
 
     /// Writes frame-01.jpg ... into `folder`; either all appear or none do.

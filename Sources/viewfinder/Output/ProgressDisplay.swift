@@ -73,8 +73,8 @@ final class CancelOnInterrupt: @unchecked Sendable {
     init(_ progress: Progress) {
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        let box = UncheckedProgress(progress)
-        source.setEventHandler { box.progress.cancel() }
+        let box = Lent(progress)
+        source.setEventHandler { box.value.cancel() }
         source.resume()
     }
 
@@ -82,10 +82,4 @@ final class CancelOnInterrupt: @unchecked Sendable {
         source.cancel()
         signal(SIGINT, SIG_DFL)
     }
-}
-
-/// `Progress` locks internally but is not marked `Sendable` on Linux.
-final class UncheckedProgress: @unchecked Sendable {
-    let progress: Progress
-    init(_ progress: Progress) { self.progress = progress }
 }
