@@ -8,12 +8,15 @@ struct UsageTests {
     func mainHelp() throws {
         let result = try viewfinder("--help")
         #expect(result.status == 0)
-        for command in ["info", "cover", "filmstrip", "sample"] {
+        for command in UsageTests.commands {
             #expect(result.stdout.contains("  \(command) "), "missing \(command)")
         }
     }
 
-    @Test("every command has --help", arguments: ["info", "cover", "filmstrip", "sample"])
+    static let commands = ["info", "cover", "filmstrip", "convert", "trim", "avatar", "library", "devices", "capture",
+                           "animate", "sample"]
+
+    @Test("every command has --help", arguments: commands)
     func commandHelp(_ command: String) throws {
         let result = try viewfinder(command, "--help")
         #expect(result.status == 0)

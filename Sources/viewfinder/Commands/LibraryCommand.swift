@@ -7,7 +7,19 @@ import ViewfinderCore
 enum LibraryCommand: Command {
     static let name = "library"
     static let summary = "Keep a photo library: import, list, albums, thumbnails, export, delete, check."
-    static let synopsis = "[--library DIR] init | import FILE… [--album A] [--move] | list [--type photo|video] [--sort newest|oldest] [--album A] [--limit N] [--json] | albums [--json] | album create NAME | album rename NAME NEW | album delete NAME | album add NAME ID… | album remove NAME ID… | thumbnail ID --size N [--fill] -o OUT | export ID -o OUT | delete ID | check"
+    static let synopsis = """
+    [--library DIR] SUBCOMMAND
+           init
+           import FILE… [--album A] [--move] [--thumbnail-size N]
+           list [--type photo|video] [--sort newest|oldest] [--album A] [--limit N] [--json]
+           albums [--json]
+           album create NAME | album rename NAME NEW | album delete NAME
+           album add NAME ID… | album remove NAME ID…
+           thumbnail ID --size N [--fill] -o OUT
+           export ID -o OUT
+           delete ID
+           check
+    """
     static let positionalCount = 1...10_000
     static let options = [
         OptionSpec("library", value: "DIR", help: "The library folder (default $VIEWFINDER_LIBRARY, else $XDG_DATA_HOME/viewfinder/Library)."),
