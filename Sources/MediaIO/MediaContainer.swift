@@ -139,22 +139,41 @@ final class MediaContainer {
         guard tb.num > 0, tb.den > 0 else { return nil }
         var first: Int64?
         var end: Int64?
-        var failures = 0
-        while let packet = OwnedPacket() {
-            let result = av_read_frame(context, packet.pointer)
-            if result == errorEOF { break }
-            if result < 0 {
-                failures += 1
-                if failures > 32 || context.pointee.pb?.pointee.eof_reached != 0 { break }
-                continue
-            }
-            guard packet.streamIndex == stream.pointee.index, !packet.isDiscarded, let pts = packet.pts else { continue }
+        let index = stream.pointee.index
+        while let packet = try? readPacket(onDamage: .skip, accepting: { $0 == index }) {
+            guard !packet.isDiscarded, let pts = packet.pts else { continue }
             first = min(first ?? pts, pts)
             end = max(end ?? pts, pts &+ max(packet.pointer.pointee.duration, 0))
         }
         rewind()
         guard let first, let end, end > first else { return nil }
         return MediaTime.ticks(end &- first, timeBase: Int64(tb.num), Int64(tb.den))
+    }
+
+    /// What to do when the demuxer reports damage before the end of the file.
+    enum DamagePolicy {
+        /// Skip up to 32 read errors, then stop as at the end (probing, previews).
+        case skip
+        /// Report it: a conversion must not end early as if the file had ended.
+        case fail
+    }
+
+    /// The next packet of a stream `accepting` takes; nil at the end of the file.
+    func readPacket(onDamage policy: DamagePolicy, accepting: (Int32) -> Bool) throws(MediaIOError) -> OwnedPacket? {
+        var failures = 0
+        while true {
+            guard let packet = OwnedPacket() else { throw .unreadable(path: path, reason: "out of memory") }
+            let status = av_read_frame(context, packet.pointer)
+            if status == errorEOF { return nil }
+            if status < 0 {
+                if context.pointee.pb?.pointee.eof_reached != 0 { return nil }
+                if policy == .fail { throw .corrupt(path: path, detail: ffmpegMessage(status)) }
+                failures += 1
+                if failures > 32 || status == vf_averror_enomem() { return nil }
+                continue
+            }
+            if accepting(packet.streamIndex) { return packet }
+        }
     }
 
     /// Back to the first packet.

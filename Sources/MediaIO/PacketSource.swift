@@ -122,19 +122,7 @@ final class PacketSource {
 
     /// The next packet of the stream from the demuxer, nil at the end of the file.
     private func read() throws(MediaIOError) -> OwnedPacket? {
-        var failures = 0
-        while true {
-            guard let packet = OwnedPacket() else { throw .unreadable(path: container.path, reason: "out of memory") }
-            let result = av_read_frame(container.context, packet.pointer)
-            if result == errorEOF { return nil }
-            if result < 0 {
-                // Damaged data: skip a bounded number of read errors, then stop as at the end.
-                failures += 1
-                if failures > 32 || result == vf_averror_enomem() { return nil }
-                if container.context.pointee.pb?.pointee.eof_reached != 0 { return nil }
-                continue
-            }
-            if packet.streamIndex == stream.pointee.index { return packet }
-        }
+        let index = stream.pointee.index
+        return try container.readPacket(onDamage: .skip) { $0 == index }
     }
 }

@@ -83,17 +83,8 @@ final class ExportSession {
     /// The next packet of a kept stream; nil at the end; a read error that is not the end of
     /// the file is damage, reported as such rather than ending the output early.
     func readPacket() throws(MediaIOError) -> OwnedPacket? {
-        while true {
-            guard let packet = OwnedPacket() else { throw .unreadable(path: path, reason: "out of memory") }
-            let status = av_read_frame(container.context, packet.pointer)
-            if status == errorEOF { return nil }
-            if status < 0 {
-                if container.context.pointee.pb?.pointee.eof_reached != 0 { return nil }
-                throw .corrupt(path: path, detail: ffmpegMessage(status))
-            }
-            let index = packet.streamIndex
-            if index == video.pointee.index || index == audio?.pointee.index { return packet }
-        }
+        let (videoIndex, audioIndex) = (video.pointee.index, audio?.pointee.index)
+        return try container.readPacket(onDamage: .fail) { $0 == videoIndex || $0 == audioIndex }
     }
 
     /// Shifts a packet so the output starts at 0 and converts it to the output stream's time base.
