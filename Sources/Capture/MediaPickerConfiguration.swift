@@ -22,6 +22,8 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
     case noCamera
     case unknownDevice(String)
     case maxDurationNotPositive
+    /// A recording was started while another one runs (the camera records one file at a time).
+    case alreadyRecording
 
     public var description: String {
         switch self {
@@ -30,6 +32,7 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noCamera: return "no camera found; use --device virtual for the test camera"
         case .unknownDevice(let id): return "no camera '\(id)'; 'viewfinder devices' lists them"
         case .maxDurationNotPositive: return "the maximum duration must be positive"
+        case .alreadyRecording: return "a recording is running already; stop it first"
         }
     }
 }

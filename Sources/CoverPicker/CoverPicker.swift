@@ -6,28 +6,19 @@ import ViewfinderCore
 public enum CoverPicker {
     /// The strip's times: `i · duration / count` for i = 0 ..< count, exact.
     public static func stripTimes(duration: MediaTime, count: Int) -> [MediaTime] {
-        guard count > 0 else { return [] }
-        return (0..<count).map { duration.scaled(by: Int64($0), over: Int64(count)) ?? .zero }
+        duration.evenSteps(count)
     }
 
     /// The time a slider value (0...1, clamped) stands for across the whole duration. The value
     /// is rounded to a millionth so that the mapping stays exact.
     public static func time(forSlider value: Double, duration: MediaTime) -> MediaTime {
-        let clamped = value.isFinite ? min(max(value, 0), 1) : 0
-        let millionths = Int64((clamped * 1_000_000).rounded())
-        return duration.scaled(by: millionths, over: 1_000_000) ?? .zero
+        duration.fraction(value)
     }
 
     /// Opens `url` for picking a cover. The duration limit is checked first from the header
     /// alone (nothing decoded, as the original failed to do), then again from the full probe.
     public static func open(_ url: URL, limit: DurationLimit) throws(CoverPickerError) -> FrameReader {
-        let recorded: MediaTime?
-        do {
-            recorded = limit.maximum == nil ? nil : try headerDuration(of: url)
-        } catch {
-            throw .media(error)
-        }
-        if let recorded { try limit.check(duration: recorded, path: url.path) }
+        try checkLimit(url, limit: limit)
         let reader: FrameReader
         do {
             reader = try FrameReader(url: url)

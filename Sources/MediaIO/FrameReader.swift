@@ -172,7 +172,7 @@ public final class FrameReader {
         }
     }
 
-    private func picture(from frame: OwnedFrame, mode: FrameMode, size: FrameSize) throws(MediaIOError) -> VideoFrame {
+    func picture(from frame: OwnedFrame, mode: FrameMode, size: FrameSize) throws(MediaIOError) -> VideoFrame {
         guard let picture = maker.picture(from: frame, mode: mode, size: size, scaler: scaler) else {
             throw .noFrameDecoded(path: info.path, detail: "cannot convert the decoded picture")
         }
@@ -181,7 +181,7 @@ public final class FrameReader {
 
     // MARK: - Exact frames
 
-    private func exactFrame(at target: Int64) throws(MediaIOError) -> OwnedFrame {
+    func exactFrame(at target: Int64) throws(MediaIOError) -> OwnedFrame {
         if let answer = answerFromPosition(target) { return answer }
         if !canDecodeForward(to: target) { try seek(to: target) }
         var restarts = 0
@@ -200,6 +200,10 @@ public final class FrameReader {
             }
         }
     }
+
+    /// The timestamp of the frame shown after the last exact answer, already decoded; nil once
+    /// the decoder has given out its last frame.
+    var upcomingTimestamp: Int64? { positioned ? lookahead?.pts : nil }
 
     /// The answer without decoding, when the frames around the target are already known.
     private func answerFromPosition(_ target: Int64) -> OwnedFrame? {

@@ -26,8 +26,7 @@ extension MediaLibrary {
     public func thumbnail(_ asset: Asset, size: PixelSize, mode: ThumbnailContentMode = .fit,
                           resize: ThumbnailResizeMode = .exact) throws(LibraryError) -> URL {
         guard size.width > 0, size.height > 0 else { throw .invalidName("\(size)") }
-        let name = "\(asset.id)-\(size.width)x\(size.height)-\(mode.rawValue)-\(resize.rawValue).jpg"
-        let url = thumbnailFolder.appendingPathComponent(name)
+        let url = thumbnailURL(asset, size: size, mode: mode, resize: resize)
         if FileManager.default.fileExists(atPath: url.path) { return url }
         try requireWritable()
         let picture = try render(asset, size: size, mode: mode, resize: resize)
@@ -40,7 +39,28 @@ extension MediaLibrary {
         return url
     }
 
+    /// The asset's picture at `size` as pixels, for a screen that draws it: decoded from the
+    /// disk cache when it is there, else rendered (and cached on disk when the library is
+    /// writable, so a read-only library still shows its grid).
+    public func thumbnailImage(_ asset: Asset, size: PixelSize, mode: ThumbnailContentMode = .fill) throws(LibraryError) -> RasterImage {
+        guard size.width > 0, size.height > 0 else { throw .invalidName("\(size)") }
+        let url = thumbnailURL(asset, size: size, mode: mode, resize: .exact)
+        // A cached file that no longer decodes is simply made again.
+        if FileManager.default.fileExists(atPath: url.path),
+           let cached = try? Photo(url: url).preview(fitting: size) {
+            return cached
+        }
+        let picture = try render(asset, size: size, mode: mode, resize: .exact)
+        if !isReadOnly { cacheThumbnail(picture, of: asset, size: size, mode: mode) }
+        return picture
+    }
+
     var thumbnailFolder: URL { folder.appendingPathComponent("thumbnails") }
+
+    /// Where the disk cache keeps a thumbnail.
+    func thumbnailURL(_ asset: Asset, size: PixelSize, mode: ThumbnailContentMode, resize: ThumbnailResizeMode) -> URL {
+        thumbnailFolder.appendingPathComponent("\(asset.id)-\(size.width)x\(size.height)-\(mode.rawValue)-\(resize.rawValue).jpg")
+    }
 
     func removeThumbnails(of id: Int64) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: thumbnailFolder.path)) ?? []
@@ -110,7 +130,7 @@ extension MediaLibrary {
 
     /// Stores an already made thumbnail in the cache under the name `thumbnail(_:)` looks for.
     func cacheThumbnail(_ picture: RasterImage, of asset: Asset, size: PixelSize, mode: ThumbnailContentMode) {
-        let url = thumbnailFolder.appendingPathComponent("\(asset.id)-\(size.width)x\(size.height)-\(mode.rawValue)-exact.jpg")
+        let url = thumbnailURL(asset, size: size, mode: mode, resize: .exact)
         try? FileManager.default.createDirectory(at: thumbnailFolder, withIntermediateDirectories: true)
         try? ImageEncoder.write(picture, to: url, quality: 85)
     }

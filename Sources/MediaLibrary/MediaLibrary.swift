@@ -90,6 +90,17 @@ public final class MediaLibrary {
         }
     }
 
+    /// How many assets a fetch would return (its limit and offset included), counted by the
+    /// catalogue without reading the rows.
+    public func count(_ request: FetchRequest = FetchRequest()) throws(LibraryError) -> Int {
+        try catalogue {
+            let (sql, values) = Catalogue.fetch(request)
+            let statement = try database.prepare("SELECT COUNT(*) FROM (\(sql))")
+            try statement.bind(values)
+            return try statement.step() ? Int(statement.int(0)) : 0
+        }
+    }
+
     /// One asset.
     public func asset(id: Int64) throws(LibraryError) -> Asset {
         let found: Asset? = try catalogue {

@@ -12,6 +12,10 @@ public final class Camera {
     private let stream: UnsafeMutablePointer<AVStream>
     private let decoder: VideoDecoder
     private let scaler = FrameScaler()
+    /// Where real time stood when the virtual camera's time 0 was due.
+    private var paceOrigin: TimeInterval?
+    /// Frames read since the camera opened.
+    public private(set) var framesRead = 0
 
     /// Opens `device` at `size` (default: its first size) and `frameRate` (default: its first).
     public init(device: CaptureDevice, size: PixelSize? = nil, frameRate: Int? = nil) throws(MediaIOError) {
@@ -66,7 +70,8 @@ public final class Camera {
         avformat_close_input(&ctx)
     }
 
-    /// The next decoded frame and its time since the camera started.
+    /// The next decoded frame and its time since the camera started. The virtual camera is held
+    /// to real time, as a camera would be (its test source would otherwise run flat out).
     func nextFrame() throws(MediaIOError) -> (OwnedFrame, MediaTime) {
         for _ in 0..<1000 {
             guard let packet = OwnedPacket() else { throw .unreadable(path: device.id, reason: "out of memory") }
@@ -79,22 +84,63 @@ public final class Camera {
                 let tb = stream.pointee.time_base
                 let start = stream.pointee.start_time == noPTS ? 0 : stream.pointee.start_time
                 let time = MediaTime.ticks((frame.pts ?? start) - start, timeBase: Int64(tb.num), Int64(tb.den)) ?? .zero
+                framesRead += 1
+                if device.isVirtual { keepRealTime(time) }
                 return (frame, time)
             }
         }
         throw .unreadable(path: device.id, reason: "the camera gives no pictures")
     }
 
+    private func keepRealTime(_ time: MediaTime) {
+        let now = ProcessInfo.processInfo.systemUptime
+        let origin = paceOrigin ?? now - time.seconds
+        paceOrigin = origin
+        let ahead = time.seconds - (now - origin)
+        if ahead > 0 { usleep(useconds_t(ahead * 1_000_000)) }
+    }
+
+    /// Frames a real camera needs to settle its exposure before a photo is worth taking.
+    public static let settlingFrames = 6
+
+    /// Whether the camera has run long enough for a good photo (the virtual one always has).
+    public var isSettled: Bool { device.isVirtual || framesRead >= Camera.settlingFrames }
+
+    /// Reads the next frame: hands it to `recording` when given (every frame read is recorded;
+    /// a write that fails is reported in the frame, not thrown), and converts it to a picture of
+    /// the camera's size only when `picture` is true (a preview that is behind skips the
+    /// conversion, the most expensive step). Throws when the camera itself fails.
+    public func readFrame(picture: Bool, recordingInto recording: CameraRecording? = nil) throws(MediaIOError) -> CameraFrame {
+        let (frame, time) = try nextFrame()
+        // A failed write ends the recording, not the camera: the preview goes on.
+        var recordingError: MediaIOError?
+        do {
+            try recording?.append(frame, at: time)
+        } catch {
+            recordingError = error
+        }
+        guard picture else { return CameraFrame(picture: nil, time: time, recordingError: recordingError) }
+        guard let converted = scaler.convert(frame, to: size) else {
+            throw .noFrameDecoded(path: device.id, detail: "cannot convert the camera's picture")
+        }
+        return CameraFrame(picture: converted, time: time, recordingError: recordingError)
+    }
+
     /// Takes a photo: a frame after the first few (real cameras settle their exposure first).
     public func takePhoto() throws(MediaIOError) -> PixelBuffer {
-        var frame = try nextFrame().0
-        if !device.isVirtual {
-            for _ in 0..<5 { frame = try nextFrame().0 }
+        while !device.isVirtual && framesRead < Camera.settlingFrames - 1 {
+            _ = try readFrame(picture: false)
         }
-        guard let picture = scaler.convert(frame, to: size) else {
+        guard let picture = try readFrame(picture: true).picture else {
             throw .noFrameDecoded(path: device.id, detail: "cannot convert the camera's picture")
         }
         return picture
+    }
+
+    /// Starts an H.264 MP4 recording at this camera's size and rate; feed it with
+    /// `readFrame(picture:recordingInto:)` and end it with `finish()`.
+    public func makeRecording(to url: URL, quality: CaptureQuality, maxDuration: MediaTime?) throws(MediaIOError) -> CameraRecording {
+        try CameraRecording(to: url, size: size, frameRate: frameRate, quality: quality, maxDuration: maxDuration)
     }
 
     /// Records H.264 MP4 to `url` until `maxDuration` (it stops there by itself) or until
@@ -102,44 +148,23 @@ public final class Camera {
     /// virtual camera runs at real-time pace, as a camera would.
     public func record(to url: URL, quality: CaptureQuality, maxDuration: MediaTime?,
                        progress: Progress? = nil) throws(MediaIOError) -> ExportResult {
-        let output = try MP4Output(url: url, fastStart: true)
-        let encodedSize = ExportPreset.encodedSize(for: size, box: quality.preset.box)
-        let tb = AVRational(num: 1, den: Int32(frameRate))
-        var settings = VideoEncoder.Quality(crf: quality.crf, preset: "veryfast", keyframeInterval: Int32(frameRate * 2), bFrames: 2)
-        settings.fixedKeyframes = true
-        let encoder = try VideoEncoder(size: encodedSize, timeBase: tb, frameRate: AVRational(num: Int32(frameRate), den: 1),
-                                       quality: settings, globalHeader: output.needsGlobalHeader, path: url.path)
-        encoder.describeColour(range: AVCOL_RANGE_MPEG, space: AVCOL_SPC_BT709, primaries: AVCOL_PRI_BT709, transfer: AVCOL_TRC_BT709)
-        let outStream = try output.addStream(for: encoder.context)
-        try output.start()
+        let recording = try makeRecording(to: url, quality: quality, maxDuration: maxDuration)
         if let maxDuration { progress?.totalUnitCount = max(1, Int64(maxDuration.seconds * 1000)) }
-        let started = Date()
-        var frames = 0
-        var last = MediaTime.zero
-        func write(_ packets: [OwnedPacket]) throws(MediaIOError) {
-            for packet in packets {
-                av_packet_rescale_ts(packet.pointer, tb, outStream.pointee.time_base)
-                packet.pointer.pointee.stream_index = outStream.pointee.index
-                try output.write(packet)
-            }
-        }
         while progress?.isCancelled != true {
-            let (frame, time) = try nextFrame()
-            if let maxDuration, time >= maxDuration { break }
-            if device.isVirtual {
-                let ahead = time.seconds - Date().timeIntervalSince(started)
-                if ahead > 0 { usleep(useconds_t(ahead * 1_000_000)) }
-            }
-            try write(try encoder.encode(frame, pts: Int64(frames)))
-            frames += 1
-            last = time
-            progress?.completedUnitCount = Int64(time.seconds * 1000)
+            if let error = try readFrame(picture: false, recordingInto: recording).recordingError { throw error }
+            if recording.isFull { break }
+            progress?.completedUnitCount = Int64(recording.duration.seconds * 1000)
         }
-        try write(try encoder.flush())
-        try output.finish()
-        let duration = MediaTime(value: Int64(frames), timescale: Int64(frameRate))
-        _ = last
-        return ExportResult(method: encoder.name, note: nil, start: .zero, duration: duration, frameCount: frames,
-                            size: encodedSize, audio: nil)
+        return try recording.finish()
     }
+}
+
+/// A frame read from a camera.
+public struct CameraFrame: Sendable {
+    /// The picture at the camera's size, when it was asked for.
+    public let picture: PixelBuffer?
+    /// When the camera took it, from its first frame.
+    public let time: MediaTime
+    /// Why the recording it was handed to could not write it; that recording is unusable.
+    public let recordingError: MediaIOError?
 }

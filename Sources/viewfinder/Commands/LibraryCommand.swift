@@ -157,44 +157,19 @@ enum LibraryCommand: Command {
     }
 
     private static func importFiles(_ files: [URL], into library: MediaLibrary, arguments: ParsedArguments) throws -> Int32 {
-        let album = arguments.value("album")
-        let move = arguments.flag("move")
         let side = try arguments.integer("thumbnail-size", in: 0...2048, default: 256)
-        // Progress counts bytes (so the rate and ETA weigh a video more than a photo); the
-        // details line counts files. Files are decoded on one lane per core, each lane with a
-        // catalogue connection of its own (SQLite serialises the short write transactions).
-        let sizes = files.map { ((try? FileManager.default.attributesOfItem(atPath: $0.path))?[.size] as? NSNumber)?.int64Value ?? 0 }
+        let importer = LibraryImporter(folder: library.folder, album: arguments.value("album"), move: arguments.flag("move"),
+                                       thumbnail: side > 0 ? PixelSize(width: side, height: side) : nil)
+        // Progress counts bytes; the details line counts files.
         let counter = FileCounter(total: files.count)
-        let folder = library.folder
-        let lanes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, files.count, 4))
-        let thumbnail = side > 0 ? PixelSize(width: side, height: side) : nil
-        let failures = try ProgressDisplay.run(label: "Importing \(files.count) file\(files.count == 1 ? "" : "s")",
-                                               quiet: arguments.flag("quiet"), unit: .megabytes,
-                                               details: { counter.text }) { progress in
-            progress.totalUnitCount = max(1, sizes.reduce(0, +))
-            let failed = FailureList()
-            DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-                let connection: MediaLibrary
-                do {
-                    connection = try MediaLibrary(folder: folder)
-                } catch {
-                    failed.append("\(folder.path): \(error)")
-                    return
-                }
-                for index in Swift.stride(from: lane, to: files.count, by: lanes) {
-                    if progress.isCancelled { return }
-                    do {
-                        // The grid's thumbnail comes from the same decode that validates the file.
-                        try connection.importFile(files[index], move: move, album: album, thumbnail: thumbnail)
-                    } catch {
-                        failed.append("\(files[index].path): \(error)")
-                    }
-                    counter.add(bytes: sizes[index], to: progress)
-                }
-            }
-            if progress.isCancelled { throw LibraryError.io(path: folder.path, reason: "cancelled") }
-            return failed.items
+        let report = try ProgressDisplay.run(label: "Importing \(files.count) file\(files.count == 1 ? "" : "s")",
+                                             quiet: arguments.flag("quiet"), unit: .megabytes,
+                                             details: { counter.text }) { progress in
+            let report = importer.run(files, progress: progress) { counter.set(done: $0) }
+            if report.cancelled { throw LibraryError.io(path: importer.folder.path, reason: "cancelled") }
+            return report
         }
+        let failures = report.failures.map(\.description).sorted()
         let stored = files.count - failures.count
         print("\(library.folder.path): \(stored) of \(files.count) file\(files.count == 1 ? "" : "s") stored")
         if failures.isEmpty { return 0 }
@@ -206,25 +181,9 @@ enum LibraryCommand: Command {
     final class FileCounter: @unchecked Sendable {
         private let lock = NSLock()
         private var done = 0
-        private var bytes: Int64 = 0
         let total: Int
         init(total: Int) { self.total = total }
-        func add(bytes size: Int64, to progress: Progress) {
-            lock.lock()
-            done += 1
-            bytes += size
-            let value = bytes
-            lock.unlock()
-            progress.completedUnitCount = value
-        }
+        func set(done count: Int) { lock.lock(); done = max(done, count); lock.unlock() }
         var text: String { lock.lock(); defer { lock.unlock() }; return "\(done) of \(total) files" }
-    }
-
-    /// The files that could not be imported, collected from every lane, in a stable order.
-    final class FailureList: @unchecked Sendable {
-        private let lock = NSLock()
-        private var list: [String] = []
-        func append(_ line: String) { lock.lock(); list.append(line); lock.unlock() }
-        var items: [String] { lock.lock(); defer { lock.unlock() }; return list.sorted() }
     }
 }

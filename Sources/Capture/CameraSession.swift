@@ -1,0 +1,236 @@
+import Foundation
+import MediaIO
+import ViewfinderCore
+
+/// Writes a camera picture as a photo file that records when it was taken.
+///
+/// Capture sits beside Imaging, not above it, so it cannot encode JPEG itself; the app passes
+/// Imaging's writer: `PhotoWriter { try ImageEncoder.writePhoto($0, to: $1, takenAt: $2) }`.
+public struct PhotoWriter: Sendable {
+    let write: @Sendable (PixelBuffer, URL, Date) throws -> Void
+
+    /// A writer that stores `picture` at `url`, stamped with `takenAt`.
+    public init(_ write: @escaping @Sendable (_ picture: PixelBuffer, _ url: URL, _ takenAt: Date) throws -> Void) {
+        self.write = write
+    }
+}
+
+/// The model behind the Camera screen (seeds.md §3), free of any UI toolkit.
+///
+/// One thread reads the camera and feeds both the live preview and a recording, so the preview
+/// keeps running while a video records. The camera opens on first use (preview, photo or
+/// recording) and closes when none of them needs it. Results are files; the app stores them in
+/// the library (Capture does not know the library).
+@MainActor
+public final class CameraSession {
+    /// Where a recording stands.
+    public enum RecordingState: Sendable, Equatable {
+        /// Nothing recorded yet.
+        case idle
+        /// Recording; `remaining` counts down to the maximum duration (nil without one).
+        case recording(remaining: TimeInterval?)
+        /// The last recording is finished and playable at this URL.
+        case finished(URL)
+        /// The last recording failed; nothing was kept.
+        case failed(String)
+    }
+
+    /// The real (V4L2) cameras on this machine, and the virtual test camera when asked.
+    public static func availableCameras(includeVirtual: Bool) -> [CaptureDevice] {
+        CaptureDevice.cameras() + (includeVirtual ? [.virtual] : [])
+    }
+
+    /// The camera this session uses.
+    public let device: CaptureDevice
+    /// The picture size asked for (nil: the camera's first).
+    public let requestedSize: PixelSize?
+    /// The frame rate asked for (nil: the camera's first).
+    public let requestedFrameRate: Int?
+    /// The size the camera delivers, known once it has opened.
+    public private(set) var frameSize: PixelSize?
+    /// True between `startPreview` and `stopPreview` (or a camera failure).
+    public private(set) var isPreviewing = false
+    /// The recording's state; `onRecordingChange` is told of every change.
+    public private(set) var recording: RecordingState = .idle
+    /// How much the current (or last) recording holds.
+    public private(set) var recordedDuration: MediaTime = .zero
+    /// Why the camera stopped, if it failed while open.
+    public private(set) var cameraError: MediaIOError?
+    /// Told when a recording starts, about every 0.25 s while it runs (with the countdown), and
+    /// when it ends.
+    public var onRecordingChange: (@MainActor (RecordingState) -> Void)?
+
+    private let photoWriter: PhotoWriter
+    private var worker: CameraWorker?
+    private var frameRate = 30
+    private var onFrame: (@MainActor (PixelBuffer) -> Void)?
+    private var photosPending = 0
+    private var stopWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// A session for `device`; nothing opens until the first preview, photo or recording.
+    /// `photoWriter` encodes photos (see `PhotoWriter`).
+    public init(device: CaptureDevice, size: PixelSize? = nil, frameRate: Int? = nil, photoWriter: PhotoWriter) {
+        self.device = device
+        requestedSize = size
+        requestedFrameRate = frameRate
+        self.photoWriter = photoWriter
+    }
+
+    deinit {
+        // The thread holds no reference to the session; without this it would read on.
+        worker?.stop()
+    }
+
+    /// Whether the camera is open (its thread running).
+    public var isCameraOpen: Bool { worker != nil }
+
+    private var isRecording: Bool {
+        if case .recording = recording { return true }
+        return false
+    }
+
+    // MARK: - Preview
+
+    /// Starts the live preview: `onFrame` gets pictures of `frameSize` on the main actor. When the
+    /// main actor falls behind, frames are dropped (at most one is ever on its way).
+    public func startPreview(onFrame: @escaping @MainActor (PixelBuffer) -> Void) throws(MediaIOError) {
+        let worker = try openWorker()
+        self.onFrame = onFrame
+        isPreviewing = true
+        worker.setPreview(true)
+    }
+
+    /// Stops the preview; the camera closes unless a recording or a photo still needs it.
+    public func stopPreview() {
+        isPreviewing = false
+        onFrame = nil
+        worker?.setPreview(false)
+        closeIfIdle()
+    }
+
+    // MARK: - Photo
+
+    /// Takes a photo (the next frame once the camera has settled) and writes it to `url` with
+    /// the time it was taken, off the main actor. Works with or without the preview running.
+    public func takePhoto(to url: URL) async throws -> URL {
+        let worker = try openWorker()
+        photosPending += 1
+        let picture: PixelBuffer, taken: Date
+        do {
+            (picture, taken) = try await worker.nextPhoto()
+            photosPending -= 1
+        } catch {
+            photosPending -= 1
+            closeIfIdle()
+            throw error
+        }
+        closeIfIdle()
+        try await Self.write(picture, to: url, takenAt: taken, with: photoWriter)
+        return url
+    }
+
+    private nonisolated static func write(_ picture: PixelBuffer, to url: URL, takenAt date: Date,
+                                          with writer: PhotoWriter) async throws {
+        try writer.write(picture, url, date)
+    }
+
+    // MARK: - Recording
+
+    /// Starts recording an H.264 MP4 to `url`; it stops by itself at `maxDuration`. The preview
+    /// (if running) keeps running. Throws when a recording runs already, when `maxDuration` is
+    /// not positive, or when the camera or the file cannot be opened.
+    public func startRecording(to url: URL, quality: CaptureQuality, maxDuration: MediaTime?) throws {
+        guard !isRecording else { throw CaptureError.alreadyRecording }
+        if let maxDuration, maxDuration <= .zero { throw CaptureError.maxDurationNotPositive }
+        let worker = try openWorker()
+        let size = frameSize ?? requestedSize ?? PixelSize(width: 640, height: 480)
+        do {
+            let made = try CameraRecording(to: url, size: size, frameRate: frameRate, quality: quality, maxDuration: maxDuration)
+            guard worker.startRecording(made) else {
+                throw MediaIOError.unreadable(path: device.id, reason: "the camera stopped")
+            }
+        } catch {
+            closeIfIdle()
+            throw error
+        }
+        recordedDuration = .zero
+        setRecording(.recording(remaining: maxDuration?.seconds))
+    }
+
+    /// Stops the recording after the frame being read and waits until the file is finished
+    /// (playable). Returns the final state; without a recording running, the current one.
+    public func stopRecording() async -> RecordingState {
+        guard isRecording, let worker else { return recording }
+        worker.stopRecording()
+        await withCheckedContinuation { stopWaiters.append($0) }
+        return recording
+    }
+
+    private func setRecording(_ state: RecordingState) {
+        recording = state
+        onRecordingChange?(state)
+    }
+
+    // MARK: - The camera's thread
+
+    /// The running worker, opening the camera and starting its thread when needed.
+    private func openWorker() throws(MediaIOError) -> CameraWorker {
+        if let worker { return worker }
+        let camera = try Camera(device: device, size: requestedSize, frameRate: requestedFrameRate)
+        frameSize = camera.size
+        frameRate = camera.frameRate
+        cameraError = nil
+        let worker = CameraWorker(camera: camera)
+        self.worker = worker
+        let events = worker.events
+        Task { @MainActor [weak self] in
+            for await event in events {
+                guard let self else {
+                    worker.stop()
+                    return
+                }
+                self.handle(event, from: worker)
+            }
+        }
+        worker.start()
+        return worker
+    }
+
+    private func handle(_ event: CameraEvent, from source: CameraWorker) {
+        switch event {
+        case .preview(let picture):
+            defer { source.previewDelivered() }
+            if source === worker, isPreviewing { onFrame?(picture) }
+        case .recordingTick(let recorded, let remaining):
+            recordedDuration = recorded
+            if isRecording { setRecording(.recording(remaining: remaining?.seconds)) }
+        case .recordingFinished(let url):
+            setRecording(.finished(url))
+            recordingEnded()
+        case .recordingFailed(let message):
+            setRecording(.failed(message))
+            recordingEnded()
+        case .cameraFailed(let error):
+            cameraError = error
+            if source === worker {
+                worker = nil
+                isPreviewing = false
+                onFrame = nil
+            }
+        }
+    }
+
+    private func recordingEnded() {
+        let waiters = stopWaiters
+        stopWaiters = []
+        for waiter in waiters { waiter.resume() }
+        closeIfIdle()
+    }
+
+    /// Closes the camera when nothing needs it, so its light goes off.
+    private func closeIfIdle() {
+        guard !isPreviewing, !isRecording, photosPending == 0, let worker else { return }
+        worker.stop()
+        self.worker = nil
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import MediaIO
+import ViewfinderCore
+
+/// What the camera's thread tells the main actor, in the order it happened.
+enum CameraEvent: Sendable {
+    /// A preview picture; the thread sends no other until the main actor took it.
+    case preview(PixelBuffer)
+    /// The recording has grown (sent about every quarter of a second).
+    case recordingTick(recorded: MediaTime, remaining: MediaTime?)
+    /// The recording is finished and playable.
+    case recordingFinished(URL)
+    /// The recording could not be written; nothing is left of it.
+    case recordingFailed(String)
+    /// The camera stopped giving pictures; the thread has ended.
+    case cameraFailed(MediaIOError)
+}
+
+/// The one thread that reads a camera and feeds both the preview and a recording.
+///
+/// A camera is one device: two readers would fight over it. The main actor sends commands
+/// (preview on or off, start or stop a recording, a photo wanted) through lock-guarded fields;
+/// the thread answers with `events`. Preview pictures are converted only when the main actor
+/// has taken the previous one, so a busy main actor drops frames instead of queueing them.
+final class CameraWorker: @unchecked Sendable {
+    /// Everything the thread reports, in order; finished when the thread ends.
+    let events: AsyncStream<CameraEvent>
+    private let continuation: AsyncStream<CameraEvent>.Continuation
+    /// Used by the thread alone once started.
+    private let camera: Camera
+    /// Seconds of recording between countdown reports.
+    private static let tick = 0.25
+
+    // Guarded by `lock`: the commands, and what the thread holds for the main actor.
+    private let lock = NSLock()
+    private var running = true
+    private var previewWanted = false
+    private var previewInFlight = false
+    private var recording: CameraRecording?
+    private var stopRecordingRequested = false
+    private var photoWaiters: [CheckedContinuation<(PixelBuffer, Date), Error>] = []
+
+    init(camera: Camera) {
+        self.camera = camera
+        (events, continuation) = AsyncStream.makeStream(of: CameraEvent.self)
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "viewfinder-camera"
+        thread.start()
+    }
+
+    // MARK: - Commands (any thread)
+
+    /// Ends the thread after the frame being read; a running recording is finished first.
+    func stop() {
+        locked { running = false }
+    }
+
+    func setPreview(_ wanted: Bool) {
+        locked {
+            previewWanted = wanted
+            if !wanted { previewInFlight = false }
+        }
+    }
+
+    /// The main actor took the last preview picture: the next frame may be converted.
+    func previewDelivered() {
+        locked { previewInFlight = false }
+    }
+
+    /// Hands a new recording to the thread; false when one runs already or the thread ended.
+    func startRecording(_ new: CameraRecording) -> Bool {
+        locked {
+            guard running, recording == nil else { return false }
+            recording = new
+            stopRecordingRequested = false
+            return true
+        }
+    }
+
+    /// Asks the thread to finish the recording after the current frame.
+    func stopRecording() {
+        locked { stopRecordingRequested = true }
+    }
+
+    /// The next picture once the camera has settled, and when the camera delivered it (the
+    /// photo's date: the main actor may take a while to pick the picture up).
+    func nextPhoto() async throws -> (PixelBuffer, Date) {
+        try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<(PixelBuffer, Date), Error>) in
+            let accepted = locked {
+                guard running else { return false }
+                photoWaiters.append(waiter)
+                return true
+            }
+            if !accepted { waiter.resume(throwing: closedError) }
+        }
+    }
+
+    private var closedError: MediaIOError {
+        .unreadable(path: camera.device.id, reason: "the camera was closed")
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    // MARK: - The thread
+
+    private func run() {
+        var lastTick = -1
+        var failure: MediaIOError?
+        while true {
+            let (keepRunning, wantsPreview, wantsPhoto, current, stopRequested) = locked {
+                (running, previewWanted && !previewInFlight, !photoWaiters.isEmpty, recording, stopRecordingRequested)
+            }
+            guard keepRunning else { break }
+            if let current, stopRequested {
+                finish(current)
+                lastTick = -1
+                continue
+            }
+            let frame: CameraFrame
+            do {
+                frame = try camera.readFrame(picture: wantsPreview || (wantsPhoto && camera.isSettled), recordingInto: current)
+            } catch {
+                failure = error
+                break
+            }
+            if let picture = frame.picture { hand(picture, photos: wantsPhoto && camera.isSettled) }
+            guard let current else { continue }
+            if let error = frame.recordingError {
+                locked { recording = nil }
+                continuation.yield(.recordingFailed(error.description))
+            } else if current.isFull {
+                finish(current)
+                lastTick = -1
+            } else {
+                let step = Int(current.duration.seconds / Self.tick)
+                guard step != lastTick else { continue }
+                lastTick = step
+                let remaining = current.maxDuration.map { max(.zero, $0.subtracting(current.duration) ?? .zero) }
+                continuation.yield(.recordingTick(recorded: current.duration, remaining: remaining))
+            }
+        }
+        // Leaving: a recording still running is finished so its file stays playable.
+        let (leftover, waiters) = locked {
+            running = false
+            let state = (recording, photoWaiters)
+            photoWaiters = []
+            return state
+        }
+        if let leftover { finish(leftover) }
+        for waiter in waiters { waiter.resume(throwing: failure ?? closedError) }
+        if let failure { continuation.yield(.cameraFailed(failure)) }
+        continuation.finish()
+    }
+
+    /// Gives a picture to the photo waiters and, if it is still wanted, to the preview.
+    private func hand(_ picture: PixelBuffer, photos: Bool) {
+        let (waiters, toPreview) = locked {
+            let waiters = photos ? photoWaiters : []
+            if photos { photoWaiters = [] }
+            let toPreview = previewWanted && !previewInFlight
+            if toPreview { previewInFlight = true }
+            return (waiters, toPreview)
+        }
+        let now = Date()
+        for waiter in waiters { waiter.resume(returning: (picture, now)) }
+        if toPreview { continuation.yield(.preview(picture)) }
+    }
+
+    private func finish(_ finished: CameraRecording) {
+        locked {
+            recording = nil
+            stopRecordingRequested = false
+        }
+        do {
+            _ = try finished.finish()
+            continuation.yield(.recordingFinished(finished.url))
+        } catch {
+            continuation.yield(.recordingFailed(error.description))
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import ViewfinderCore
+
+/// The model behind the Library grid screen (seeds.md §2 and §3), free of any UI toolkit.
+///
+/// A screen binds to it: a sidebar of `groups` (with counts), a kind `filter`, and a grid of
+/// `assets` whose cells ask for `thumbnail(for:side:)`. Catalogue reads are quick index scans
+/// and run on the main actor; decoding (thumbnails, imports) runs elsewhere, each on a
+/// catalogue connection of its own.
+@MainActor
+public final class LibraryBrowser {
+    /// A group in the sidebar.
+    public struct GroupEntry: Sendable, Hashable {
+        /// What it selects.
+        public let group: AssetGroup
+        /// What the sidebar shows ("All", "Photos", ..., or the album's name).
+        public let title: String
+        /// How many assets it holds, whatever the kind filter.
+        public let count: Int
+
+        /// An entry as the sidebar shows it.
+        public init(group: AssetGroup, title: String, count: Int) {
+            self.group = group
+            self.title = title
+            self.count = count
+        }
+    }
+
+    /// Which kinds of asset the grid shows.
+    public enum KindFilter: String, Sendable, CaseIterable {
+        /// Photos and videos.
+        case all
+        /// Photos only.
+        case photos
+        /// Videos only.
+        case videos
+
+        /// The kinds a fetch asks for.
+        var kinds: Set<AssetKind> {
+            switch self {
+            case .all: return Set(AssetKind.allCases)
+            case .photos: return [.photo]
+            case .videos: return [.video]
+            }
+        }
+    }
+
+    /// The library folder.
+    public let folder: URL
+    /// All, Photos, Videos, Captures, then the albums by name.
+    public private(set) var groups: [GroupEntry] = []
+    /// The assets of `selectedGroup` that pass `filter`, newest first.
+    public private(set) var assets: [Asset] = []
+    /// The error of the last reload, if it failed (a property observer cannot throw).
+    public private(set) var lastError: LibraryError?
+    /// Told after every reload, so the screen redraws.
+    public var onChange: (@MainActor () -> Void)?
+
+    /// The group shown in the grid; changing it reloads.
+    public var selectedGroup: AssetGroup = .all {
+        didSet { if selectedGroup != oldValue { reloadReportingErrors() } }
+    }
+
+    /// The kinds shown in the grid; changing it reloads.
+    public var filter: KindFilter = .all {
+        didSet { if filter != oldValue { reloadReportingErrors() } }
+    }
+
+    private let library: MediaLibrary
+    let worker: LibraryWorker
+
+    /// Opens (or creates) the library at `folder` and loads the grid. At most
+    /// `thumbnailCacheCount` thumbnails are kept in memory.
+    public init(folder: URL, thumbnailCacheCount: Int = 512) throws(LibraryError) {
+        self.folder = folder
+        library = try MediaLibrary(folder: folder)
+        worker = try LibraryWorker(folder: folder, cacheCount: thumbnailCacheCount)
+        try reload()
+    }
+
+    /// Reads the groups, their counts and the grid's assets again, then calls `onChange`.
+    public func reload() throws(LibraryError) {
+        var entries = [
+            GroupEntry(group: .all, title: "All", count: try library.count(FetchRequest(group: .all))),
+            GroupEntry(group: .photos, title: "Photos", count: try library.count(FetchRequest(group: .photos))),
+            GroupEntry(group: .videos, title: "Videos", count: try library.count(FetchRequest(group: .videos))),
+            GroupEntry(group: .captures, title: "Captures", count: try library.count(FetchRequest(group: .captures))),
+        ]
+        entries += try library.albums().map { GroupEntry(group: .album($0.name), title: $0.name, count: $0.count) }
+        groups = entries
+        assets = try library.assets(FetchRequest(group: selectedGroup, kinds: filter.kinds, order: .newestFirst))
+        lastError = nil
+        onChange?()
+    }
+
+    private func reloadReportingErrors() {
+        do {
+            try reload()
+        } catch {
+            lastError = error
+            onChange?()
+        }
+    }
+
+    /// Where an asset's original is stored (to open or play it).
+    public func originalURL(of asset: Asset) -> URL {
+        library.originalURL(of: asset)
+    }
+
+    /// The asset's square, filled thumbnail of `side` pixels (smaller only when the original
+    /// is), made off the main actor and kept in memory for the next time the cell scrolls in.
+    public func thumbnail(for asset: Asset, side: Int) async throws(LibraryError) -> RasterImage {
+        guard side > 0 else { throw .invalidName("\(side)×\(side)") }
+        return try await worker.thumbnail(asset, side: side)
+    }
+
+    /// Imports files on threads of their own. `progress` counts bytes and cancels the import
+    /// (as does cancelling the calling task); bad files are listed in the report, never fatal.
+    /// The grid reloads afterwards.
+    public func importFiles(_ urls: [URL], progress: Progress) async -> ImportReport {
+        let importer = LibraryImporter(folder: folder)
+        let report = await Self.run(importer, urls, progress: Lent(progress))
+        reloadReportingErrors()
+        return report
+    }
+
+    /// Stores a file the camera made in Captures (moving it into the library unless `move` is
+    /// false), then reloads. The Camera screen hands its photos and videos over here, since
+    /// the capture feature does not know the library.
+    @discardableResult
+    public func saveCapture(_ file: URL, move: Bool = true) async throws(LibraryError) -> Asset {
+        let asset = try await worker.importFile(file, move: move, source: .capture, album: nil)
+        reloadReportingErrors()
+        return asset
+    }
+
+    /// Stores a file the app made (a cover, an avatar, a trimmed video), also in `album` when
+    /// given, then reloads. The original file stays unless `move` is true.
+    @discardableResult
+    public func saveOutput(_ file: URL, album: String? = nil, move: Bool = false) async throws(LibraryError) -> Asset {
+        let asset = try await worker.importFile(file, move: move, source: .imported, album: album)
+        reloadReportingErrors()
+        return asset
+    }
+
+    /// Runs an import on a thread of its own: its lanes block while they decode, which must not
+    /// happen on the main actor or in the task pool. `Progress` is thread-safe but not marked
+    /// `Sendable` on Linux, so it travels lent.
+    private nonisolated static func run(_ importer: LibraryImporter, _ urls: [URL],
+                                        progress: Lent<Progress>) async -> ImportReport {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<ImportReport, Never>) in
+                let worker = Thread {
+                    continuation.resume(returning: importer.run(urls, progress: progress.value))
+                }
+                worker.name = "viewfinder-import"
+                worker.start()
+            }
+        } onCancel: {
+            progress.value.cancel()
+        }
+    }
+}

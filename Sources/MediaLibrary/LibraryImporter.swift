@@ -1,0 +1,166 @@
+import Foundation
+import ViewfinderCore
+
+/// One file an import refused, and why.
+public struct ImportFailure: Sendable, Equatable, CustomStringConvertible {
+    /// The file as given (or the library folder, when a lane could not open the catalogue).
+    public let path: String
+    /// What went wrong, for a person.
+    public let message: String
+
+    /// A failure for the file at `path`.
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    /// "path: message", as the command line lists it.
+    public var description: String { "\(path): \(message)" }
+}
+
+/// What an import of many files did.
+public struct ImportReport: Sendable, Equatable {
+    /// Assets new to the library, in the order their files were given.
+    public var imported: [Asset] = []
+    /// Files whose content the library held already (it is stored once).
+    public var duplicates = 0
+    /// Files that were refused, in the order they were given; the import went on past them.
+    public var failures: [ImportFailure] = []
+    /// True when the import was cancelled before it looked at every file.
+    public var cancelled = false
+
+    /// A report; an import builds it as it goes.
+    public init(imported: [Asset] = [], duplicates: Int = 0, failures: [ImportFailure] = [], cancelled: Bool = false) {
+        self.imported = imported
+        self.duplicates = duplicates
+        self.failures = failures
+        self.cancelled = cancelled
+    }
+
+    /// Files now in the library: new ones and duplicates.
+    public var stored: Int { imported.count + duplicates }
+}
+
+/// Imports many files at once for the command line and the Library screen alike.
+///
+/// Files are decoded on one lane per core (at most four), each lane with a catalogue connection
+/// of its own (`MediaLibrary` is one instance per thread; SQLite serialises the short write
+/// transactions). Progress counts bytes, so a video weighs more than a photo in the rate and
+/// the time left. Bad files are collected, never fatal; cancelling the progress stops each lane
+/// before its next file.
+public struct LibraryImporter: Sendable {
+    /// The library folder.
+    public var folder: URL
+    /// An album every imported file is also added to.
+    public var album: String?
+    /// Remove each original once it is stored.
+    public var move: Bool
+    /// Where the files come from (the camera's are `.capture`).
+    public var source: Asset.Source
+    /// The grid's fill thumbnail, made by the same decode that validates each file; nil for none.
+    public var thumbnail: PixelSize?
+
+    /// An importer into the library at `folder`; by default it makes the grid's 256-pixel
+    /// thumbnails and leaves the originals where they are.
+    public init(folder: URL, album: String? = nil, move: Bool = false, source: Asset.Source = .imported,
+                thumbnail: PixelSize? = PixelSize(width: 256, height: 256)) {
+        self.folder = folder
+        self.album = album
+        self.move = move
+        self.source = source
+        self.thumbnail = thumbnail
+    }
+
+    /// Imports `files`, blocking the calling thread (which works as one of the lanes) until every
+    /// lane is done. `progress.totalUnitCount` becomes the files' byte count; `onFile` is told,
+    /// from any lane, how many files are done so far.
+    public func run(_ files: [URL], progress: Progress,
+                    onFile: (@Sendable (_ done: Int) -> Void)? = nil) -> ImportReport {
+        let sizes = files.map { ((try? FileManager.default.attributesOfItem(atPath: $0.path))?[.size] as? NSNumber)?.int64Value ?? 0 }
+        progress.totalUnitCount = max(1, sizes.reduce(0, +))
+        let results = ImportResults(count: files.count)
+        let lanes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, files.count, 4))
+        let shared = Lent(progress)
+        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+            let connection: MediaLibrary
+            do throws(LibraryError) {
+                connection = try MediaLibrary(folder: folder)
+            } catch {
+                results.laneFailed(ImportFailure(path: folder.path, message: error.description))
+                return
+            }
+            for index in Swift.stride(from: lane, to: files.count, by: lanes) {
+                if shared.value.isCancelled { return }
+                do throws(LibraryError) {
+                    let (asset, isNew) = try connection.importFile(files[index], move: move, source: source,
+                                                                   album: album, thumbnail: thumbnail)
+                    results.set(index, isNew ? .new(asset) : .duplicate)
+                } catch {
+                    results.set(index, .failed(ImportFailure(path: files[index].path, message: error.description)))
+                }
+                let done = results.add(bytes: sizes[index], to: shared.value)
+                onFile?(done)
+            }
+        }
+        var report = results.report
+        report.cancelled = progress.isCancelled
+        return report
+    }
+}
+
+/// The lanes' outcomes, one slot per file, collected under a lock.
+private final class ImportResults: @unchecked Sendable {
+    enum Outcome {
+        case new(Asset)
+        case duplicate
+        case failed(ImportFailure)
+    }
+
+    private let lock = NSLock()
+    private var outcomes: [Outcome?]
+    private var laneFailures: [ImportFailure] = []
+    private var done = 0
+    private var bytes: Int64 = 0
+
+    init(count: Int) {
+        outcomes = Array(repeating: nil, count: count)
+    }
+
+    func set(_ index: Int, _ outcome: Outcome) {
+        lock.lock()
+        outcomes[index] = outcome
+        lock.unlock()
+    }
+
+    func laneFailed(_ failure: ImportFailure) {
+        lock.lock()
+        laneFailures.append(failure)
+        lock.unlock()
+    }
+
+    /// Counts a finished file; returns how many are done.
+    func add(bytes size: Int64, to progress: Progress) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        done += 1
+        bytes += size
+        // Under the lock, so that lanes finishing together never move the progress backwards.
+        progress.completedUnitCount = bytes
+        return done
+    }
+
+    var report: ImportReport {
+        lock.lock()
+        defer { lock.unlock() }
+        var report = ImportReport(failures: laneFailures)
+        for outcome in outcomes {
+            switch outcome {
+            case .new(let asset)?: report.imported.append(asset)
+            case .duplicate?: report.duplicates += 1
+            case .failed(let failure)?: report.failures.append(failure)
+            case nil: break
+            }
+        }
+        return report
+    }
+}

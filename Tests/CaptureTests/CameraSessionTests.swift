@@ -1,0 +1,151 @@
+import Foundation
+import Imaging
+import MediaIO
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+@testable import Capture
+
+@Suite("Camera session")
+@MainActor
+struct CameraSessionTests {
+    static let size = PixelSize(width: 320, height: 240)
+    static let jpeg = PhotoWriter { try ImageEncoder.writePhoto($0, to: $1, takenAt: $2) }
+
+    func session() -> CameraSession {
+        CameraSession(device: .virtual, size: Self.size, photoWriter: Self.jpeg)
+    }
+
+    /// Waits (on real time: the virtual camera runs at a camera's pace) until `condition`
+    /// holds; records an issue and gives up after `timeout` seconds. The limit is generous
+    /// because other suites may hold the main actor for seconds while they build fixtures.
+    func waitUntil(_ what: String, timeout: TimeInterval = 90, _ condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            guard Date() < deadline else {
+                Issue.record("timed out waiting until \(what)")
+                return
+            }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+    }
+
+    @Test("the virtual camera is offered only when asked for")
+    func cameras() {
+        #expect(CameraSession.availableCameras(includeVirtual: true).contains(.virtual))
+        #expect(!CameraSession.availableCameras(includeVirtual: false).contains(.virtual))
+    }
+
+    @Test("the preview delivers pictures of the camera's size until stopped; the camera then closes")
+    func preview() async throws {
+        let camera = session()
+        var sizes: [PixelSize] = []
+        try camera.startPreview { sizes.append($0.size) }
+        #expect(camera.isPreviewing && camera.isCameraOpen)
+        #expect(camera.frameSize == Self.size)
+        try await waitUntil("five preview frames arrived") { sizes.count >= 5 }
+        #expect(sizes.allSatisfy { $0 == Self.size })
+        camera.stopPreview()
+        #expect(!camera.isPreviewing && !camera.isCameraOpen)
+        let seen = sizes.count
+        try camera.startPreview { sizes.append($0.size) }
+        try await waitUntil("the preview came back") { sizes.count > seen }
+        camera.stopPreview()
+    }
+
+    @Test("a photo is a JPEG of the camera's size that records when it was taken", arguments: [false, true])
+    func photo(_ previewing: Bool) async throws {
+        let camera = session()
+        if previewing { try camera.startPreview { _ in } }
+        let url = TestPaths.scratchFolder("camera-photo").appendingPathComponent("shot.jpg")
+        let before = Date()
+        #expect(try await camera.takePhoto(to: url) == url)
+        let after = Date()
+        let info = try #require(try ImageInfo.probe(url))
+        #expect(info.format == "jpeg")
+        #expect(info.storedSize == Self.size)
+        let taken = try #require(info.creationDate)
+        #expect(taken >= before.addingTimeInterval(-1) && taken <= after, "EXIF keeps whole seconds")
+        #expect(camera.isCameraOpen == previewing, "the camera stays open only for the preview")
+        camera.stopPreview()
+    }
+
+    @Test("a recording with a 1 s limit stops by itself, counting down, and is at most 1 s long")
+    func recordsToLimit() async throws {
+        let camera = session()
+        var states: [CameraSession.RecordingState] = []
+        camera.onRecordingChange = { states.append($0) }
+        let url = TestPaths.scratchFolder("camera-record").appendingPathComponent("clip.mp4")
+        try camera.startRecording(to: url, quality: .low, maxDuration: MediaTime(seconds: 1))
+        #expect(camera.recording == .recording(remaining: 1))
+        #expect(throws: CaptureError.alreadyRecording) {
+            try camera.startRecording(to: url, quality: .low, maxDuration: nil)
+        }
+        try await waitUntil("the recording finished") {
+            if case .recording = camera.recording { return false }
+            return true
+        }
+        #expect(camera.recording == .finished(url))
+        #expect(states.last == .finished(url))
+        let countdown = states.compactMap { state -> TimeInterval? in
+            if case .recording(let remaining) = state { return remaining }
+            return nil
+        }
+        #expect(countdown.count >= 4, "\(countdown)")
+        #expect(countdown == countdown.sorted(by: >) && Set(countdown).count == countdown.count, "\(countdown)")
+        #expect((countdown.last ?? 1) < 0.3)
+        let reader = try FrameReader(url: url)
+        #expect(reader.duration <= MediaTime(seconds: 1))
+        #expect(reader.duration >= MediaTime(value: 9, timescale: 10))
+        #expect(reader.video.codedSize == Self.size)
+        #expect(!camera.isCameraOpen)
+    }
+
+    @Test("stopping a recording early leaves a playable file")
+    func stopsEarly() async throws {
+        let camera = session()
+        let url = TestPaths.scratchFolder("camera-stop").appendingPathComponent("clip.mp4")
+        try camera.startRecording(to: url, quality: .medium, maxDuration: nil)
+        try await waitUntil("a third of a second is recorded") { camera.recordedDuration >= MediaTime(value: 1, timescale: 3) }
+        let state = await camera.stopRecording()
+        #expect(state == .finished(url))
+        let reader = try FrameReader(url: url)
+        #expect(reader.duration >= MediaTime(value: 1, timescale: 4))
+        let last = try reader.frame(at: .time(reader.duration))
+        #expect(last.image.size == Self.size)
+        #expect(await camera.stopRecording() == .finished(url), "stopping again changes nothing")
+    }
+
+    @Test("preview pictures keep coming while the camera records")
+    func previewWhileRecording() async throws {
+        let camera = session()
+        var frames = 0
+        try camera.startPreview { _ in frames += 1 }
+        try await waitUntil("the preview runs") { frames >= 2 }
+        let url = TestPaths.scratchFolder("camera-both").appendingPathComponent("clip.mp4")
+        try camera.startRecording(to: url, quality: .low, maxDuration: nil)
+        let atStart = frames
+        try await waitUntil("five preview frames came while recording") { frames >= atStart + 5 }
+        #expect(camera.recording == .recording(remaining: nil), "still recording")
+        try await waitUntil("some video is recorded") { camera.recordedDuration >= MediaTime(value: 2, timescale: 5) }
+        #expect(await camera.stopRecording() == .finished(url))
+        #expect(camera.isCameraOpen, "the preview still needs the camera")
+        let afterStop = frames
+        try await waitUntil("the preview goes on after the recording") { frames > afterStop + 2 }
+        camera.stopPreview()
+        #expect(try FrameReader(url: url).duration >= MediaTime(value: 2, timescale: 5))
+    }
+
+    @Test("a recording that cannot be written is refused at once, and the camera closes")
+    func unwritable() async throws {
+        let camera = session()
+        let url = URL(fileURLWithPath: "/nonexistent-folder/clip.mp4")
+        #expect(throws: MediaIOError.self) { try camera.startRecording(to: url, quality: .low, maxDuration: nil) }
+        #expect(camera.recording == .idle)
+        #expect(!camera.isCameraOpen)
+        #expect(throws: CaptureError.maxDurationNotPositive) {
+            try camera.startRecording(to: url, quality: .low, maxDuration: .zero)
+        }
+    }
+}

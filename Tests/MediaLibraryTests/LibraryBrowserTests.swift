@@ -1,0 +1,178 @@
+import Foundation
+import Imaging
+import MediaIO
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+@testable import MediaLibrary
+
+/// A Progress that cancels itself once the first file's bytes are counted.
+final class CancelAfterFirstFile: Progress, @unchecked Sendable {
+    init() {
+        super.init(parent: nil, userInfo: nil)
+        totalUnitCount = 1
+    }
+    override var completedUnitCount: Int64 {
+        didSet { if completedUnitCount > 0 { cancel() } }
+    }
+}
+
+@Suite("Library browser")
+@MainActor
+struct LibraryBrowserTests {
+    /// A photo whose pixels show `index` and whose EXIF says it was taken `daysAgo` days ago.
+    nonisolated static func photo(_ index: Int, daysAgo: Int, in folder: URL) throws -> URL {
+        let url = folder.appendingPathComponent("photo-\(index).jpg")
+        let taken = Date(timeIntervalSince1970: 1_700_000_000 - Double(daysAgo) * 86_400)
+        try ImageEncoder.writePhoto(FrameIndexPattern.render(index: index, size: PixelSize(width: 320, height: 200)),
+                                    to: url, takenAt: taken)
+        return url
+    }
+
+    func libraryFolder() -> URL {
+        TestPaths.scratchFolder("browser").appendingPathComponent("Library")
+    }
+
+    /// Three photos (one in two albums), a video and a capture, added straight to the library,
+    /// off the main actor (decoding them takes a while, and other suites need the actor).
+    nonisolated static func populated() async throws -> (URL, [String: Asset]) {
+        let folder = TestPaths.scratchFolder("browser").appendingPathComponent("Library")
+        let source = TestPaths.scratchFolder("browser-files")
+        let library = try MediaLibrary(folder: folder)
+        var assets: [String: Asset] = [:]
+        assets["old"] = try library.importFile(try Self.photo(1, daysAgo: 30, in: source), album: "Trip").asset
+        assets["mid"] = try library.importFile(try Self.photo(2, daysAgo: 10, in: source)).asset
+        assets["new"] = try library.importFile(try Self.photo(3, daysAgo: 1, in: source), source: .capture).asset
+        assets["video"] = try library.importFile(try FixtureFactory.shared.fixture(.h264BFrames).url, album: "Family").asset
+        try library.add([assets["old"]?.id ?? 0], toAlbum: "Family")
+        return (folder, assets)
+    }
+
+    @Test("groups: All, Photos, Videos, Captures, then albums by name, with their counts")
+    func groups() async throws {
+        let (folder, _) = try await Self.populated()
+        let browser = try LibraryBrowser(folder: folder)
+        #expect(browser.groups.map(\.title) == ["All", "Photos", "Videos", "Captures", "Family", "Trip"])
+        #expect(browser.groups.map(\.count) == [4, 3, 1, 1, 2, 1])
+        #expect(browser.groups.map(\.group) == [.all, .photos, .videos, .captures, .album("Family"), .album("Trip")])
+        #expect(browser.assets.count == 4)
+        #expect(browser.lastError == nil)
+    }
+
+    @Test("the grid is newest first and follows the group and the kind filter")
+    func filtering() async throws {
+        let (folder, assets) = try await Self.populated()
+        let browser = try LibraryBrowser(folder: folder)
+        var changes = 0
+        browser.onChange = { changes += 1 }
+        let ids = { browser.assets.map(\.id) }
+        let (old, mid, new, video) = (assets["old"]?.id, assets["mid"]?.id, assets["new"]?.id, assets["video"]?.id)
+        #expect(ids() == [video, new, mid, old], "the fixture's file date is today, the photos' EXIF dates older")
+        #expect(browser.assets.map(\.creationDate) == browser.assets.map(\.creationDate).sorted(by: >))
+        browser.filter = .photos
+        #expect(ids() == [new, mid, old])
+        browser.selectedGroup = .album("Family")
+        #expect(ids() == [old])
+        browser.filter = .videos
+        #expect(ids() == [video])
+        browser.selectedGroup = .captures
+        #expect(ids().isEmpty)
+        browser.filter = .all
+        #expect(ids() == [new])
+        #expect(changes == 5)
+        browser.filter = .all
+        #expect(changes == 5, "setting the same value does not reload")
+    }
+
+    @Test("thumbnails are filled squares; two at once both arrive; the second ask is from memory")
+    func thumbnails() async throws {
+        let (folder, assets) = try await Self.populated()
+        let browser = try LibraryBrowser(folder: folder, thumbnailCacheCount: 2)
+        let photo = try #require(assets["mid"]), video = try #require(assets["video"])
+        async let a = browser.thumbnail(for: photo, side: 64)
+        async let b = browser.thumbnail(for: video, side: 64)
+        let (first, second) = try await (a, b)
+        #expect(first.size == PixelSize(width: 64, height: 64))
+        #expect(second.size == PixelSize(width: 64, height: 64))
+        #expect(await browser.worker.cachedThumbnails == 2)
+        #expect(try await browser.thumbnail(for: photo, side: 64) == first)
+        _ = try await browser.thumbnail(for: photo, side: 96)
+        #expect(await browser.worker.cachedThumbnails == 2, "the cache is bounded by count")
+        await #expect(throws: LibraryError.self) { try await browser.thumbnail(for: photo, side: 0) }
+    }
+
+    @Test("the cache forgets the least recently used entry")
+    func recentlyUsed() {
+        var cache = RecentlyUsed<String, Int>(capacity: 2)
+        cache["a"] = 1
+        cache["b"] = 2
+        _ = cache["a"]
+        cache["c"] = 3
+        #expect(cache["b"] == nil)
+        #expect(cache["a"] == 1 && cache["c"] == 3)
+        #expect(cache.count == 2)
+    }
+
+    @Test("an import goes on past a bad file, counts bytes and duplicates, and reloads")
+    func importReport() async throws {
+        let browser = try LibraryBrowser(folder: libraryFolder())
+        let source = TestPaths.scratchFolder("browser-import")
+        let good = try Self.photo(7, daysAgo: 2, in: source)
+        let other = try Self.photo(8, daysAgo: 3, in: source)
+        let bad = source.appendingPathComponent("notes.jpg")
+        try Data("not a photo".utf8).write(to: bad)
+        let twin = source.appendingPathComponent("twin.jpg")
+        try FileManager.default.copyItem(at: good, to: twin)
+        let files = [good, bad, other, twin]
+        let bytes = try files.map { try #require(try FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber).int64Value }
+        var changed = false
+        browser.onChange = { changed = true }
+        let progress = Progress(totalUnitCount: 1)
+        let report = await browser.importFiles(files, progress: progress)
+        // The lanes race: whichever of a file and its copy is stored first is the new one.
+        let names = report.imported.map(\.originalFilename)
+        #expect(names.count == 2 && names.contains("photo-8.jpg"))
+        #expect(names.contains("photo-7.jpg") != names.contains("twin.jpg"))
+        #expect(report.duplicates == 1)
+        #expect(report.stored == 3)
+        #expect(report.failures.map(\.path) == [bad.path])
+        #expect(report.failures.first?.message.hasPrefix("Invalid data") == true)
+        #expect(!report.cancelled)
+        #expect(progress.totalUnitCount == bytes.reduce(0, +))
+        #expect(progress.completedUnitCount == progress.totalUnitCount)
+        #expect(changed)
+        let seventh = names.first { $0 != "photo-8.jpg" }
+        #expect(browser.assets.map(\.originalFilename) == [seventh, "photo-8.jpg"], "photo 7 (or its twin) is the newer")
+        #expect(browser.groups.first?.count == 2)
+    }
+
+    @Test("cancelling an import's progress stops it before the remaining files")
+    func importCancelled() async throws {
+        let browser = try LibraryBrowser(folder: libraryFolder())
+        let source = TestPaths.scratchFolder("browser-cancel")
+        let files = try (0..<8).map { try Self.photo(20 + $0, daysAgo: $0, in: source) }
+        let before = Progress(totalUnitCount: 1)
+        before.cancel()
+        let none = await browser.importFiles(files, progress: before)
+        #expect(none.cancelled && none.imported.isEmpty && none.failures.isEmpty)
+        let report = await browser.importFiles(files, progress: CancelAfterFirstFile())
+        #expect(report.cancelled)
+        #expect(report.imported.count >= 1 && report.imported.count < files.count)
+        #expect(browser.assets.count == report.imported.count)
+    }
+
+    @Test("a capture is saved to Captures and moved into the library")
+    func saveCapture() async throws {
+        let browser = try LibraryBrowser(folder: libraryFolder())
+        let shot = try Self.photo(40, daysAgo: 0, in: TestPaths.scratchFolder("browser-capture"))
+        let asset = try await browser.saveCapture(shot)
+        #expect(asset.source == .capture)
+        #expect(!FileManager.default.fileExists(atPath: shot.path))
+        #expect(FileManager.default.fileExists(atPath: browser.originalURL(of: asset).path))
+        #expect(browser.groups.first { $0.group == .captures }?.count == 1)
+        let bad = TestPaths.scratchFolder("browser-capture").appendingPathComponent("x.mp4")
+        try Data("junk".utf8).write(to: bad)
+        await #expect(throws: LibraryError.self) { try await browser.saveCapture(bad) }
+    }
+}
