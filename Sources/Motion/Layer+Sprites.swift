@@ -191,6 +191,12 @@ extension Layer {
         records.first { $0.name == name && !$0.hasFinished }?.id
     }
 
+    /// Whether any sprite on this layer is still running (activated and not yet finished), so
+    /// a screen knows to keep drawing frames.
+    public var hasRunningSprites: Bool {
+        records.contains { !$0.hasFinished }
+    }
+
     /// Whether `id` is activated and has not finished or been stopped.
     func isRunning(_ id: SpriteID) -> Bool {
         records.contains { $0.id == id && !$0.hasFinished }

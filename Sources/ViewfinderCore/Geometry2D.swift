@@ -119,6 +119,19 @@ public struct Rect: Sendable, Hashable, Codable, CustomStringConvertible {
     /// "(x, y, width, height)" for messages and test failures.
     public var description: String { "(\(origin.x), \(origin.y), \(size.width), \(size.height))" }
 
+    /// This rectangle shrunk by `amount` on every side (never below zero size).
+    public func insetBy(_ amount: Double) -> Rect {
+        Rect(x: minX + amount, y: minY + amount, width: max(0, width - 2 * amount), height: max(0, height - 2 * amount))
+    }
+
+    /// The largest rectangle of `content`'s aspect ratio that fits inside this one, centred
+    /// (how a picture is shown without cropping). Empty when either size is not positive.
+    public func aspectFit(_ content: Size) -> Rect {
+        guard content.isPositive, size.isPositive else { return Rect(x: midX, y: midY, width: 0, height: 0) }
+        let scale = min(width / content.width, height / content.height)
+        return Rect(center: center, size: Size(width: content.width * scale, height: content.height * scale))
+    }
+
     // MARK: - Codable
 
     private enum CodingKeys: String, CodingKey {

@@ -18,6 +18,21 @@ struct LayerTests {
         #expect(rig.layer.opacity == 0.8)
     }
 
+    @Test("hasRunningSprites is true until the last unheld or held sprite finishes")
+    func runningSprites() {
+        let rig = Rig()
+        #expect(!rig.layer.hasRunningSprites)
+        rig.layer.motion.fade.to(0).duration(1).activate()
+        rig.layer.motion.scale.to(2).duration(2).keepAlive().activate()
+        rig.run(to: 0.5)
+        #expect(rig.layer.hasRunningSprites)
+        rig.run(to: 1.5)
+        #expect(rig.layer.hasRunningSprites)
+        rig.run(to: 2.5)
+        #expect(!rig.layer.hasRunningSprites)
+        #expect(rig.layer.presentation(at: 2.5).transform.scale.x == 2)
+    }
+
     @Test("presentation at a time is pure: asking again, or out of order, gives the same answer")
     func pure() {
         let rig = Rig()

@@ -37,4 +37,14 @@ struct Geometry2DTests {
         #expect(try JSONDecoder().decode(Rect.self, from: Data(#"{"x":1.5,"y":2,"width":3,"height":4}"#.utf8)) == r)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(Rect.self, from: Data(#"{"x":1}"#.utf8)) }
     }
+
+    @Test("aspectFit centres the content's shape inside; insetBy shrinks every side")
+    func fitting() {
+        let area = Rect(x: 10, y: 20, width: 400, height: 300)
+        #expect(area.aspectFit(Size(width: 1920, height: 1080)) == Rect(x: 10, y: 57.5, width: 400, height: 225))
+        #expect(area.aspectFit(Size(width: 100, height: 200)) == Rect(x: 135, y: 20, width: 150, height: 300))
+        #expect(area.aspectFit(Size(width: 0, height: 5)).width == 0)
+        #expect(area.insetBy(10) == Rect(x: 20, y: 30, width: 380, height: 280))
+        #expect(area.insetBy(500).width == 0)
+    }
 }
