@@ -1,8 +1,12 @@
 # The two commands a newcomer needs: `make demo` and `make test`. Both install what is missing.
 SWIFT ?= swift
 DEMO_DIR ?= demo-output
+PREFIX ?= /usr/local
+# Extra options for `make studio`, e.g. STUDIO_ARGS="--library ~/Pictures/Library --dark".
+STUDIO_ARGS ?= --device virtual
+APP_ID := org.viewfinder.Studio
 
-.PHONY: all deps build release test demo bench clean
+.PHONY: all deps build release test demo studio install uninstall bench clean
 
 all: build
 
@@ -21,6 +25,24 @@ test: deps
 
 demo: release
 	@scripts/demo "$(DEMO_DIR)"
+
+# The desktop app, with the virtual camera offered (a real one is used first when present).
+studio: release
+	.build/release/viewfinder-studio $(STUDIO_ARGS)
+
+# Installs both programs, the .desktop file and the icon under $(DESTDIR)$(PREFIX).
+install: release
+	install -Dm755 .build/release/viewfinder "$(DESTDIR)$(PREFIX)/bin/viewfinder"
+	install -Dm755 .build/release/viewfinder-studio "$(DESTDIR)$(PREFIX)/bin/viewfinder-studio"
+	install -Dm644 data/$(APP_ID).desktop "$(DESTDIR)$(PREFIX)/share/applications/$(APP_ID).desktop"
+	install -Dm644 data/icons/$(APP_ID).svg "$(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/$(APP_ID).svg"
+	-gtk4-update-icon-cache -q -t -f "$(DESTDIR)$(PREFIX)/share/icons/hicolor" 2>/dev/null
+	-update-desktop-database -q "$(DESTDIR)$(PREFIX)/share/applications" 2>/dev/null
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/viewfinder" "$(DESTDIR)$(PREFIX)/bin/viewfinder-studio"
+	rm -f "$(DESTDIR)$(PREFIX)/share/applications/$(APP_ID).desktop"
+	rm -f "$(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/$(APP_ID).svg"
 
 bench:
 	@scripts/install-deps --bench

@@ -9,6 +9,15 @@ let glibIncludeFlags = ["-I/usr/include/glib-2.0"]
         "-I/usr/lib/\($0)-linux-gnu/glib-2.0/include"
     }
 
+/// GTK 4's header folders (what `pkg-config --cflags gtk4` lists, minus the flags SwiftPM refuses).
+let gtkIncludeFlags: SwiftSetting = .unsafeFlags(
+    (["gtk-4.0", "pango-1.0", "harfbuzz", "freetype2", "libpng16", "fribidi", "cairo", "pixman-1",
+      "gdk-pixbuf-2.0", "graphene-1.0"].map { "-I/usr/include/\($0)" } + glibIncludeFlags
+        + ["x86_64", "aarch64", "arm", "i386", "powerpc64le", "s390x", "riscv64"].map {
+            "-I/usr/lib/\($0)-linux-gnu/graphene-1.0/include"
+        }).flatMap { ["-Xcc", $0] }
+)
+
 let package = Package(
     name: "Viewfinder",
     platforms: [.macOS(.v14)],
@@ -26,6 +35,7 @@ let package = Package(
         .library(name: "MediaLibrary", targets: ["MediaLibrary"]),
         .library(name: "Capture", targets: ["Capture"]),
         .executable(name: "viewfinder", targets: ["viewfinder"]),
+        .executable(name: "viewfinder-studio", targets: ["ViewfinderStudio"]),
     ],
     targets: [
         // Core: Foundation only.
@@ -43,6 +53,9 @@ let package = Package(
         .systemLibrary(name: "CVips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // GTK's pkg-config output carries flags SwiftPM refuses (-pthread, -msse), so the module
+        // map links the libraries and the Swift targets that import it get the include paths.
+        .systemLibrary(name: "CGtk", providers: [.apt(["libgtk-4-dev"])]),
         .target(
             name: "CVipsShim",
             dependencies: ["CVips"],
@@ -65,10 +78,19 @@ let package = Package(
         .target(name: "MediaLibrary", dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store"]),
         .target(name: "Capture", dependencies: ["ViewfinderCore", "MediaIO"]),
 
+        // The desktop app's thin GTK layer: object ownership, signals, the main loop, drawing.
+        .target(name: "StudioKit", dependencies: ["ViewfinderCore", "CGtk"], swiftSettings: [gtkIncludeFlags]),
+
         // Front ends.
         .executableTarget(
             name: "viewfinder",
             dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion", "MotionRenderer"]
+        ),
+        .executableTarget(
+            name: "ViewfinderStudio",
+            dependencies: ["ViewfinderCore", "StudioKit", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD",
+                           "AvatarCrop", "MediaLibrary", "Capture", "Motion"],
+            swiftSettings: [gtkIncludeFlags]
         ),
 
         // Tests mirror the sources. The support target generates fixtures with the ffmpeg CLI
@@ -102,6 +124,8 @@ let package = Package(
         ),
         .testTarget(name: "CaptureTests", dependencies: ["ViewfinderCore", "MediaIO", "Capture", "Imaging", "ViewfinderTestSupport"]),
         .testTarget(name: "ViewfinderCLITests", dependencies: ["ViewfinderCore", "ViewfinderTestSupport"]),
+        // The desktop app, driven under Xvfb; reads its screenshots with Imaging.
+        .testTarget(name: "StudioTests", dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "ViewfinderTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

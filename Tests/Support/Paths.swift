@@ -11,16 +11,22 @@ public enum TestPaths {
         .appendingPathComponent("shared/media")
 
     /// The `viewfinder` executable built next to the test bundle.
-    public static var tool: URL {
+    public static var tool: URL { executable(named: "viewfinder") }
+
+    /// The `viewfinder-studio` desktop app built next to the test bundle.
+    public static var studio: URL { executable(named: "viewfinder-studio") }
+
+    /// A product of this package built next to the test bundle.
+    public static func executable(named name: String) -> URL {
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = bundle.deletingLastPathComponent()
         // The test binary may sit inside Package.xctest/ or directly in the build folder.
         for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("viewfinder")
+            let candidate = folder.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             folder = folder.deletingLastPathComponent()
         }
-        return repository.appendingPathComponent(".build/debug/viewfinder")
+        return repository.appendingPathComponent(".build/debug/\(name)")
     }
 
     /// Every file in the media corpus under `folder` (e.g. "phone_video"), sorted.

@@ -1,0 +1,80 @@
+#ifndef VIEWFINDER_CGTK_SHIM_H
+#define VIEWFINDER_CGTK_SHIM_H
+// GTK 4 (4.8 on Debian 12) for StudioKit. GTK's type-check casts and g_signal_connect are
+// macros, which Swift cannot call, so the few the app needs are written out as functions here.
+#include <gtk/gtk.h>
+#include <pango/pangocairo.h>
+
+/// Connects `handler` (a C function with the signal's own signature) to `signal` of `instance`,
+/// passing `data`; `destroy` runs when the handler is disconnected or the instance finalized.
+static inline unsigned long vf_signal_connect(void *instance, const char *signal, GCallback handler,
+                                              void *data, GClosureNotify destroy) {
+    return g_signal_connect_data(instance, signal, handler, data, destroy, (GConnectFlags)0);
+}
+
+static inline GObject *vf_object(void *p) { return G_OBJECT(p); }
+static inline GtkWidget *vf_widget(void *p) { return GTK_WIDGET(p); }
+static inline GtkWindow *vf_window(void *p) { return GTK_WINDOW(p); }
+static inline GtkBox *vf_box(void *p) { return GTK_BOX(p); }
+static inline GtkLabel *vf_label(void *p) { return GTK_LABEL(p); }
+static inline GtkButton *vf_button(void *p) { return GTK_BUTTON(p); }
+static inline GtkDrawingArea *vf_drawing_area(void *p) { return GTK_DRAWING_AREA(p); }
+static inline GtkOverlay *vf_overlay(void *p) { return GTK_OVERLAY(p); }
+static inline GtkStack *vf_stack(void *p) { return GTK_STACK(p); }
+static inline GtkApplication *vf_application(void *p) { return GTK_APPLICATION(p); }
+static inline GApplication *vf_gapplication(void *p) { return G_APPLICATION(p); }
+static inline GtkEventController *vf_controller(void *p) { return GTK_EVENT_CONTROLLER(p); }
+static inline GtkGesture *vf_gesture(void *p) { return GTK_GESTURE(p); }
+static inline GtkGestureSingle *vf_gesture_single(void *p) { return GTK_GESTURE_SINGLE(p); }
+static inline GtkGestureDrag *vf_gesture_drag(void *p) { return GTK_GESTURE_DRAG(p); }
+static inline GtkHeaderBar *vf_header_bar(void *p) { return GTK_HEADER_BAR(p); }
+static inline GtkScrolledWindow *vf_scrolled(void *p) { return GTK_SCROLLED_WINDOW(p); }
+static inline GtkFlowBox *vf_flow_box(void *p) { return GTK_FLOW_BOX(p); }
+static inline GtkListBox *vf_list_box(void *p) { return GTK_LIST_BOX(p); }
+static inline GtkDropDown *vf_drop_down(void *p) { return GTK_DROP_DOWN(p); }
+static inline GtkPicture *vf_picture(void *p) { return GTK_PICTURE(p); }
+static inline GdkPaintable *vf_paintable(void *p) { return GDK_PAINTABLE(p); }
+static inline GdkTexture *vf_texture(void *p) { return GDK_TEXTURE(p); }
+static inline GtkNative *vf_native(void *p) { return GTK_NATIVE(p); }
+static inline GtkFileChooser *vf_file_chooser(void *p) { return GTK_FILE_CHOOSER(p); }
+static inline GtkNativeDialog *vf_native_dialog(void *p) { return GTK_NATIVE_DIALOG(p); }
+static inline GtkToggleButton *vf_toggle(void *p) { return GTK_TOGGLE_BUTTON(p); }
+static inline GtkGridView *vf_grid_view(void *p) { return GTK_GRID_VIEW(p); }
+static inline GtkListItem *vf_list_item(void *p) { return GTK_LIST_ITEM(p); }
+static inline GListModel *vf_list_model(void *p) { return G_LIST_MODEL(p); }
+static inline GtkSelectionModel *vf_selection_model(void *p) { return GTK_SELECTION_MODEL(p); }
+static inline GtkDropTarget *vf_drop_target(void *p) { return GTK_DROP_TARGET(p); }
+static inline GtkShortcutController *vf_shortcut_controller(void *p) { return GTK_SHORTCUT_CONTROLLER(p); }
+static inline GtkEditable *vf_editable(void *p) { return GTK_EDITABLE(p); }
+
+/// The GType of a GSList of files, which a drop target accepts for dropped files.
+static inline GType vf_file_list_type(void) { return GDK_TYPE_FILE_LIST; }
+static inline GType vf_string_type(void) { return G_TYPE_STRING; }
+static inline gboolean vf_value_holds_file_list(const GValue *value) { return G_VALUE_HOLDS(value, GDK_TYPE_FILE_LIST); }
+
+/// Light or dark: sets GtkSettings' "gtk-application-prefer-dark-theme" (g_object_set is variadic).
+static inline void vf_set_prefer_dark_theme(gboolean dark) {
+    GtkSettings *settings = gtk_settings_get_default();
+    if (settings) g_object_set(settings, "gtk-application-prefer-dark-theme", dark, NULL);
+}
+
+static inline gboolean vf_prefers_dark_theme(void) {
+    GtkSettings *settings = gtk_settings_get_default();
+    gboolean dark = FALSE;
+    if (settings) g_object_get(settings, "gtk-application-prefer-dark-theme", &dark, NULL);
+    return dark;
+}
+
+/// The n-th file of a dropped GdkFileList value, or NULL past the end (borrowed, not owned).
+static inline GFile *vf_dropped_file(const GValue *value, unsigned index) {
+    if (!G_VALUE_HOLDS(value, GDK_TYPE_FILE_LIST)) return NULL;
+    GSList *files = g_value_get_boxed(value);
+    return g_slist_nth_data(files, index);
+}
+
+/// A drop target that takes files from the file manager.
+static inline GtkDropTarget *vf_file_drop_target_new(void) {
+    return gtk_drop_target_new(GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+}
+
+#endif

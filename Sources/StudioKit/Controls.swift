@@ -1,0 +1,72 @@
+import CGtk
+
+/// A line of text.
+@MainActor
+public final class Label: Widget {
+    public init(_ text: String = "") {
+        super.init(owning: raw(gtk_label_new(text)))
+    }
+
+    /// The text shown.
+    public var text: String {
+        get { gtk_label_get_text(vf_label(pointer)).map { String(cString: $0) } ?? "" }
+        set { gtk_label_set_text(vf_label(pointer), newValue) }
+    }
+
+    /// Wraps long text over several lines.
+    public func setWraps(_ on: Bool) {
+        gtk_label_set_wrap(vf_label(pointer), on ? 1 : 0)
+    }
+
+    /// Horizontal alignment of the text, 0 (left) to 1 (right).
+    public func setTextAlignment(_ x: Double) {
+        gtk_label_set_xalign(vf_label(pointer), Float(x))
+    }
+}
+
+/// A push button.
+@MainActor
+public class Button: Widget {
+    public init(_ title: String, action: @escaping @MainActor () -> Void = {}) {
+        super.init(owning: raw(gtk_button_new_with_label(title)))
+        on("clicked", action)
+    }
+
+    init(owning pointer: UnsafeMutableRawPointer, action: @escaping @MainActor () -> Void) {
+        super.init(owning: pointer)
+        on("clicked", action)
+    }
+
+    /// A button showing a named icon (e.g. "camera-photo-symbolic").
+    public static func icon(_ name: String, tooltip: String, action: @escaping @MainActor () -> Void) -> Button {
+        let button = Button(owning: raw(gtk_button_new_from_icon_name(name)), action: action)
+        button.setTooltip(tooltip)
+        return button
+    }
+
+    /// The button's text.
+    public var title: String {
+        get { gtk_button_get_label(vf_button(pointer)).map { String(cString: $0) } ?? "" }
+        set { gtk_button_set_label(vf_button(pointer), newValue) }
+    }
+}
+
+/// A button that stays in or out; buttons in one group act as radio buttons.
+@MainActor
+public final class ToggleButton: Widget {
+    public init(_ title: String, toggled: @escaping @MainActor (Bool) -> Void) {
+        super.init(owning: raw(gtk_toggle_button_new_with_label(title)))
+        on("toggled") { [unowned self] in toggled(self.isActive) }
+    }
+
+    /// Pressed in.
+    public var isActive: Bool {
+        get { gtk_toggle_button_get_active(vf_toggle(pointer)) != 0 }
+        set { gtk_toggle_button_set_active(vf_toggle(pointer), newValue ? 1 : 0) }
+    }
+
+    /// Makes this button one of `leader`'s radio group.
+    public func join(_ leader: ToggleButton) {
+        gtk_toggle_button_set_group(vf_toggle(pointer), vf_toggle(leader.pointer))
+    }
+}

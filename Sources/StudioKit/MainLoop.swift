@@ -1,0 +1,110 @@
+import CGtk
+import Foundation
+
+/// The GTK application: one window, the GLib main loop, actions with keyboard shortcuts.
+///
+/// GTK owns the main thread through the GLib loop, so Foundation's main run loop — which carries
+/// `DispatchQueue.main` and `@MainActor` tasks on Linux — would never run. A GLib timeout
+/// services it every few milliseconds while the application runs.
+@MainActor
+public final class Application: Object {
+    /// Makes the application; `id` is its reverse-DNS id (the .desktop file's name).
+    public init(id: String) {
+        guard let app = gtk_application_new(id, G_APPLICATION_NON_UNIQUE) else {
+            preconditionFailure("gtk_application_new returned NULL for a valid id")
+        }
+        super.init(adopting: raw(app))
+    }
+
+    /// True when GTK can open a display (`$DISPLAY` or `$WAYLAND_DISPLAY` reachable).
+    public static func canOpenDisplay() -> Bool {
+        gtk_init_check() != 0
+    }
+
+    /// Runs `activate` once GTK is ready, then the main loop until the last window closes or
+    /// `quit()` is called. Returns the process exit status.
+    public func run(arguments: [String] = [CommandLine.arguments.first ?? "viewfinder-studio"],
+                    activate: @escaping @MainActor () -> Void) -> Int32 {
+        on("activate", activate)
+        let servicing = Timer.repeating(milliseconds: 4) {
+            _ = RunLoop.main.run(mode: .default, before: Date())
+            return true
+        }
+        defer { servicing.cancel() }
+        var cStrings = arguments.map { strdup($0) }
+        defer { cStrings.forEach { free($0) } }
+        return cStrings.withUnsafeMutableBufferPointer { buffer in
+            g_application_run(vf_gapplication(pointer), Int32(buffer.count), buffer.baseAddress)
+        }
+    }
+
+    /// Ends the main loop.
+    public func quit() {
+        g_application_quit(vf_gapplication(pointer))
+    }
+
+    /// Adds an application action `app.<name>` bound to `accelerators` (e.g. "<Control>q").
+    public func addAction(_ name: String, accelerators: [String] = [], _ handler: @escaping @MainActor () -> Void) {
+        guard let action = g_simple_action_new(name, nil) else { return }
+        let wrapped = Object(adopting: raw(action))
+        let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, _, data in
+            MainActor.assumeIsolated { CallbackBox.from(data, as: VoidHandler.self)?() }
+        }
+        _ = wrapped.connect("activate", unsafeBitCast(callback, to: GCallback.self), CallbackBox(handler as VoidHandler))
+        g_action_map_add_action(OpaquePointer(pointer), OpaquePointer(wrapped.pointer))
+        setAccelerators(accelerators, for: "app.\(name)")
+    }
+
+    private func setAccelerators(_ accelerators: [String], for action: String) {
+        var cStrings: [UnsafeMutablePointer<CChar>?] = accelerators.map { strdup($0) } + [nil]
+        defer { cStrings.forEach { free($0) } }
+        cStrings.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { constBuffer in
+                gtk_application_set_accels_for_action(vf_application(pointer), action, constBuffer.baseAddress)
+            }
+        }
+    }
+
+    /// Prefer the dark or the light variant of the theme.
+    public static var prefersDarkTheme: Bool {
+        get { vf_prefers_dark_theme() != 0 }
+        set { vf_set_prefer_dark_theme(newValue ? 1 : 0) }
+    }
+}
+
+/// A GLib timeout on the main loop; cancel it, or return false from its handler, to stop it.
+@MainActor
+public final class Timer {
+    private var sourceID: UInt32 = 0
+
+    private init() {}
+
+    /// Calls `handler` every `milliseconds` until it returns false or the timer is cancelled.
+    public static func repeating(milliseconds: UInt32, _ handler: @escaping @MainActor () -> Bool) -> Timer {
+        let timer = Timer()
+        let callback: @convention(c) (UnsafeMutableRawPointer?) -> gboolean = { data in
+            MainActor.assumeIsolated { (CallbackBox.from(data, as: BoolHandler.self)?() ?? false) ? 1 : 0 }
+        }
+        let box = CallbackBox(handler as BoolHandler)
+        timer.sourceID = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, callback, box.retainedPointer,
+                                            CallbackBox.destroyNotify)
+        return timer
+    }
+
+    /// Calls `handler` once after `milliseconds`.
+    @discardableResult
+    public static func once(after milliseconds: UInt32, _ handler: @escaping @MainActor () -> Void) -> Timer {
+        repeating(milliseconds: milliseconds) {
+            handler()
+            return false
+        }
+    }
+
+    /// Stops the timer (its closure is released by GLib).
+    public func cancel() {
+        if sourceID != 0, g_main_context_find_source_by_id(nil, sourceID) != nil {
+            g_source_remove(sourceID)
+        }
+        sourceID = 0
+    }
+}

@@ -1,0 +1,74 @@
+import CGtk
+import ViewfinderCore
+
+/// Pixels GTK can show (a GdkMemoryTexture), copied from a raster.
+@MainActor
+public final class Texture: Object {
+    public let width: Int
+    public let height: Int
+
+    /// A texture of an RGB or RGBA (straight alpha) raster.
+    public init?(_ image: RasterImage) {
+        guard image.width > 0, image.height > 0, [3, 4].contains(image.channels) else { return nil }
+        let format = image.channels == 4 ? GDK_MEMORY_R8G8B8A8 : GDK_MEMORY_R8G8B8
+        let bytes = image.bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        defer { g_bytes_unref(bytes) }
+        guard let made = gdk_memory_texture_new(Int32(image.width), Int32(image.height), format, bytes,
+                                                gsize(image.width * image.channels)) else { return nil }
+        width = image.width
+        height = image.height
+        super.init(adopting: raw(made))
+    }
+}
+
+/// Shows a texture scaled to fit its space (library thumbnails, camera preview).
+@MainActor
+public final class Picture: Widget {
+    public init() {
+        super.init(owning: raw(gtk_picture_new()))
+    }
+
+    /// The texture shown, or nil for nothing.
+    public func setTexture(_ texture: Texture?) {
+        gtk_picture_set_paintable(vf_picture(pointer), texture.map { vf_paintable($0.pointer) })
+    }
+
+    /// Fills the space (cropping) rather than fitting inside it.
+    public func setCovers(_ on: Bool) {
+        gtk_picture_set_content_fit(vf_picture(pointer), on ? GTK_CONTENT_FIT_COVER : GTK_CONTENT_FIT_CONTAIN)
+    }
+}
+
+extension Widget {
+    /// Renders the widget as it is now on screen into a PNG at `path` (GTK's own renderer, so
+    /// the file is what the user sees). Returns false when it cannot (not yet shown, no size).
+    @discardableResult
+    public func renderPNG(to path: String) -> Bool {
+        withRenderedTexture { gdk_texture_save_to_png($0, path) != 0 } ?? false
+    }
+
+    /// The widget as it is now on screen, as a picture to draw elsewhere (the HUD blurs it).
+    public func renderImage() -> CairoImage? {
+        withRenderedTexture { texture in
+            let width = Int(gdk_texture_get_width(texture)), height = Int(gdk_texture_get_height(texture))
+            guard let image = CairoImage(width: width, height: height) else { return nil }
+            // GTK downloads in Cairo's own layout (premultiplied ARGB32, native endian).
+            image.withPixels { pixels, stride in gdk_texture_download(texture, pixels, gsize(stride)) }
+            return image
+        } ?? nil
+    }
+
+    private func withRenderedTexture<T>(_ body: (OpaquePointer) -> T) -> T? {
+        guard width > 0, height > 0, let native = gtk_widget_get_native(widget),
+              let renderer = gtk_native_get_renderer(native),
+              let paintable = gtk_widget_paintable_new(widget) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
+        guard let snapshot = gtk_snapshot_new() else { return nil }
+        gdk_paintable_snapshot(paintable, snapshot, Double(width), Double(height))
+        guard let node = gtk_snapshot_free_to_node(snapshot) else { return nil }
+        defer { gsk_render_node_unref(node) }
+        guard let texture = gsk_renderer_render_texture(renderer, node, nil) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
+        return body(texture)
+    }
+}

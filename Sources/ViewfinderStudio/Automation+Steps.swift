@@ -1,0 +1,52 @@
+import Foundation
+import MediaLibrary
+import StudioKit
+
+extension Automation {
+    /// The steps that open screens and work the library, the trimmer and the camera.
+    func runMore(_ command: String, _ args: [String]) async throws {
+        switch command {
+        case "open-cover":
+            studio.openCover(.file(URL(fileURLWithPath: try word(args, 0))))
+        case "open-avatar":
+            studio.openAvatar(.file(URL(fileURLWithPath: try word(args, 0))))
+        case "open-trim":
+            studio.openTrim(.file(URL(fileURLWithPath: try word(args, 0))))
+        case "open-camera":
+            studio.openCamera()
+        case "open-asset":
+            guard let library = studio.library else { throw StepError(description: "no library") }
+            let index = Int(try number(args, 0))
+            guard library.assets.indices.contains(index) else {
+                throw StepError(description: "the grid has \(library.assets.count) items, not \(index + 1)")
+            }
+            if args.count > 1, try word(args, 1) == "trim" {
+                studio.openTrim(.library(library.assets[index], library.originalURL(of: library.assets[index])))
+            } else {
+                studio.open(library.assets[index])
+            }
+        case "import":
+            guard !args.isEmpty else { throw StepError(description: "import needs files") }
+            studio.importFiles(args.map { URL(fileURLWithPath: $0) })
+        case "filter":
+            guard let filter = LibraryBrowser.KindFilter(rawValue: try word(args, 0)) else {
+                throw StepError(description: "filter is all, photos or videos")
+            }
+            studio.library?.filter = filter
+        case "group":
+            let title = args.joined(separator: " ")
+            guard let entry = studio.library?.groups.first(where: { $0.title == title }) else {
+                throw StepError(description: "no group called '\(title)'")
+            }
+            studio.library?.selectedGroup = entry.group
+        case "trim-start", "trim-end":
+            let screen: TrimScreen = try top()
+            let value = try number(args, 0)
+            if command == "trim-start" { screen.setStart(value) } else { screen.setEnd(value) }
+        case "back":
+            studio.back()
+        default:
+            throw StepError(description: "unknown step '\(command)'")
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import HUD
+import StudioKit
+
+/// Plays a script of user actions against the running app (`--script FILE`), one per line, so
+/// tests drive every screen through the same handlers the gestures and buttons call and take
+/// screenshots of what GTK draws. `#` starts a comment. A failed step prints an `error` event,
+/// sets the exit status to 1 and quits.
+///
+/// Steps: `wait EVENT [SECONDS]` (until an event not yet waited for arrives), `wait-hud PHASE`,
+/// `sleep SECONDS`, `screenshot PATH`, `press BUTTON`, `slider VALUE`, `drag-slider FROM TO`,
+/// `pan DX DY`, `zoom FACTOR X Y`, `scroll DY X Y`, `double-click`, `trim-start VALUE`,
+/// `trim-end VALUE`, `open-cover PATH`, `open-avatar PATH`, `open-trim PATH`, `open-camera`,
+/// `open-asset INDEX`, `import PATH…`, `filter KIND`, `group TITLE`, `theme dark|light`, `quit`.
+@MainActor
+final class Automation {
+    let studio: Studio
+    private let script: URL
+    private var consumed: [String: Int] = [:]
+
+    init(studio: Studio, script: URL) {
+        self.studio = studio
+        self.script = script
+    }
+
+    struct StepError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    func start() {
+        Task {
+            do {
+                let text = try String(contentsOf: script, encoding: .utf8)
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let words = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first?
+                        .split(separator: " ").map(String.init) ?? []
+                    guard let command = words.first else { continue }
+                    studio.events.emit("step", ["line": number + 1, "command": command])
+                    do {
+                        try await run(command, Array(words.dropFirst()))
+                    } catch {
+                        throw StepError(description: "line \(number + 1) (\(command)): \(error)")
+                    }
+                }
+            } catch {
+                studio.events.emit("script-failed", ["message": "\(error)"])
+                FileHandle.standardError.write(Data("viewfinder-studio: script: \(error)\n".utf8))
+                studio.exitStatus = 1
+            }
+            studio.application.quit()
+        }
+    }
+
+    private func run(_ command: String, _ args: [String]) async throws {
+        switch command {
+        case "wait":
+            let name = try word(args, 0)
+            let timeout = try args.count > 1 ? number(args, 1) : 60
+            try await until(timeout, "event \(name)") { [unowned self] in
+                guard self.studio.events.counts[name, default: 0] > self.consumed[name, default: 0] else { return false }
+                self.consumed[name, default: 0] += 1
+                return true
+            }
+        case "wait-hud":
+            let phase = try word(args, 0)
+            try await until(try args.count > 1 ? number(args, 1) : 60, "HUD \(phase)") { [unowned self] in
+                "\(self.studio.hudOverlay.shownPhase)" == phase
+            }
+        case "wait-exact":
+            let screen: CoverScreen = try top()
+            try await until(30, "the exact frame") {
+                guard let shown = screen.session.preview else { return false }
+                return shown.isExact && shown.sliderValue == screen.session.sliderValue
+            }
+        case "sleep":
+            try await Task.sleep(for: .milliseconds(Int(try number(args, 0) * 1000)))
+        case "screenshot":
+            let path = try word(args, 0)
+            let target: Widget
+            if args.count > 1, args[1] == "hud" {
+                target = studio.hudOverlay.area
+            } else if args.count > 1 {
+                guard let part = studio.current?.part(named: args[1]) else {
+                    throw StepError(description: "\(studio.current?.title ?? "this screen") has no part '\(args[1])'")
+                }
+                target = part
+            } else {
+                target = studio.content
+            }
+            // Let GTK lay out and paint the last change first (a few frames, well inside the
+            // HUD's grace time).
+            try await Task.sleep(for: .milliseconds(50))
+            guard target.renderPNG(to: path) else { throw StepError(description: "cannot render \(args.count > 1 ? args[1] : "the window") to \(path)") }
+            var fields: [String: Any] = ["path": path, "width": target.width, "height": target.height]
+            if let cover = studio.current as? CoverScreen, let rect = cover.previewImageRect {
+                fields["image"] = [rect.minX, rect.minY, rect.width, rect.height]
+            }
+            studio.events.emit("screenshot", fields)
+        case "press":
+            try press(try word(args, 0))
+        case "theme":
+            Application.prefersDarkTheme = try word(args, 0) == "dark"
+        case "hud":
+            try showHUD(args)
+        case "hud-hide":
+            studio.hudOverlay.hide()
+        case "quit":
+            studio.application.quit()
+        case "slider", "drag-slider":
+            let screen: CoverScreen = try top()
+            let from = try number(args, 0)
+            screen.beginDrag(atX: screen.thumbCentre(forValue: from))
+            if command == "drag-slider" {
+                let to = try number(args, 1)
+                for step in 1...10 {
+                    let value = from + (to - from) * Double(step) / 10
+                    screen.continueDrag(by: screen.thumbCentre(forValue: value) - screen.thumbCentre(forValue: from))
+                    try await Task.sleep(for: .milliseconds(16))
+                }
+            }
+        case "pan":
+            let screen: AvatarScreen = try top()
+            let dx = try number(args, 0), dy = try number(args, 1)
+            for step in 1...8 {
+                screen.dragged(toOffset: .init(x: dx * Double(step) / 8, y: dy * Double(step) / 8))
+            }
+            screen.dragEnded()
+        case "zoom":
+            let screen: AvatarScreen = try top()
+            screen.zoom(by: try number(args, 0), at: .init(x: try number(args, 1), y: try number(args, 2)))
+        case "scroll":
+            let screen: AvatarScreen = try top()
+            screen.pointerMoved(to: .init(x: try number(args, 1), y: try number(args, 2)))
+            _ = screen.scrolled(try number(args, 0))
+        case "double-click":
+            let screen: AvatarScreen = try top()
+            screen.reset()
+        default:
+            try await runMore(command, args)
+        }
+    }
+
+    private func press(_ name: String) throws {
+        if name == "hud" {
+            guard studio.hudOverlay.clickButton() else { throw StepError(description: "the HUD shows no button") }
+            return
+        }
+        guard let screen = studio.current else { throw StepError(description: "no screen") }
+        guard let button = screen.button(named: name) else {
+            throw StepError(description: "\(screen.title) has no button '\(name)'")
+        }
+        guard button.isSensitive else { throw StepError(description: "the \(name) button is disabled") }
+        button.activate()
+    }
+
+    /// Waits, a frame at a time, until `condition` holds.
+    func until(_ seconds: Double, _ what: String, _ condition: @escaping @MainActor () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            guard Date() < deadline else { throw StepError(description: "timed out after \(seconds) s waiting for \(what)") }
+            try await Task.sleep(for: .milliseconds(15))
+        }
+    }
+
+    func top<S>() throws -> S {
+        guard let screen = studio.current as? S else {
+            throw StepError(description: "the screen shown is \(studio.current?.title ?? "none"), not \(S.self)")
+        }
+        return screen
+    }
+
+    func word(_ args: [String], _ index: Int) throws -> String {
+        guard index < args.count else { throw StepError(description: "missing argument \(index + 1)") }
+        return args[index]
+    }
+
+    func number(_ args: [String], _ index: Int) throws -> Double {
+        let text = try word(args, index)
+        guard let value = Double(text), value.isFinite else { throw StepError(description: "'\(text)' is not a number") }
+        return value
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import HUD
+import Motion
+import StudioKit
+import ViewfinderCore
+
+/// The progress HUD drawn over the whole window (seeds.md §4).
+///
+/// `ProgressHUD` decides what shows and when (grace time, minimum show time, delayed hides);
+/// the show and hide animations run on a Motion layer, started when the model's phase turns
+/// and evaluated on the widget's frame clock, so the same engine as `viewfinder animate` runs
+/// live here. While the HUD is hidden the overlay lets every click through.
+@MainActor
+final class HUDOverlay {
+    let area: DrawingArea
+    let hud: ProgressHUD
+    /// The layer whose presentation (opacity, scale) the box is drawn with.
+    let layer = Layer(name: "hud")
+    private let ticker: MotionTicker
+    /// The phase the overlay last drew (it follows the model's on the next frame).
+    private(set) var shownPhase: ProgressHUD.Phase = .hidden
+    private var tick: UInt32?
+    private var buttonFrame: Rect?
+    private let painter = HUDPainter()
+    /// What the blur background blurs: the screens under the HUD.
+    weak var backdropSource: Widget?
+    private var backdropSnapshot: CairoImage?
+    private var backdropTaken = -Double.infinity
+    private var blurred: (rect: Rect, image: CairoImage)?
+    /// Told whenever the HUD's phase changes (the automation waits on it).
+    var onPhaseChange: ((ProgressHUD.Phase) -> Void)?
+    /// Told of every frame drawn while the box animates: what Motion presented, and what the
+    /// HUD model says at that time (the tests compare the two).
+    var onAnimationFrame: ((_ motion: (opacity: Double, scale: Double), _ model: HUDAnimationState) -> Void)?
+
+    init(clock: FrameClock = FrameClock()) {
+        hud = ProgressHUD(clock: clock)
+        layer.clock = clock
+        layer.model.opacity = 0
+        ticker = MotionTicker(root: layer, clock: clock)
+        area = DrawingArea { _, _, _ in }
+        area.expand()
+        area.name = "hud"
+        area.setDraw { [unowned self] context, width, height in
+            self.draw(&context, width: width, height: height)
+        }
+        area.add(ClickGesture { [unowned self] _, x, y in
+            self.clicked(at: Point(x: x, y: y))
+        })
+        setTargetable(false)
+    }
+
+    // MARK: - Showing work
+
+    /// Shows the HUD for work that reports through `progress`, with a Cancel button when the
+    /// work can be cancelled. The HUD appears only if the work outlasts `graceTime`.
+    func follow(_ progress: Progress, label: String, details: String = "", mode: HUDMode = .determinate,
+                cancellable: Bool = true, graceTime: TimeInterval = 0.3) {
+        reset()
+        hud.label = label
+        hud.detailsLabel = details
+        hud.graceTime = graceTime
+        hud.minShowTime = 0.5
+        hud.follow(progress, mode: mode, cancelTitle: cancellable ? "Cancel" : nil)
+        if !cancellable { hud.button = nil }
+        startTicking()
+    }
+
+    /// Shows a spinner for work of unknown length.
+    func showBusy(label: String, graceTime: TimeInterval = 0.3) {
+        reset()
+        hud.label = label
+        hud.detailsLabel = ""
+        hud.mode = .indeterminate
+        hud.button = nil
+        hud.observedProgress = nil
+        hud.graceTime = graceTime
+        hud.show()
+        startTicking()
+    }
+
+    /// Shows the HUD as it is configured now.
+    func show(graceTime: TimeInterval) {
+        hud.graceTime = graceTime
+        hud.show()
+        startTicking()
+    }
+
+    /// Hides the HUD (after its minimum show time).
+    func hide() {
+        hud.hide()
+        startTicking()
+    }
+
+    /// Flashes a result: a checkmark, a cross or text, for a couple of seconds.
+    func flash(_ kind: ProgressHUD.Flash, label: String, details: String = "") {
+        reset()
+        hud.flash(kind, label: label, details: details)
+        startTicking()
+    }
+
+    /// The app's own look for work and results: a blurred box, fading (a script may have
+    /// shown other styles).
+    private func reset() {
+        hud.animation = .fade
+        hud.background = HUDBackground()
+    }
+
+    /// Presses the HUD's button as a click on it would.
+    func pressButton() {
+        hud.pressButton()
+    }
+
+    /// The HUD's phase now.
+    var phase: ProgressHUD.Phase { hud.phase }
+
+    // MARK: - Frames
+
+    private func startTicking() {
+        followPhase()
+        guard tick == nil else { return }
+        tick = area.addTickCallback { [unowned self] time in
+            self.hud.tick()
+            _ = self.ticker.tick()
+            self.followPhase()
+            self.refreshBackdrop(at: time)
+            if self.layer.hasRunningSprites, let report = self.onAnimationFrame {
+                let shown = self.layer.presentation(at: self.layer.currentTime)
+                report((shown.opacity, shown.transform.scale.x), self.hud.animationState)
+            }
+            self.area.queueDraw()
+            if self.hud.phase == .hidden && !self.layer.hasRunningSprites {
+                self.tick = nil
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Starts the Motion animation that matches a change of the model's phase.
+    private func followPhase() {
+        let phase = hud.phase
+        guard phase != shownPhase else { return }
+        let previous = shownPhase
+        shownPhase = phase
+        onPhaseChange?(phase)
+        let now = layer.currentTime
+        let current = layer.presentation(at: now)
+        let duration = hud.animationDuration
+        let animation = hud.animation
+        layer.motion.clear()
+        switch phase {
+        case .appearing:
+            layer.model.opacity = 1
+            layer.model.transform.scale = .one
+            // Linear, as the HUD model's own timeline.
+            layer.motion.fade.from(previous == .disappearing ? current.opacity : 0).to(1).duration(duration).timing(.linear).activate()
+            let from = previous == .disappearing ? current.transform.scale.x : animation.appearingScale
+            layer.motion.scale.from(from).to(1).duration(duration).timing(.linear).activate()
+        case .visible:
+            layer.model.opacity = 1
+            layer.model.transform.scale = .one
+        case .disappearing:
+            layer.model.opacity = 0
+            layer.motion.fade.from(current.opacity).to(0).duration(duration).timing(.linear).activate()
+            layer.motion.scale.from(current.transform.scale.x).to(animation.disappearingScale).duration(duration)
+                .timing(.linear).keepAlive().activate()
+        case .hidden, .waitingForGraceTime:
+            layer.model.opacity = 0
+            layer.model.transform.scale = .one
+        }
+        setTargetable(phase.isOnScreen)
+    }
+
+    /// Re-renders what is under the HUD ten times a second while a blurred HUD shows (a
+    /// preview may be playing behind it).
+    private func refreshBackdrop(at time: Double) {
+        guard hud.isOnScreen, hud.background.style == .blur, let source = backdropSource else {
+            backdropSnapshot = nil
+            blurred = nil
+            return
+        }
+        guard time - backdropTaken >= 0.1 else { return }
+        backdropTaken = time
+        backdropSnapshot = source.renderImage()
+        blurred = nil
+    }
+
+    /// The blurred backdrop for the box at `rect`, made once per snapshot and box.
+    private func backdrop(for rect: Rect) -> CairoImage? {
+        if let blurred, blurred.rect == rect { return blurred.image }
+        guard let image = backdropSnapshot?.blurredCrop(rect, radius: 8) else { return nil }
+        blurred = (rect, image)
+        return image
+    }
+
+    /// A hidden HUD must not swallow clicks meant for the screen under it.
+    private func setTargetable(_ on: Bool) {
+        area.canTarget = on
+    }
+
+    @discardableResult
+    private func clicked(at point: Point) -> Bool {
+        guard hud.isOnScreen, let frame = buttonFrame, frame.contains(point) else { return false }
+        hud.pressButton()
+        return true
+    }
+
+    /// Clicks the middle of the button where it was last drawn, as the pointer would.
+    func clickButton() -> Bool {
+        guard let frame = buttonFrame else { return false }
+        return clicked(at: frame.center)
+    }
+
+    private func draw(_ context: inout CairoContext, width: Double, height: Double) {
+        let presented = layer.presentation(at: layer.currentTime)
+        buttonFrame = nil
+        guard hud.isOnScreen || presented.opacity > 0.001 else { return }
+        buttonFrame = painter.draw(hud, in: &context, size: Size(width: width, height: height),
+                                   opacity: presented.opacity, scale: presented.transform.scale.x,
+                                   time: layer.currentTime, backdrop: { [unowned self] in self.backdrop(for: $0) })
+    }
+}

@@ -1,0 +1,190 @@
+import AvatarCrop
+import Foundation
+import Imaging
+import StudioKit
+import ViewfinderCore
+
+/// The avatar crop editor (seeds.md §2): the photo under a circular (or square) crop with the
+/// outside dimmed. Drag pans, the wheel or a pinch zooms about the pointer, a double-click
+/// resets. Every limit comes from `CropSession`/`CropGeometry`; this screen only turns pointer
+/// events into the session's calls and draws its state.
+@MainActor
+final class AvatarScreen: Screen {
+    static let viewport = Size(width: 480, height: 480)
+    static let outputSide = 512
+
+    let photoURL: URL
+    private(set) var session: CropSession
+    let root = Box(.vertical, spacing: 10)
+    var page: Widget { root }
+    let title = "Choose avatar"
+    let editor: DrawingArea
+    let doneButton = Button("Done")
+    let backButton = Button("Back")
+    private let circleButton: ToggleButton
+    private let squareButton: ToggleButton
+    private var image: CairoImage?
+    private var lastDrag = Point.zero
+    private var lastPinch = 1.0
+    private var pointer = Point(x: AvatarScreen.viewport.width / 2, y: AvatarScreen.viewport.height / 2)
+    var onDone: ((RasterImage, CropSpec) -> Void)?
+    var onBack: (() -> Void)?
+    var onChange: (() -> Void)?
+
+    init(photo: URL) {
+        photoURL = photo
+        session = CropSession(viewportSize: Self.viewport, shape: .circle)
+        editor = DrawingArea { _, _, _ in }
+        circleButton = ToggleButton("Circle") { _ in }
+        squareButton = ToggleButton("Square") { _ in }
+        editor.name = "avatar-editor"
+        editor.setMinimumSize(width: Int(Self.viewport.width), height: Int(Self.viewport.height))
+        editor.align(horizontal: .center, vertical: .center)
+        editor.expand()
+        editor.setDraw { [unowned self] context, width, height in self.draw(&context, width, height) }
+        editor.add(DragGesture(moved: { [unowned self] dx, dy in self.dragged(toOffset: Point(x: dx, y: dy)) },
+                               ended: { [unowned self] _, _ in self.dragEnded() }))
+        editor.add(ScrollController { [unowned self] _, dy in self.scrolled(dy) })
+        editor.add(MotionController { [unowned self] x, y in self.pointer = Point(x: x, y: y) })
+        editor.add(ZoomGesture(began: { [unowned self] in self.lastPinch = 1 },
+                               changed: { [unowned self] scale, x, y in self.pinched(scale, at: Point(x: x, y: y)) }))
+        editor.add(ClickGesture { [unowned self] count, _, _ in if count == 2 { self.reset() } })
+
+        circleButton.isActive = true
+        squareButton.join(circleButton)
+        circleButton.on("toggled") { [unowned self] in if self.circleButton.isActive { self.change(shape: .circle) } }
+        squareButton.on("toggled") { [unowned self] in if self.squareButton.isActive { self.change(shape: .square) } }
+
+        let hint = Label("Drag to move · scroll or pinch to zoom · double-click to reset")
+        hint.addStyleClass("dim-label")
+        doneButton.addStyleClass("suggested-action")
+        doneButton.isSensitive = false
+        doneButton.on("clicked") { [unowned self] in self.done() }
+        backButton.on("clicked") { [unowned self] in self.onBack?() }
+        let shapes = Box(.horizontal)
+        shapes.addStyleClass("linked")
+        shapes.append(circleButton)
+        shapes.append(squareButton)
+        let spacer = Label("")
+        spacer.expand(horizontally: true, vertically: false)
+        let buttons = Box(.horizontal, spacing: 8)
+        buttons.append(backButton)
+        buttons.append(spacer)
+        buttons.append(shapes)
+        buttons.append(doneButton)
+        root.setMargins(16)
+        root.append(editor)
+        root.append(hint)
+        root.append(buttons)
+    }
+
+    /// Loads the photo (header checked before decoding) at the initial zoom.
+    func open() async throws(ImagingError) {
+        try await session.load(photoURL)
+        image = session.preview.flatMap { CairoImage($0) }
+        doneButton.isSensitive = true
+        changed()
+    }
+
+    // MARK: - Gestures, in the session's terms
+
+    /// A drag reached `offset` from where it began: pan by the part not applied yet.
+    func dragged(toOffset offset: Point) {
+        session.pan(by: Point(x: offset.x - lastDrag.x, y: offset.y - lastDrag.y))
+        lastDrag = offset
+        changed()
+    }
+
+    /// The drag is over; the next one starts from nothing.
+    func dragEnded() {
+        lastDrag = .zero
+    }
+
+    func part(named name: String) -> Widget? {
+        name == "editor" ? editor : nil
+    }
+
+    func button(named name: String) -> Widget? {
+        ["done": doneButton, "back": backButton][name]
+    }
+
+    /// The wheel: each notch zooms by 10 % about the pointer (up zooms in).
+    func scrolled(_ dy: Double) -> Bool {
+        guard dy != 0, dy.isFinite else { return false }
+        zoom(by: pow(1.1, -dy), at: pointer)
+        return true
+    }
+
+    /// A pinch reached `scale` since it began.
+    func pinched(_ scale: Double, at centre: Point) {
+        guard scale > 0, scale.isFinite else { return }
+        zoom(by: scale / lastPinch, at: centre)
+        lastPinch = scale
+    }
+
+    func zoom(by factor: Double, at point: Point) {
+        session.zoom(by: factor, at: point)
+        changed()
+    }
+
+    /// The pointer moved over the editor to `point` (a wheel zoom centres there).
+    func pointerMoved(to point: Point) {
+        pointer = point
+    }
+
+    func reset() {
+        session.reset()
+        changed()
+    }
+
+    func done() {
+        guard let spec = session.spec(side: Self.outputSide) else { return }
+        doneButton.isSensitive = false
+        Task {
+            do {
+                let avatar = try await session.complete(side: Self.outputSide)
+                onDone?(avatar, spec)
+            } catch {
+                doneButton.isSensitive = true
+            }
+        }
+    }
+
+    private func change(shape: CropShape) {
+        guard shape != session.shape else { return }
+        session = CropSession(viewportSize: Self.viewport, shape: shape)
+        doneButton.isSensitive = false
+        Task { try? await open() }
+    }
+
+    private func changed() {
+        editor.queueDraw()
+        onChange?()
+    }
+
+    // MARK: - Drawing
+
+    private func draw(_ context: inout CairoContext, _ width: Double, _ height: Double) {
+        // The session's viewport is fixed; centre it if GTK gives the area more room.
+        context.translate((width - Self.viewport.width) / 2, (height - Self.viewport.height) / 2)
+        let view = Rect(origin: .zero, size: Self.viewport)
+        context.rectangle(view)
+        context.setColor(RGBA(red: 0.1, green: 0.1, blue: 0.1, alpha: 1))
+        context.fill()
+        if let image, let frame = session.imageFrame {
+            context.save()
+            context.rectangle(view)
+            context.clip()
+            context.draw(image, in: frame)
+            context.restore()
+        }
+        let crop = session.cropFrame
+        context.rectangle(view)
+        if session.shape == .circle { context.ellipse(in: crop) } else { context.rectangle(crop) }
+        context.setColor(RGBA(red: 0, green: 0, blue: 0, alpha: 0.6))
+        context.fill(evenOdd: true)
+        if session.shape == .circle { context.ellipse(in: crop) } else { context.rectangle(crop) }
+        context.setColor(RGBA(red: 1, green: 1, blue: 1, alpha: 0.9))
+        context.stroke(width: 1)
+    }
+}

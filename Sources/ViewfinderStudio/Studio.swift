@@ -1,0 +1,155 @@
+import Foundation
+import HUD
+import MediaIO
+import MediaLibrary
+import Motion
+import StudioKit
+import ViewfinderCore
+
+/// The app: one window with a header bar, a stack of screens with the HUD laid over them, and
+/// the flows that lead from the library to the cover chooser, the avatar editor, the trimmer
+/// and the camera. Screens hold widgets; the models below them hold the logic.
+@MainActor
+final class Studio {
+    static let version = "0.7.0"
+    static let applicationID = "org.viewfinder.Studio"
+
+    let options: StudioOptions
+    let libraryFolder: URL
+    let events = StudioEvents()
+    let application = Application(id: Studio.applicationID)
+    private(set) var window: Window?
+    let hudOverlay = HUDOverlay()
+    private let stack = Stack()
+    private let overlay = Overlay()
+    private lazy var backButton = Button.icon("go-previous-symbolic", tooltip: "Back (Escape)") { [unowned self] in self.back() }
+    private(set) var screens: [any Screen] = []
+    private var pageCounter = 0
+    private var pageNames: [ObjectIdentifier: String] = [:]
+    /// The page transition runs on this Motion layer, evaluated on the stack's frame clock.
+    let pageLayer = Layer(name: "page")
+    private var transitionTick: UInt32?
+    private(set) var library: LibraryBrowser?
+    /// 1 when a script step failed; the process exits with it.
+    var exitStatus: Int32 = 0
+    /// What screenshots show: the whole window (header bar, screen, HUD), else its content.
+    var content: Widget { window ?? overlay }
+
+    init(options: StudioOptions) throws {
+        self.options = options
+        libraryFolder = options.library ?? MediaLibrary.defaultLocation()
+        library = try LibraryBrowser(folder: libraryFolder)
+        pageLayer.clock = FrameClock()
+        events.isEnabled = options.script != nil
+    }
+
+    /// Runs the app until its window closes; returns the exit status.
+    func run() -> Int32 {
+        let status = application.run { [unowned self] in self.activate() }
+        return max(status, exitStatus)
+    }
+
+    var current: (any Screen)? { screens.last }
+
+    private func activate() {
+        if let dark = options.darkTheme { Application.prefersDarkTheme = dark }
+        let window = Window(application: application, title: "Viewfinder Studio", width: 1000, height: 760)
+        self.window = window
+        window.addToHeaderStart(backButton)
+        let themeButton = Button.icon("weather-clear-night-symbolic", tooltip: "Dark or light (Ctrl+Shift+D)") { [unowned self] in
+            self.toggleTheme()
+        }
+        window.addToHeaderEnd(themeButton)
+        overlay.setChild(stack)
+        overlay.addOverlay(hudOverlay.area)
+        hudOverlay.backdropSource = stack
+        stack.expand()
+        window.setChild(overlay)
+        hudOverlay.onPhaseChange = { [unowned self] phase in self.events.emit("hud", ["phase": "\(phase)"]) }
+        if events.isEnabled {
+            hudOverlay.onAnimationFrame = { [unowned self] motion, model in
+                self.events.emit("hud-frame", ["opacity": motion.opacity, "scale": motion.scale,
+                                               "modelOpacity": model.opacity, "modelScale": model.scale])
+            }
+        }
+        addShortcuts()
+        openInitialScreen()
+        window.present()
+        events.emit("started", ["library": libraryFolder.path])
+        if let script = options.script {
+            Automation(studio: self, script: script).start()
+        }
+    }
+
+    private func addShortcuts() {
+        application.addAction("quit", accelerators: ["<Control>q"]) { [unowned self] in self.application.quit() }
+        application.addAction("back", accelerators: ["Escape"]) { [unowned self] in self.back() }
+        application.addAction("done", accelerators: ["<Control>Return"]) { [unowned self] in self.current?.done() }
+        application.addAction("theme", accelerators: ["<Control><Shift>d"]) { [unowned self] in self.toggleTheme() }
+        application.addAction("import", accelerators: ["<Control>i"]) { [unowned self] in self.chooseFilesToImport() }
+    }
+
+    func toggleTheme() {
+        Application.prefersDarkTheme.toggle()
+        events.emit("theme", ["dark": Application.prefersDarkTheme])
+    }
+
+    // MARK: - Navigation
+
+    /// Shows `screen` on top of the current one, fading it in on the Motion engine.
+    func push(_ screen: any Screen) {
+        pageCounter += 1
+        let name = "page\(pageCounter)"
+        pageNames[ObjectIdentifier(screen)] = name
+        stack.add(screen.page, name: name)
+        screens.append(screen)
+        show(screen)
+    }
+
+    /// Leaves the current screen for the one under it; the first screen stays.
+    func back() {
+        guard screens.count > 1 else { return }
+        removeTop()
+        if let below = current { show(below) }
+    }
+
+    /// Replaces every screen above the first with `screen`.
+    func replaceTop(with screen: any Screen) {
+        while screens.count > 1 { removeTop() }
+        push(screen)
+    }
+
+    private func removeTop() {
+        guard let leaving = screens.popLast() else { return }
+        leaving.leave()
+        stack.remove(leaving.page)
+        pageNames[ObjectIdentifier(leaving)] = nil
+    }
+
+    private func show(_ screen: any Screen) {
+        stack.visiblePage = pageNames[ObjectIdentifier(screen)] ?? ""
+        window?.title = screen.title
+        backButton.isVisible = screens.count > 1
+        fadeIn()
+        events.emit("screen", ["name": screen.title])
+    }
+
+    /// Fades the stack in over 0.25 s with an ease-out curve, frame by frame.
+    private func fadeIn() {
+        pageLayer.motion.clear()
+        pageLayer.model.opacity = 1
+        pageLayer.motion.fade.from(0).to(1).duration(0.25).timing(.easeOut).activate()
+        stack.opacity = 0
+        guard transitionTick == nil else { return }
+        transitionTick = stack.addTickCallback { [unowned self] time in
+            self.pageLayer.advance(to: time)
+            self.stack.opacity = self.pageLayer.presentation(at: time).opacity
+            guard self.pageLayer.hasRunningSprites else {
+                self.stack.opacity = 1
+                self.transitionTick = nil
+                return false
+            }
+            return true
+        }
+    }
+}

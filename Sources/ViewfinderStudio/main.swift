@@ -1,0 +1,42 @@
+import Foundation
+import StudioKit
+
+/// Writes one line to standard error.
+func complain(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+let parsed: StudioOptions.Parsed
+do {
+    parsed = try StudioOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    complain("viewfinder-studio: \(error.message)\n")
+    complain(StudioOptions.usage)
+    exit(2)
+}
+
+switch parsed {
+case .help:
+    print(StudioOptions.usage, terminator: "")
+    exit(0)
+case .version:
+    print("viewfinder-studio \(Studio.version)")
+    exit(0)
+case .run(let options):
+    if let script = options.script, !FileManager.default.isReadableFile(atPath: script.path) {
+        complain("viewfinder-studio: cannot read the script \(script.path)")
+        exit(1)
+    }
+    guard Application.canOpenDisplay() else {
+        complain("viewfinder-studio: cannot open a display: no desktop session here ($DISPLAY and $WAYLAND_DISPLAY are unset or unreachable). Run it from a desktop, or under 'xvfb-run -a' for a virtual one.")
+        exit(1)
+    }
+    let studio: Studio
+    do {
+        studio = try Studio(options: options)
+    } catch {
+        complain("viewfinder-studio: \(error)")
+        exit(1)
+    }
+    exit(studio.run())
+}

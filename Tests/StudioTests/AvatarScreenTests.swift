@@ -1,0 +1,79 @@
+import AvatarCrop
+import Foundation
+import Imaging
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+extension StudioWindowTests {
+    @Suite("Studio: avatar editor")
+    @MainActor
+    struct AvatarScreenTests {
+        @Test("after a drag and a wheel zoom, Done writes exactly the avatar CropSession makes for the same gestures")
+        func dragAndZoom() async throws {
+            let folder = TestPaths.scratchFolder("studio-avatar")
+            // A rotated phone photo (EXIF orientation 6), copied so the avatar is written beside it.
+            let photo = folder.appendingPathComponent("face.jpg")
+            try FileManager.default.copyItem(at: TestPaths.media.appendingPathComponent("images/exif_orient6_samsung_galaxyS.jpg"), to: photo)
+            let opened = folder.appendingPathComponent("opened.png").path
+            let moved = folder.appendingPathComponent("moved.png").path
+            let run = try StudioHarness.run([
+                "wait avatar-ready",
+                "screenshot \(opened) editor",
+                "pan 60 -40",
+                "scroll -3 300 200",
+                "screenshot \(moved) editor",
+                "press done",
+                "wait avatar-saved",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--avatar", photo.path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+
+            // The same gestures on the model.
+            let session = CropSession(viewportSize: Size(width: 480, height: 480), shape: .circle)
+            try await session.load(photo)
+            let initial = try #require(session.spec(side: 512))
+            session.pan(by: Point(x: 60, y: -40))
+            session.zoom(by: pow(1.1, 3), at: Point(x: 300, y: 200))
+            let expected = try #require(session.spec(side: 512))
+
+            let ready = try CropSpec.parse(Data(try #require(try run.event("avatar-ready")["spec"] as? String).utf8))
+            #expect(ready == initial)
+            let saved = try run.event("avatar-saved")
+            let spec = try CropSpec.parse(Data(try #require(saved["spec"] as? String).utf8))
+            #expect(spec.imageSize == expected.imageSize && spec.shape == .circle && spec.outputSize == PixelSize(width: 512, height: 512))
+            #expect(abs(spec.rect.minX - expected.rect.minX) < 1e-9 && abs(spec.rect.minY - expected.rect.minY) < 1e-9)
+            #expect(abs(spec.rect.width - expected.rect.width) < 1e-9)
+            #expect(spec.rect != initial.rect)
+
+            // The file the app wrote is the model's avatar, byte for byte as the CLI writes it.
+            let written = URL(fileURLWithPath: try #require(saved["path"] as? String))
+            #expect(written == folder.appendingPathComponent("face avatar.png"))
+            let specFile = folder.appendingPathComponent("spec.json")
+            try Data(spec.json().utf8).write(to: specFile)
+            let replay = folder.appendingPathComponent("replay.png")
+            let cli = try Subprocess.run(TestPaths.tool, ["avatar", photo.path, "--spec", specFile.path, "-o", replay.path])
+            #expect(cli.status == 0, "\(cli.stderr)")
+            #expect(try Data(contentsOf: written) == Data(contentsOf: replay))
+            let model = try await session.complete(side: 512)
+            let pixels = try StudioHarness.pixels(of: written)
+            #expect(pixels.width == 512 && pixels.height == 512 && pixels.channels == 4)
+            #expect(pixels.bytes == model.bytes)
+
+            // On screen: the photo moved under the crop, and outside the circle is dimmed.
+            let before = try StudioHarness.pixels(of: URL(fileURLWithPath: opened))
+            let after = try StudioHarness.pixels(of: URL(fileURLWithPath: moved))
+            #expect(before.width >= 480 && before.height >= 480)
+            #expect(before.bytes != after.bytes)
+            // Just outside the circle (top and bottom, 16 points from the edges) the photo is
+            // dimmed to 40 %; just inside it is not.
+            let origin = Point(x: (Double(before.width) - 480) / 2, y: (Double(before.height) - 480) / 2)
+            func brightness(_ y: Double) -> Double {
+                let c = before.meanColour(Rect(x: origin.x + 230, y: origin.y + y, width: 20, height: 4))
+                return c.r + c.g + c.b
+            }
+            let outside = brightness(6) + brightness(470)
+            let inside = brightness(22) + brightness(454)
+            #expect(outside < 0.6 * inside, "outside \(outside), inside \(inside)")
+        }
+    }
+}

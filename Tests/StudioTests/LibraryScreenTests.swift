@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+extension StudioWindowTests {
+    @Suite("Studio: library and camera")
+    struct LibraryScreenTests {
+        @Test("import a photo, a video and a broken file: two land in the grid with thumbnails, the broken one is reported; filters and groups narrow the grid; the video opens in the cover chooser, the photo in the avatar editor")
+        func importBrowseOpen() throws {
+            let folder = TestPaths.scratchFolder("studio-library")
+            let photo = folder.appendingPathComponent("beach.jpg")
+            try FileManager.default.copyItem(at: TestPaths.media.appendingPathComponent("images/progressive_beach_icc.jpg"), to: photo)
+            let video = try CoverScreenTests.clip(in: folder, seconds: 2)
+            let broken = folder.appendingPathComponent("broken.jpg")
+            try Data("not a picture at all".utf8).write(to: broken)
+            let grid = folder.appendingPathComponent("grid.png")
+            let run = try StudioHarness.run([
+                "wait library",
+                "import \(photo.path) \(video.path) \(broken.path)",
+                "wait imported",
+                "wait thumbnail",
+                "wait thumbnail",
+                "wait-hud hidden",
+                "screenshot \(grid.path)",
+                "filter photos",
+                "filter videos",
+                "filter all",
+                "group Captures",
+                "group All",
+                "open-asset 0",
+                "wait cover-ready",
+                "back",
+                "open-asset 1",
+                "wait avatar-ready",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let imported = try run.event("imported")
+            #expect(imported["imported"] as? Int == 2 && imported["failed"] as? Int == 1)
+            let failures = try #require(imported["failures"] as? [String])
+            #expect(failures.count == 1 && failures[0].contains("broken.jpg"))
+            let counts = run.events("library").map { ($0["filter"] as? String ?? "", $0["group"] as? String ?? "", $0["count"] as? Int ?? -1) }
+            #expect(counts.first! == ("all", "all", 0))
+            #expect(counts.contains { $0 == ("all", "all", 2) })
+            #expect(counts.contains { $0 == ("photos", "all", 1) })
+            #expect(counts.contains { $0 == ("videos", "all", 1) })
+            #expect(counts.contains { $0 == ("all", "captures", 0) })
+            // The sample clip was made after the photo's EXIF date, so it is first (newest first)…
+            #expect(run.events("open").map { $0["kind"] as? String } == ["video", "photo"])
+            #expect(run.events("screen").compactMap { $0["name"] as? String } == ["Library", "Set cover", "Library", "Choose avatar"])
+            // …and both cells show a picture, not the empty grid's white.
+            let image = try StudioHarness.pixels(of: grid)
+            let shot = try run.event("screenshot")
+            #expect(shot["width"] as? Int == image.width)
+            let cells = [image.meanColour(Rect(x: 240, y: 160, width: 120, height: 100)),
+                         image.meanColour(Rect(x: 430, y: 160, width: 120, height: 100))]
+            for cell in cells {
+                #expect(cell.r + cell.g + cell.b < 3 * 235, "a grid cell is blank: \(cell)")
+            }
+        }
+
+        @Test("with the virtual camera: live preview, a photo and a recording with its countdown land in Captures")
+        func camera() throws {
+            let folder = TestPaths.scratchFolder("studio-camera")
+            let shot = folder.appendingPathComponent("camera.png")
+            let run = try StudioHarness.run([
+                "wait camera-preview",
+                "press photo",
+                "wait photo-saved",
+                "press 10s",
+                "press low",
+                "press record",
+                "wait countdown",
+                "wait countdown",
+                "wait countdown",
+                "screenshot \(shot.path)",
+                "press record",
+                "wait recording-saved 30",
+                "back",
+                "group Captures",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--device", "virtual", "--camera"], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let preview = try run.event("camera-preview")
+            #expect(preview["width"] as? Int == 640 && preview["height"] as? Int == 480)
+            let photo = try run.event("photo-saved")
+            #expect((photo["path"] as? String)?.hasSuffix(".jpg") == true)
+            let recording = try run.event("recording")
+            #expect(recording["quality"] as? String == "low" && recording["limit"] as? Int == 10)
+            let countdown = run.events("countdown").compactMap { $0["remaining"] as? Double }
+            #expect(countdown.count >= 3)
+            #expect(countdown.first! <= 10 && zip(countdown, countdown.dropFirst()).allSatisfy { $0 >= $1 })
+            let saved = try run.event("recording-saved")
+            let duration = try #require(saved["duration"] as? Double)
+            #expect(duration > 0.3 && duration < 10)
+            let path = try #require(saved["path"] as? String)
+            let frames = try FFprobe.frames(of: URL(fileURLWithPath: path))
+            #expect(frames.timestamps.count >= 10)
+            #expect(run.events("library").last?["count"] as? Int == 2)
+            #expect(run.events("library").last?["group"] as? String == "captures")
+            #expect(FileManager.default.fileExists(atPath: shot.path))
+        }
+
+        @Test("without a camera the camera screen is refused with a clear error")
+        func noCamera() throws {
+            let folder = TestPaths.scratchFolder("studio-no-camera")
+            let run = try StudioHarness.run(["open-camera", "wait error"],
+                                            arguments: ["--library", folder.appendingPathComponent("lib").path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            #expect((try run.event("error")["message"] as? String)?.contains("--device virtual") == true)
+            #expect(run.events("camera-preview").isEmpty)
+        }
+    }
+}

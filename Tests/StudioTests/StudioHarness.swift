@@ -1,0 +1,114 @@
+import Foundation
+import Imaging
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+/// One run of `viewfinder-studio` under a virtual X display, driven by a script.
+struct StudioRun {
+    let status: Int32
+    let events: [[String: Any]]
+    let stderr: String
+    let stdout: String
+
+    /// Every event called `name`, in order.
+    func events(_ name: String) -> [[String: Any]] {
+        events.filter { $0["event"] as? String == name }
+    }
+
+    /// The first event called `name`, or a test failure.
+    func event(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        try #require(events(name).first, "no '\(name)' event; stderr: \(stderr)", sourceLocation: sourceLocation)
+    }
+
+    /// The frame-clock time of an event.
+    static func time(_ event: [String: Any]) -> Double { event["t"] as? Double ?? .nan }
+}
+
+/// Runs the app the way a desktop would, but on Xvfb (`xvfb-run -a`) with GTK's Cairo renderer,
+/// so the screenshots are made by the same code on every machine.
+enum StudioHarness {
+    /// Why the GUI tests cannot run here, or nil when they can. `make test` installs xvfb, so
+    /// CI runs them; elsewhere the reason is printed as the skip's comment.
+    static let unavailableReason: String? = {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        let found = paths.contains { FileManager.default.isExecutableFile(atPath: "\($0)/xvfb-run") }
+        return found ? nil : "xvfb-run is not installed (apt-get install xvfb), so no display can be made for the GTK tests"
+    }()
+
+    static var available: Bool { unavailableReason == nil }
+
+    /// Runs the app with `arguments` and the script `lines`; returns its events.
+    static func run(_ lines: [String], arguments: [String], in folder: URL, timeout: TimeInterval = 180) throws -> StudioRun {
+        let script = folder.appendingPathComponent("script-\(UUID().uuidString.prefix(6)).txt")
+        try (lines.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
+        let result = try Subprocess.run("env", [
+            "GSK_RENDERER=cairo", "GDK_BACKEND=x11", "NO_AT_BRIDGE=1", "GTK_A11Y=none",
+            "XDG_CACHE_HOME=\(folder.appendingPathComponent("cache").path)",
+            "xvfb-run", "-a", "-s", "-screen 0 1280x1024x24",
+            TestPaths.studio.path, "--script", script.path,
+        ] + arguments, timeout: timeout)
+        let events = result.stdout.split(separator: "\n").compactMap { line -> [String: Any]? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+        return StudioRun(status: result.status, events: events, stderr: result.stderr, stdout: result.stdout)
+    }
+
+    /// Whether a render of the HUD overlay alone (`screenshot PATH hud`) shows the box: its
+    /// middle is opaque. With the HUD hidden the overlay draws nothing at all.
+    static func showsHUDBox(_ render: URL) throws -> Bool {
+        let image = try pixels(of: render)
+        guard image.channels == 4 else { return false }
+        let middle = image[image.width / 2, image.height / 2]
+        return middle[middle.startIndex + 3] == 255
+    }
+
+    /// Whether a render of the HUD overlay alone is fully transparent.
+    static func isEmptyOverlay(_ render: URL) throws -> Bool {
+        let image = try pixels(of: render)
+        return image.channels == 4 && stride(from: 3, to: image.bytes.count, by: 4).allSatisfy { image.bytes[$0] == 0 }
+    }
+
+    /// Reads a screenshot (or any PNG) at its own size.
+    static func pixels(of url: URL) throws -> RasterImage {
+        let photo = try Photo(url: url)
+        return try photo.preview(fitting: photo.size)
+    }
+}
+
+extension RasterImage {
+    /// The RGB pixels of a rectangle (alpha dropped), rounded to whole pixels inward.
+    func cropped(_ rect: Rect) -> PixelBuffer? {
+        let x0 = Int(rect.minX.rounded(.up)), y0 = Int(rect.minY.rounded(.up))
+        let x1 = min(width, Int(rect.maxX.rounded(.down))), y1 = min(height, Int(rect.maxY.rounded(.down)))
+        guard x0 >= 0, y0 >= 0, x1 > x0, y1 > y0, channels >= 3 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity((x1 - x0) * (y1 - y0) * 3)
+        for y in y0..<y1 {
+            for x in x0..<x1 {
+                let pixel = self[x, y]
+                bytes.append(contentsOf: pixel.prefix(3))
+            }
+        }
+        return PixelBuffer(width: x1 - x0, height: y1 - y0, bytes: bytes)
+    }
+
+    /// The mean colour of a rectangle, as (r, g, b) in 0...255.
+    func meanColour(_ rect: Rect) -> (r: Double, g: Double, b: Double) {
+        guard let crop = cropped(rect) else { return (.nan, .nan, .nan) }
+        var sum = (0.0, 0.0, 0.0)
+        for y in 0..<crop.height {
+            for x in 0..<crop.width {
+                let p = crop[x, y]
+                sum.0 += Double(p.r); sum.1 += Double(p.g); sum.2 += Double(p.b)
+            }
+        }
+        let n = Double(crop.width * crop.height)
+        return (sum.0 / n, sum.1 / n, sum.2 / n)
+    }
+}
+
+/// Every test that opens a window. They run one after another: `xvfb-run -a` picks a free
+/// display number by looking for lock files, and two starting at once can pick the same one.
+@Suite("Studio windows (Xvfb)", .serialized, .enabled(if: StudioHarness.available, "\(StudioHarness.unavailableReason ?? "")"))
+struct StudioWindowTests {}

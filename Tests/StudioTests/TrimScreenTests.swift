@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+extension StudioWindowTests {
+    @Suite("Studio: trim and the HUD")
+    struct TrimScreenTests {
+        @Test("the handles keep 1.5–4.5 s; Play shows exactly frames 45…134; Export writes 3 s (90 frames) beside the video")
+        func trimPlayExport() throws {
+            let folder = TestPaths.scratchFolder("studio-trim")
+            let video = try CoverScreenTests.clip(in: folder)
+            let shot = folder.appendingPathComponent("trim.png")
+            let run = try StudioHarness.run([
+                "wait trim-ready",
+                "trim-start 0.25",
+                "trim-end 0.75",
+                "press play",
+                "wait played 20",
+                "screenshot \(shot.path)",
+                "press export",
+                "wait export-saved 60",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--trim", video.path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let played = try run.event("played")
+            #expect(played["frames"] as? Int == 90)
+            #expect(played["first"] as? Double == 1.5)
+            #expect(abs((played["last"] as? Double ?? 0) - 134.0 / 30) < 1e-9)
+            let exporting = try run.event("exporting")
+            #expect(exporting["start"] as? Double == 1.5 && exporting["end"] as? Double == 4.5)
+            let saved = try run.event("export-saved")
+            #expect(saved["frames"] as? Int == 90)
+            #expect(saved["duration"] as? Double == 3)
+            let path = try #require(saved["path"] as? String)
+            #expect(path == folder.appendingPathComponent("clip trimmed.mp4").path)
+            let frames = try FFprobe.frames(of: URL(fileURLWithPath: path))
+            #expect(frames.timestamps.count == 90)
+            #expect(FileManager.default.fileExists(atPath: shot.path))
+        }
+
+        @Test("the export HUD stays away during its grace time, then shows; its Cancel stops the export and leaves no file")
+        func cancelExport() throws {
+            let folder = TestPaths.scratchFolder("studio-cancel")
+            let video = try CoverScreenTests.clip(in: folder, name: "long.mp4", seconds: 24)
+            let early = folder.appendingPathComponent("grace.png")
+            let shown = folder.appendingPathComponent("shown.png")
+            let after = folder.appendingPathComponent("cancelled.png")
+            let window = folder.appendingPathComponent("window.png")
+            let run = try StudioHarness.run([
+                "wait trim-ready",
+                "trim-start 0.01",
+                "press export",
+                "wait-hud waitingForGraceTime",
+                "screenshot \(early.path) hud",
+                "wait-hud visible",
+                "screenshot \(shown.path) hud",
+                "screenshot \(window.path)",
+                "press hud",
+                "wait export-cancelled 30",
+                "wait-hud visible",
+                "screenshot \(after.path) hud",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--trim", video.path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let exporting = try run.event("exporting")
+            let output = try #require(exporting["output"] as? String)
+            let phases = run.events("hud")
+            let appearing = try #require(phases.first { $0["phase"] as? String == "appearing" })
+            let waited = StudioRun.time(appearing) - StudioRun.time(exporting)
+            #expect(waited >= 0.3 && waited < 0.6, "the HUD appeared \(waited) s after the export began")
+            #expect(try StudioHarness.isEmptyOverlay(early))
+            #expect(try StudioHarness.showsHUDBox(shown))
+            let cancelled = try run.event("export-cancelled")
+            #expect(cancelled["exists"] as? Bool == false)
+            #expect(!FileManager.default.fileExists(atPath: output))
+            #expect(run.events("export-saved").isEmpty)
+            #expect(try StudioHarness.showsHUDBox(after))
+        }
+    }
+}
