@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import ViewfinderCore
 
 /// A GTK widget. Subclasses make the widget; this class holds what every widget does.
 @MainActor
@@ -79,6 +80,19 @@ open class Widget: Object {
     /// Allocated size in points.
     public var width: Int { Int(gtk_widget_get_width(widget)) }
     public var height: Int { Int(gtk_widget_get_height(widget)) }
+
+    /// Where this widget lies in its window's surface, in points: what a pointer on the window
+    /// must hit to reach it (the surface includes client-side decorations such as the shadow).
+    public var frameInSurface: Rect? {
+        guard let native = gtk_widget_get_native(widget) else { return nil }
+        var bounds = graphene_rect_t()
+        let nativeWidget = vf_widget(UnsafeMutableRawPointer(native))
+        guard gtk_widget_compute_bounds(widget, nativeWidget, &bounds) != 0 else { return nil }
+        var dx = 0.0, dy = 0.0
+        gtk_native_get_surface_transform(native, &dx, &dy)
+        return Rect(x: Double(bounds.origin.x) + dx, y: Double(bounds.origin.y) + dy,
+                    width: Double(bounds.size.width), height: Double(bounds.size.height))
+    }
 
     /// Asks for a redraw on the next frame.
     public func queueDraw() {

@@ -43,6 +43,26 @@ extension Automation {
             let screen: TrimScreen = try top()
             let value = try number(args, 0)
             if command == "trim-start" { screen.setStart(value) } else { screen.setEnd(value) }
+        case "signal":
+            // Tells a test driving real input where a part is: writes the display and the part's
+            // frame in its window's surface to FILE.
+            let path = try word(args, 0)
+            let environment = ProcessInfo.processInfo.environment
+            var fields: [String: Any] = ["display": environment["DISPLAY"] ?? "", "xauthority": environment["XAUTHORITY"] ?? "",
+                                         "title": studio.current?.title ?? ""]
+            if args.count > 1 {
+                guard let frame = studio.current?.part(named: args[1])?.frameInSurface else {
+                    throw StepError(description: "no part '\(args[1])' on screen")
+                }
+                fields["frame"] = [frame.minX, frame.minY, frame.width, frame.height]
+            }
+            let data = try JSONSerialization.data(withJSONObject: fields)
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        case "wait-file":
+            let path = try word(args, 0)
+            try await until(try args.count > 1 ? number(args, 1) : 60, "the file \(path)") {
+                FileManager.default.fileExists(atPath: path)
+            }
         case "back":
             studio.back()
         default:

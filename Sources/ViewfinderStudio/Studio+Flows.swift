@@ -107,6 +107,7 @@ extension Studio {
                                                "time": shown.frame.time.seconds, "requested": shown.requestedTime.seconds])
         }
         screen.onDone = { [unowned self] cover in self.saveCover(cover, origin: origin) }
+        screen.onTrim = { [unowned self] in self.openTrim(origin) }
         push(screen)
         Task {
             do {

@@ -32,8 +32,12 @@ extension StudioWindowTests {
             let session = CropSession(viewportSize: Size(width: 480, height: 480), shape: .circle)
             try await session.load(photo)
             let initial = try #require(session.spec(side: 512))
+            // The editor is larger than the 480-point viewport and draws it centred; the wheel
+            // zooms about the pointer at (300, 200) of the editor.
+            let editor = try run.event("screenshot")
+            let width = try #require(editor["width"] as? Int), height = try #require(editor["height"] as? Int)
             session.pan(by: Point(x: 60, y: -40))
-            session.zoom(by: pow(1.1, 3), at: Point(x: 300, y: 200))
+            session.zoom(by: pow(1.1, 3), at: Point(x: 300 - Double(width - 480) / 2, y: 200 - Double(height - 480) / 2))
             let expected = try #require(session.spec(side: 512))
 
             let ready = try CropSpec.parse(Data(try #require(try run.event("avatar-ready")["spec"] as? String).utf8))

@@ -25,6 +25,19 @@ struct StudioRun {
     static func time(_ event: [String: Any]) -> Double { event["t"] as? Double ?? .nan }
 }
 
+/// A run and what the test's interaction with it returned.
+@dynamicMemberLookup
+struct StudioRunWith<Value> {
+    let run: StudioRun
+    let interaction: Value
+
+    subscript<T>(dynamicMember keyPath: KeyPath<StudioRun, T>) -> T { run[keyPath: keyPath] }
+
+    func event(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        try run.event(name, sourceLocation: sourceLocation)
+    }
+}
+
 /// Runs the app the way a desktop would, but on Xvfb (`xvfb-run -a`) with GTK's Cairo renderer,
 /// so the screenshots are made by the same code on every machine.
 enum StudioHarness {
@@ -67,6 +80,54 @@ enum StudioHarness {
     static func isEmptyOverlay(_ render: URL) throws -> Bool {
         let image = try pixels(of: render)
         return image.channels == 4 && stride(from: 3, to: image.bytes.count, by: 4).allSatisfy { image.bytes[$0] == 0 }
+    }
+
+    /// Runs the app like `run`, but while it runs: waits for the script to write `readyFile`
+    /// (its `signal` step), calls `interact` with what it wrote (the display, where a part is),
+    /// and lets the script go on once `interact` returns.
+    static func runInteractive<Value>(_ lines: [String], arguments: [String], in folder: URL, readyFile: URL,
+                                      timeout: TimeInterval = 120,
+                                      interact: ([String: Any]) throws -> Value) throws -> (StudioRunWith<Value>) {
+        let script = folder.appendingPathComponent("script-\(UUID().uuidString.prefix(6)).txt")
+        try (lines.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["GSK_RENDERER=cairo", "GDK_BACKEND=x11", "NO_AT_BRIDGE=1", "GTK_A11Y=none",
+                             "XDG_CACHE_HOME=\(folder.appendingPathComponent("cache").path)",
+                             "xvfb-run", "-a", "-s", "-screen 0 1280x1024x24",
+                             TestPaths.studio.path, "--script", script.path] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        group.enter()
+        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        group.enter()
+        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        defer { if process.isRunning { process.terminate() } }
+        let deadline = Date().addingTimeInterval(timeout)
+        while !FileManager.default.fileExists(atPath: readyFile.path) {
+            guard process.isRunning, Date() < deadline else {
+                throw SubprocessError.failed("viewfinder-studio", "never signalled \(readyFile.lastPathComponent)")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let signal = try JSONSerialization.jsonObject(with: Data(contentsOf: readyFile)) as? [String: Any] ?? [:]
+        let value = try interact(signal)
+        guard group.wait(timeout: .now() + max(1, deadline.timeIntervalSinceNow)) == .success else {
+            throw SubprocessError.timedOut("viewfinder-studio", arguments)
+        }
+        process.waitUntilExit()
+        let stdout = String(decoding: outData, as: UTF8.self)
+        let events = stdout.split(separator: "\n").compactMap { line -> [String: Any]? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+        return StudioRunWith(run: StudioRun(status: process.terminationStatus, events: events,
+                                            stderr: String(decoding: errData, as: UTF8.self), stdout: stdout),
+                             interaction: value)
     }
 
     /// Reads a screenshot (or any PNG) at its own size.

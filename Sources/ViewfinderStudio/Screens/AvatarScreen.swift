@@ -45,7 +45,7 @@ final class AvatarScreen: Screen {
         editor.add(DragGesture(moved: { [unowned self] dx, dy in self.dragged(toOffset: Point(x: dx, y: dy)) },
                                ended: { [unowned self] _, _ in self.dragEnded() }))
         editor.add(ScrollController { [unowned self] _, dy in self.scrolled(dy) })
-        editor.add(MotionController { [unowned self] x, y in self.pointer = Point(x: x, y: y) })
+        editor.add(MotionController { [unowned self] x, y in self.pointerMoved(to: Point(x: x, y: y)) })
         editor.add(ZoomGesture(began: { [unowned self] in self.lastPinch = 1 },
                                changed: { [unowned self] scale, x, y in self.pinched(scale, at: Point(x: x, y: y)) }))
         editor.add(ClickGesture { [unowned self] count, _, _ in if count == 2 { self.reset() } })
@@ -115,10 +115,10 @@ final class AvatarScreen: Screen {
         return true
     }
 
-    /// A pinch reached `scale` since it began.
+    /// A pinch reached `scale` since it began, centred at `centre` in the editor.
     func pinched(_ scale: Double, at centre: Point) {
         guard scale > 0, scale.isFinite else { return }
-        zoom(by: scale / lastPinch, at: centre)
+        zoom(by: scale / lastPinch, at: viewportPoint(centre))
         lastPinch = scale
     }
 
@@ -129,7 +129,13 @@ final class AvatarScreen: Screen {
 
     /// The pointer moved over the editor to `point` (a wheel zoom centres there).
     func pointerMoved(to point: Point) {
-        pointer = point
+        pointer = viewportPoint(point)
+    }
+
+    /// The session's viewport is drawn centred in the editor, which GTK may make larger.
+    func viewportPoint(_ point: Point) -> Point {
+        Point(x: point.x - (Double(editor.width) - Self.viewport.width) / 2,
+              y: point.y - (Double(editor.height) - Self.viewport.height) / 2)
     }
 
     func reset() {

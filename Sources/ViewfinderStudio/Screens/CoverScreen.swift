@@ -19,6 +19,7 @@ final class CoverScreen: Screen {
     private let frameLabel = Label("Opening…")
     let doneButton: Button
     let backButton: Button
+    let trimButton = Button("Trim…")
     private var previewImage: CairoImage?
     private var stripImages: [CairoImage] = []
     private var dragStartValue = 0.0
@@ -26,6 +27,7 @@ final class CoverScreen: Screen {
     /// Called by Done with the chosen cover; the flow saves it.
     var onDone: ((CoverPickerSession.Cover) -> Void)?
     var onBack: (() -> Void)?
+    var onTrim: (() -> Void)?
     /// Told of every preview shown (the automation and the events follow it).
     var onPreview: ((CoverPickerSession.Preview) -> Void)?
 
@@ -57,12 +59,14 @@ final class CoverScreen: Screen {
         doneButton.isSensitive = false
         doneButton.on("clicked") { [unowned self] in self.done() }
         backButton.on("clicked") { [unowned self] in self.onBack?() }
+        trimButton.on("clicked") { [unowned self] in self.onTrim?() }
 
         let buttons = Box(.horizontal, spacing: 8)
         let spacer = Label("")
         spacer.expand(horizontally: true, vertically: false)
         buttons.append(backButton)
         buttons.append(spacer)
+        buttons.append(trimButton)
         buttons.append(doneButton)
 
         root.setMargins(16)
@@ -104,7 +108,7 @@ final class CoverScreen: Screen {
     }
 
     func button(named name: String) -> Widget? {
-        ["done": doneButton, "back": backButton][name]
+        ["done": doneButton, "back": backButton, "trim": trimButton][name]
     }
 
     /// The slider value under `x` in the strip: the thumb's centre follows the pointer.

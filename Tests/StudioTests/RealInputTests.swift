@@ -1,0 +1,117 @@
+import AvatarCrop
+import Foundation
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+extension StudioWindowTests {
+    /// Real pointer input: X events sent with xdotool travel through GTK's own gesture
+    /// controllers and signal handlers into the screen, rather than the script calling them.
+    @Suite("Studio: real pointer input (xdotool)")
+    @MainActor
+    struct RealInputTests {
+        nonisolated static let xdotoolReason: String? = {
+            let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            return paths.contains { FileManager.default.isExecutableFile(atPath: "\($0)/xdotool") } ? nil
+                : "xdotool is not installed (apt-get install xdotool)"
+        }()
+
+        @Test("a mouse drag and three wheel notches on the avatar editor give CropSession's crop for the same gestures",
+              .enabled(if: xdotoolReason == nil, "\(xdotoolReason ?? "")"))
+        func dragAndWheel() async throws {
+            let folder = TestPaths.scratchFolder("studio-xdotool")
+            let photo = folder.appendingPathComponent("face.jpg")
+            try FileManager.default.copyItem(at: TestPaths.media.appendingPathComponent("images/exif_orient6_samsung_galaxyS.jpg"), to: photo)
+            let ready = folder.appendingPathComponent("ready.json"), go = folder.appendingPathComponent("go")
+            let run = try StudioHarness.runInteractive([
+                "wait avatar-ready",
+                "sleep 0.3",
+                "signal \(ready.path) editor",
+                "wait-file \(go.path)",
+                "sleep 0.3",
+                "press done",
+                "wait avatar-saved",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--avatar", photo.path],
+               in: folder, readyFile: ready) { signal in
+                let frame = try #require(signal["frame"] as? [Double])
+                let display = try #require(signal["display"] as? String)
+                let authority = signal["xauthority"] as? String ?? ""
+                // Press at the editor's middle, drag by (60, -40) in small steps, then three
+                // wheel notches up (zoom in) with the pointer where the drag ended.
+                let (x0, y0) = (Int(frame[0] + frame[2] / 2), Int(frame[1] + frame[3] / 2))
+                var steps = ["mousemove", "\(x0)", "\(y0)", "sleep", "0.2", "mousedown", "1"]
+                for i in 1...12 {
+                    steps += ["mousemove", "\(x0 + 5 * i)", "\(y0 - Int((40.0 * Double(i) / 12).rounded()))", "sleep", "0.03"]
+                }
+                steps += ["sleep", "0.2", "mouseup", "1", "sleep", "0.2", "click", "4", "sleep", "0.1", "click", "4", "sleep", "0.1", "click", "4", "sleep", "0.2"]
+                let sent = try Subprocess.run("env", ["DISPLAY=\(display)", "XAUTHORITY=\(authority)", "xdotool"] + steps)
+                try #require(sent.status == 0, "xdotool: \(sent.stderr)")
+                try Data().write(to: go)
+                return frame
+            }
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let frame = run.interaction
+
+            let session = CropSession(viewportSize: Size(width: 480, height: 480), shape: .circle)
+            try await session.load(photo)
+            let initial = try #require(session.spec(side: 512))
+            session.pan(by: Point(x: 60, y: -40))
+            // The pointer ended at the editor's middle + (60, -40): in the centred viewport that
+            // is (240 + 60, 240 - 40), give or take the half point of an odd-sized editor.
+            let end = Point(x: (frame[2] / 2).rounded(.down) - (frame[2] - 480) / 2 + 60,
+                            y: (frame[3] / 2).rounded(.down) - (frame[3] - 480) / 2 - 40)
+            session.zoom(by: pow(1.1, 3), at: end)
+            let expected = try #require(session.spec(side: 512))
+            let saved = try run.event("avatar-saved")
+            let spec = try CropSpec.parse(Data(try #require(saved["spec"] as? String).utf8))
+            #expect(spec.rect != initial.rect, "the real drag did not move the crop")
+            #expect(abs(spec.rect.minX - expected.rect.minX) < 0.01, "x \(spec.rect.minX) vs \(expected.rect.minX)")
+            #expect(abs(spec.rect.minY - expected.rect.minY) < 0.01, "y \(spec.rect.minY) vs \(expected.rect.minY)")
+            #expect(abs(spec.rect.width - expected.rect.width) < 0.01, "side \(spec.rect.width) vs \(expected.rect.width)")
+        }
+    
+        @Test("a mouse drag along the cover strip moves the thumb; the preview ends on the exact frame there",
+              .enabled(if: xdotoolReason == nil, "\(xdotoolReason ?? "")"))
+        func stripDrag() throws {
+            let folder = TestPaths.scratchFolder("studio-xdotool-cover")
+            let video = try CoverScreenTests.clip(in: folder)
+            let ready = folder.appendingPathComponent("ready.json"), go = folder.appendingPathComponent("go")
+            let run = try StudioHarness.runInteractive([
+                "wait cover-ready",
+                "sleep 0.3",
+                "signal \(ready.path) strip",
+                "wait-file \(go.path)",
+                "wait-exact",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--cover", video.path],
+               in: folder, readyFile: ready) { signal in
+                let frame = try #require(signal["frame"] as? [Double])
+                let display = try #require(signal["display"] as? String)
+                let authority = signal["xauthority"] as? String ?? ""
+                // From the thumb's centre at the start to where the middle of the track is.
+                let thumb = frame[2] / 6
+                let y = Int(frame[1] + frame[3] / 2)
+                let from = frame[0] + thumb / 2, to = from + 0.5 * (frame[2] - thumb)
+                var steps = ["mousemove", "\(Int(from))", "\(y)", "sleep", "0.2", "mousedown", "1"]
+                for i in 1...10 {
+                    steps += ["mousemove", "\(Int(from + (to - from) * Double(i) / 10))", "\(y)", "sleep", "0.05"]
+                }
+                steps += ["mouseup", "1"]
+                let sent = try Subprocess.run("env", ["DISPLAY=\(display)", "XAUTHORITY=\(authority)", "xdotool"] + steps)
+                try #require(sent.status == 0, "xdotool: \(sent.stderr)")
+                try Data().write(to: go)
+                return frame
+            }
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let previews = run.run.events("cover-preview")
+            // Several moves arrived through GTK's drag gesture, and the last one is exact.
+            #expect(Set(previews.compactMap { $0["slider"] as? Double }).count >= 3)
+            let last = try #require(previews.last)
+            let slider = try #require(last["slider"] as? Double)
+            #expect(abs(slider - 0.5) < 0.01, "the thumb ended at \(slider)")
+            #expect(last["exact"] as? Bool == true)
+            // 6 s at 30 fps: the frame shown at the requested time.
+            let requested = try #require(last["requested"] as? Double)
+            #expect(last["time"] as? Double == (requested * 30).rounded(.down) / 30)
+        }
+    }
+}
