@@ -166,6 +166,16 @@ public final class ProgressHUD {
         projected(to: time).presentation(at: time)
     }
 
+    /// When the show or hide animation running at `time` ends, or nil when none runs. A
+    /// renderer that animates with its own engine aims for this moment, so its frames and the
+    /// model's `animationState` agree.
+    public func animationEnd(at time: TimeInterval) -> TimeInterval? {
+        switch projected(to: time).state {
+        case .appearing(let transition), .disappearing(let transition): transition.end
+        case .hidden, .waitingForGraceTime, .visible: nil
+        }
+    }
+
     /// The box for content of `content` size in a container of `container` size; see
     /// `HUDLayout.box(in:content:)`.
     public func box(in container: HUDSize, content: HUDSize) -> HUDRect {

@@ -61,6 +61,23 @@ struct HUDAnimationTests {
         #expect(hud.animationState == .shown)
     }
 
+    @Test("animationEnd tells when the running show or hide animation ends, nil otherwise")
+    func animationEnd() {
+        let clock = VirtualClock()
+        let hud = ProgressHUD(clock: clock)
+        hud.graceTime = 0.5
+        #expect(hud.animationEnd(at: clock.now) == nil)
+        hud.show()
+        #expect(hud.animationEnd(at: 0.2) == nil)
+        #expect(hud.animationEnd(at: 0.6) == 0.8)
+        clock.advance(by: 1)
+        hud.tick()
+        #expect(hud.animationEnd(at: clock.now) == nil)
+        hud.hide()
+        #expect(hud.animationEnd(at: clock.now) == 1.3)
+        #expect(hud.animationEnd(at: 1.4) == nil)
+    }
+
     @Test("without animation the HUD is fully shown and fully gone at once")
     func unanimated() {
         let rig = HUDRig()

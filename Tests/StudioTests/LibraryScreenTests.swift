@@ -40,7 +40,8 @@ extension StudioWindowTests {
             let failures = try #require(imported["failures"] as? [String])
             #expect(failures.count == 1 && failures[0].contains("broken.jpg"))
             let counts = run.events("library").map { ($0["filter"] as? String ?? "", $0["group"] as? String ?? "", $0["count"] as? Int ?? -1) }
-            #expect(counts.first! == ("all", "all", 0))
+            let initial = try #require(counts.first)
+            #expect(initial == ("all", "all", 0))
             #expect(counts.contains { $0 == ("all", "all", 2) })
             #expect(counts.contains { $0 == ("photos", "all", 1) })
             #expect(counts.contains { $0 == ("videos", "all", 1) })
@@ -88,7 +89,8 @@ extension StudioWindowTests {
             #expect(recording["quality"] as? String == "low" && recording["limit"] as? Int == 10)
             let countdown = run.events("countdown").compactMap { $0["remaining"] as? Double }
             #expect(countdown.count >= 3)
-            #expect(countdown.first! <= 10 && zip(countdown, countdown.dropFirst()).allSatisfy { $0 >= $1 })
+            #expect(try #require(countdown.first) <= 10)
+            #expect(zip(countdown, countdown.dropFirst()).allSatisfy { $0 >= $1 })
             let saved = try run.event("recording-saved")
             let duration = try #require(saved["duration"] as? Double)
             #expect(duration > 0.3 && duration < 10)

@@ -34,8 +34,6 @@ extension StudioWindowTests {
             ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--avatar", photo.path],
                in: folder, readyFile: ready) { signal in
                 let frame = try #require(signal["frame"] as? [Double])
-                let display = try #require(signal["display"] as? String)
-                let authority = signal["xauthority"] as? String ?? ""
                 // Press at the editor's middle, drag by (60, -40) in small steps, then three
                 // wheel notches up (zoom in) with the pointer where the drag ended.
                 let (x0, y0) = (Int(frame[0] + frame[2] / 2), Int(frame[1] + frame[3] / 2))
@@ -44,8 +42,7 @@ extension StudioWindowTests {
                     steps += ["mousemove", "\(x0 + 5 * i)", "\(y0 - Int((40.0 * Double(i) / 12).rounded()))", "sleep", "0.03"]
                 }
                 steps += ["sleep", "0.2", "mouseup", "1", "sleep", "0.2", "click", "4", "sleep", "0.1", "click", "4", "sleep", "0.1", "click", "4", "sleep", "0.2"]
-                let sent = try Subprocess.run("env", ["DISPLAY=\(display)", "XAUTHORITY=\(authority)", "xdotool"] + steps)
-                try #require(sent.status == 0, "xdotool: \(sent.stderr)")
+                try StudioHarness.xdotool(signal, steps)
                 try Data().write(to: go)
                 return frame
             }
@@ -85,8 +82,6 @@ extension StudioWindowTests {
             ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--cover", video.path],
                in: folder, readyFile: ready) { signal in
                 let frame = try #require(signal["frame"] as? [Double])
-                let display = try #require(signal["display"] as? String)
-                let authority = signal["xauthority"] as? String ?? ""
                 // From the thumb's centre at the start to where the middle of the track is.
                 let thumb = frame[2] / 6
                 let y = Int(frame[1] + frame[3] / 2)
@@ -96,8 +91,7 @@ extension StudioWindowTests {
                     steps += ["mousemove", "\(Int(from + (to - from) * Double(i) / 10))", "\(y)", "sleep", "0.05"]
                 }
                 steps += ["mouseup", "1"]
-                let sent = try Subprocess.run("env", ["DISPLAY=\(display)", "XAUTHORITY=\(authority)", "xdotool"] + steps)
-                try #require(sent.status == 0, "xdotool: \(sent.stderr)")
+                try StudioHarness.xdotool(signal, steps)
                 try Data().write(to: go)
                 return frame
             }
@@ -112,6 +106,37 @@ extension StudioWindowTests {
             // 6 s at 30 fps: the frame shown at the requested time.
             let requested = try #require(last["requested"] as? Double)
             #expect(last["time"] as? Double == (requested * 30).rounded(.down) / 30)
+        }
+    
+        @Test("keyboard shortcuts: Ctrl+Shift+D turns the theme dark, Escape goes back to the library",
+              .enabled(if: xdotoolReason == nil, "\(xdotoolReason ?? "")"))
+        func shortcuts() throws {
+            let folder = TestPaths.scratchFolder("studio-xdotool-keys")
+            let video = try CoverScreenTests.clip(in: folder, seconds: 2)
+            let ready = folder.appendingPathComponent("ready.json"), go = folder.appendingPathComponent("go")
+            let dark = folder.appendingPathComponent("dark.png")
+            let run = try StudioHarness.runInteractive([
+                "wait cover-ready",
+                "signal \(ready.path) preview",
+                "wait-file \(go.path)",
+                "wait theme",
+                "sleep 0.3",
+                "screenshot \(dark.path)",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--cover", video.path, "--light"],
+               in: folder, readyFile: ready) { signal in
+                let frame = try #require(signal["frame"] as? [Double])
+                // Keys go to the window under the pointer (there is no window manager).
+                try StudioHarness.xdotool(signal, ["mousemove", "\(Int(frame[0] + 20))", "\(Int(frame[1] + 20))", "sleep", "0.2",
+                                                   "key", "ctrl+shift+d", "sleep", "0.2", "key", "Escape", "sleep", "0.3"])
+                try Data().write(to: go)
+            }
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            #expect(try run.event("theme")["dark"] as? Bool == true)
+            #expect(run.run.events("screen").compactMap { $0["name"] as? String } == ["Library", "Set cover", "Library"])
+            // The dark theme: the library's sidebar and grid are dark now.
+            let image = try StudioHarness.pixels(of: dark)
+            let sidebar = image.meanColour(Rect(x: 20, y: Double(image.height) - 120, width: 120, height: 40))
+            #expect(sidebar.r < 90 && sidebar.g < 90 && sidebar.b < 90, "not dark: \(sidebar)")
         }
     }
 }

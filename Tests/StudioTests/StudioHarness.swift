@@ -53,18 +53,56 @@ enum StudioHarness {
 
     /// Runs the app with `arguments` and the script `lines`; returns its events.
     static func run(_ lines: [String], arguments: [String], in folder: URL, timeout: TimeInterval = 180) throws -> StudioRun {
+        try parse(launch(lines, arguments: arguments, in: folder).finish(timeout: timeout))
+    }
+
+    /// Starts the app under `xvfb-run -a` with GTK's Cairo renderer playing the script `lines`.
+    private static func launch(_ lines: [String], arguments: [String], in folder: URL) throws -> RunningProcess {
         let script = folder.appendingPathComponent("script-\(UUID().uuidString.prefix(6)).txt")
         try (lines.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
-        let result = try Subprocess.run("env", [
+        return try Subprocess.start(URL(fileURLWithPath: "/usr/bin/env"), [
             "GSK_RENDERER=cairo", "GDK_BACKEND=x11", "NO_AT_BRIDGE=1", "GTK_A11Y=none",
             "XDG_CACHE_HOME=\(folder.appendingPathComponent("cache").path)",
             "xvfb-run", "-a", "-s", "-screen 0 1280x1024x24",
             TestPaths.studio.path, "--script", script.path,
-        ] + arguments, timeout: timeout)
+        ] + arguments)
+    }
+
+    /// The events the app printed, one JSON object per line.
+    private static func parse(_ result: RunResult) -> StudioRun {
         let events = result.stdout.split(separator: "\n").compactMap { line -> [String: Any]? in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
         }
         return StudioRun(status: result.status, events: events, stderr: result.stderr, stdout: result.stdout)
+    }
+
+    /// Runs the app like `run`, but while it runs: waits for the script to write `readyFile`
+    /// (its `signal` step), calls `interact` with what it wrote (the display, where a part is),
+    /// and lets the script go on once `interact` returns.
+    static func runInteractive<Value>(_ lines: [String], arguments: [String], in folder: URL, readyFile: URL,
+                                      timeout: TimeInterval = 120,
+                                      interact: ([String: Any]) throws -> Value) throws -> (StudioRunWith<Value>) {
+        let process = try launch(lines, arguments: arguments, in: folder)
+        defer { process.terminate() }
+        let deadline = Date().addingTimeInterval(timeout)
+        while !FileManager.default.fileExists(atPath: readyFile.path) {
+            guard process.isRunning, Date() < deadline else {
+                throw SubprocessError.failed("viewfinder-studio", "never signalled \(readyFile.lastPathComponent)")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let signal = try JSONSerialization.jsonObject(with: Data(contentsOf: readyFile)) as? [String: Any] ?? [:]
+        let value = try interact(signal)
+        let result = try process.finish(timeout: max(1, deadline.timeIntervalSinceNow))
+        return StudioRunWith(run: parse(result), interaction: value)
+    }
+
+    /// Sends X input with xdotool to the display a `signal` step reported.
+    static func xdotool(_ signal: [String: Any], _ steps: [String]) throws {
+        let display = signal["display"] as? String ?? ""
+        let authority = signal["xauthority"] as? String ?? ""
+        let sent = try Subprocess.run("env", ["DISPLAY=\(display)", "XAUTHORITY=\(authority)", "xdotool"] + steps)
+        guard sent.status == 0 else { throw SubprocessError.failed("xdotool", sent.stderr) }
     }
 
     /// Whether a render of the HUD overlay alone (`screenshot PATH hud`) shows the box: its
@@ -80,54 +118,6 @@ enum StudioHarness {
     static func isEmptyOverlay(_ render: URL) throws -> Bool {
         let image = try pixels(of: render)
         return image.channels == 4 && stride(from: 3, to: image.bytes.count, by: 4).allSatisfy { image.bytes[$0] == 0 }
-    }
-
-    /// Runs the app like `run`, but while it runs: waits for the script to write `readyFile`
-    /// (its `signal` step), calls `interact` with what it wrote (the display, where a part is),
-    /// and lets the script go on once `interact` returns.
-    static func runInteractive<Value>(_ lines: [String], arguments: [String], in folder: URL, readyFile: URL,
-                                      timeout: TimeInterval = 120,
-                                      interact: ([String: Any]) throws -> Value) throws -> (StudioRunWith<Value>) {
-        let script = folder.appendingPathComponent("script-\(UUID().uuidString.prefix(6)).txt")
-        try (lines.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["GSK_RENDERER=cairo", "GDK_BACKEND=x11", "NO_AT_BRIDGE=1", "GTK_A11Y=none",
-                             "XDG_CACHE_HOME=\(folder.appendingPathComponent("cache").path)",
-                             "xvfb-run", "-a", "-s", "-screen 0 1280x1024x24",
-                             TestPaths.studio.path, "--script", script.path] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
-        group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        defer { if process.isRunning { process.terminate() } }
-        let deadline = Date().addingTimeInterval(timeout)
-        while !FileManager.default.fileExists(atPath: readyFile.path) {
-            guard process.isRunning, Date() < deadline else {
-                throw SubprocessError.failed("viewfinder-studio", "never signalled \(readyFile.lastPathComponent)")
-            }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        let signal = try JSONSerialization.jsonObject(with: Data(contentsOf: readyFile)) as? [String: Any] ?? [:]
-        let value = try interact(signal)
-        guard group.wait(timeout: .now() + max(1, deadline.timeIntervalSinceNow)) == .success else {
-            throw SubprocessError.timedOut("viewfinder-studio", arguments)
-        }
-        process.waitUntilExit()
-        let stdout = String(decoding: outData, as: UTF8.self)
-        let events = stdout.split(separator: "\n").compactMap { line -> [String: Any]? in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
-        }
-        return StudioRunWith(run: StudioRun(status: process.terminationStatus, events: events,
-                                            stderr: String(decoding: errData, as: UTF8.self), stdout: stdout),
-                             interaction: value)
     }
 
     /// Reads a screenshot (or any PNG) at its own size.

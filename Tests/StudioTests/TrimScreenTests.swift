@@ -66,7 +66,8 @@ extension StudioWindowTests {
             let phases = run.events("hud")
             let appearing = try #require(phases.first { $0["phase"] as? String == "appearing" })
             let waited = StudioRun.time(appearing) - StudioRun.time(exporting)
-            #expect(waited >= 0.3 && waited < 0.6, "the HUD appeared \(waited) s after the export began")
+            // Never before the grace time; after it by at most a frame, or a few on a busy machine.
+            #expect(waited >= 0.3 && waited < 1.0, "the HUD appeared \(waited) s after the export began")
             #expect(try StudioHarness.isEmptyOverlay(early))
             #expect(try StudioHarness.showsHUDBox(shown))
             let cancelled = try run.event("export-cancelled")

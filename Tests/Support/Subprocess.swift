@@ -13,6 +13,12 @@ public enum Subprocess {
     /// Runs `executable` with `arguments` and waits, with a time limit that turns a hang into a
     /// test failure instead of a stuck run.
     public static func run(_ executable: URL, _ arguments: [String], timeout: TimeInterval = 120) throws -> RunResult {
+        try start(executable, arguments).finish(timeout: timeout)
+    }
+
+    /// Starts `executable` and returns at once; `finish` collects what it printed. For tests
+    /// that act on a program while it runs.
+    public static func start(_ executable: URL, _ arguments: [String]) throws -> RunningProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -21,16 +27,40 @@ public enum Subprocess {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        // Drain both pipes concurrently so a chatty child never blocks on a full pipe.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
+        return RunningProcess(process: process, out: out, err: err)
+    }
+
+    /// Runs a program found on PATH.
+    public static func run(_ name: String, _ arguments: [String], timeout: TimeInterval = 120) throws -> RunResult {
+        try run(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, timeout: timeout)
+    }
+}
+
+/// A program started by `Subprocess.start`. Both pipes are drained concurrently from the
+/// start, so a chatty child never blocks on a full pipe.
+public final class RunningProcess: @unchecked Sendable {
+    private let process: Process
+    private let group = DispatchGroup()
+    private var outData = Data(), errData = Data()
+
+    init(process: Process, out: Pipe, err: Pipe) {
+        self.process = process
         group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async { self.outData = out.fileHandleForReading.readDataToEndOfFile(); self.group.leave() }
         group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async { self.errData = err.fileHandleForReading.readDataToEndOfFile(); self.group.leave() }
+    }
+
+    /// Whether it is still running.
+    public var isRunning: Bool { process.isRunning }
+
+    /// Waits for it to end, with a time limit that turns a hang into a test failure (the
+    /// program is terminated then).
+    public func finish(timeout: TimeInterval) throws -> RunResult {
+        let name = process.executableURL?.lastPathComponent ?? "program"
         if group.wait(timeout: .now() + timeout) == .timedOut {
             process.terminate()
-            throw SubprocessError.timedOut(executable.lastPathComponent, arguments)
+            throw SubprocessError.timedOut(name, process.arguments ?? [])
         }
         process.waitUntilExit()
         return RunResult(status: process.terminationStatus,
@@ -39,9 +69,9 @@ public enum Subprocess {
                          stdoutData: outData)
     }
 
-    /// Runs a program found on PATH.
-    public static func run(_ name: String, _ arguments: [String], timeout: TimeInterval = 120) throws -> RunResult {
-        try run(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, timeout: timeout)
+    /// Stops it if it still runs.
+    public func terminate() {
+        if process.isRunning { process.terminate() }
     }
 }
 

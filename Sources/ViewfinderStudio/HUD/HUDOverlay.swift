@@ -141,29 +141,29 @@ final class HUDOverlay {
     private func followPhase() {
         let phase = hud.phase
         guard phase != shownPhase else { return }
-        let previous = shownPhase
         shownPhase = phase
         onPhaseChange?(phase)
         let now = layer.currentTime
-        let current = layer.presentation(at: now)
-        let duration = hud.animationDuration
+        // Motion takes over from where the model is now and ends when the model's animation
+        // ends, linearly as the model's timeline, so frame and model agree even when this
+        // tick came a little after the phase turned.
+        let state = hud.animationState(at: now)
+        let remaining = max(0, (hud.animationEnd(at: now) ?? now) - now)
         let animation = hud.animation
         layer.motion.clear()
         switch phase {
         case .appearing:
             layer.model.opacity = 1
             layer.model.transform.scale = .one
-            // Linear, as the HUD model's own timeline.
-            layer.motion.fade.from(previous == .disappearing ? current.opacity : 0).to(1).duration(duration).timing(.linear).activate()
-            let from = previous == .disappearing ? current.transform.scale.x : animation.appearingScale
-            layer.motion.scale.from(from).to(1).duration(duration).timing(.linear).activate()
+            layer.motion.fade.from(state.opacity).to(1).duration(remaining).timing(.linear).activate()
+            layer.motion.scale.from(state.scale).to(1).duration(remaining).timing(.linear).activate()
         case .visible:
             layer.model.opacity = 1
             layer.model.transform.scale = .one
         case .disappearing:
             layer.model.opacity = 0
-            layer.motion.fade.from(current.opacity).to(0).duration(duration).timing(.linear).activate()
-            layer.motion.scale.from(current.transform.scale.x).to(animation.disappearingScale).duration(duration)
+            layer.motion.fade.from(state.opacity).to(0).duration(remaining).timing(.linear).activate()
+            layer.motion.scale.from(state.scale).to(animation.disappearingScale).duration(remaining)
                 .timing(.linear).keepAlive().activate()
         case .hidden, .waitingForGraceTime:
             layer.model.opacity = 0

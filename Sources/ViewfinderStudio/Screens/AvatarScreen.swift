@@ -21,8 +21,9 @@ final class AvatarScreen: Screen {
     let editor: DrawingArea
     let doneButton = Button("Done")
     let backButton = Button("Back")
-    private let circleButton: ToggleButton
-    private let squareButton: ToggleButton
+    private lazy var shapes = ChoiceGroup([(CropShape.circle, "Circle"), (.square, "Square")], selected: .circle) {
+        [unowned self] shape in self.change(shape: shape)
+    }
     private var image: CairoImage?
     private var lastDrag = Point.zero
     private var lastPinch = 1.0
@@ -35,8 +36,6 @@ final class AvatarScreen: Screen {
         photoURL = photo
         session = CropSession(viewportSize: Self.viewport, shape: .circle)
         editor = DrawingArea { _, _, _ in }
-        circleButton = ToggleButton("Circle") { _ in }
-        squareButton = ToggleButton("Square") { _ in }
         editor.name = "avatar-editor"
         editor.setMinimumSize(width: Int(Self.viewport.width), height: Int(Self.viewport.height))
         editor.align(horizontal: .center, vertical: .center)
@@ -50,10 +49,6 @@ final class AvatarScreen: Screen {
                                changed: { [unowned self] scale, x, y in self.pinched(scale, at: Point(x: x, y: y)) }))
         editor.add(ClickGesture { [unowned self] count, _, _ in if count == 2 { self.reset() } })
 
-        circleButton.isActive = true
-        squareButton.join(circleButton)
-        circleButton.on("toggled") { [unowned self] in if self.circleButton.isActive { self.change(shape: .circle) } }
-        squareButton.on("toggled") { [unowned self] in if self.squareButton.isActive { self.change(shape: .square) } }
 
         let hint = Label("Drag to move · scroll or pinch to zoom · double-click to reset")
         hint.addStyleClass("dim-label")
@@ -61,17 +56,7 @@ final class AvatarScreen: Screen {
         doneButton.isSensitive = false
         doneButton.on("clicked") { [unowned self] in self.done() }
         backButton.on("clicked") { [unowned self] in self.onBack?() }
-        let shapes = Box(.horizontal)
-        shapes.addStyleClass("linked")
-        shapes.append(circleButton)
-        shapes.append(squareButton)
-        let spacer = Label("")
-        spacer.expand(horizontally: true, vertically: false)
-        let buttons = Box(.horizontal, spacing: 8)
-        buttons.append(backButton)
-        buttons.append(spacer)
-        buttons.append(shapes)
-        buttons.append(doneButton)
+        let buttons = buttonRow([backButton], [shapes.box, doneButton])
         root.setMargins(16)
         root.append(editor)
         root.append(hint)

@@ -47,33 +47,13 @@ final class CameraScreen: Screen {
         }
         backButton.on("clicked") { [unowned self] in self.onBack?() }
 
-        let qualities = Box(.horizontal)
-        qualities.addStyleClass("linked")
-        for choice in CaptureQuality.allCases {
-            let button = ToggleButton(choice.rawValue.capitalized) { [unowned self] on in if on { self.quality = choice } }
-            if let first = qualityButtons.values.first { button.join(first) }
-            button.isActive = choice == quality
-            qualityButtons[choice] = button
-            qualities.append(button)
+        let qualities = ChoiceGroup(CaptureQuality.allCases.map { ($0, $0.rawValue.capitalized) }, selected: quality) {
+            [unowned self] choice in self.quality = choice
         }
-        let limits = Box(.horizontal)
-        limits.addStyleClass("linked")
-        for seconds in [10, 30, 60] {
-            let button = ToggleButton("\(seconds) s") { [unowned self] on in if on { self.limit = seconds } }
-            if let first = limitButtons.values.first { button.join(first) }
-            button.isActive = seconds == limit
-            limitButtons[seconds] = button
-            limits.append(button)
-        }
-        let controls = Box(.horizontal, spacing: 8)
-        let spacer = Label("")
-        spacer.expand(horizontally: true, vertically: false)
-        controls.append(backButton)
-        controls.append(spacer)
-        controls.append(qualities)
-        controls.append(limits)
-        controls.append(recordButton)
-        controls.append(photoButton)
+        let limits = ChoiceGroup([10, 30, 60].map { ($0, "\($0) s") }, selected: limit) { [unowned self] seconds in self.limit = seconds }
+        qualityButtons = qualities.buttons
+        limitButtons = limits.buttons
+        let controls = buttonRow([backButton], [qualities.box, limits.box, recordButton, photoButton])
         root.setMargins(16)
         root.append(preview)
         root.append(details)

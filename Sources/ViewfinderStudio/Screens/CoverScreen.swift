@@ -14,13 +14,15 @@ final class CoverScreen: Screen {
     let root = Box(.vertical, spacing: 10)
     var page: Widget { root }
     let title = "Set cover"
-    private let preview: DrawingArea
-    private let strip: DrawingArea
+    private let preview = PicturePanel(name: "cover-preview", minimumHeight: 240)
+    private lazy var strip = scrubStrip(name: "cover-strip", height: 90,
+                                        draw: { [unowned self] context, width, height in self.drawStrip(&context, width, height) },
+                                        began: { [unowned self] x in self.beginDrag(atX: x) },
+                                        moved: { [unowned self] dx in self.continueDrag(by: dx) })
     private let frameLabel = Label("Opening…")
-    let doneButton: Button
-    let backButton: Button
+    let doneButton = Button("Done")
+    let backButton = Button("Back")
     let trimButton = Button("Trim…")
-    private var previewImage: CairoImage?
     private var stripImages: [CairoImage] = []
     private var dragStartValue = 0.0
     private var moveTask: Task<Void, Never>?
@@ -38,20 +40,6 @@ final class CoverScreen: Screen {
 
     init(video: URL) {
         session = CoverPickerSession(video: video)
-        preview = DrawingArea { _, _, _ in }
-        strip = DrawingArea { _, _, _ in }
-        doneButton = Button("Done")
-        backButton = Button("Back")
-        preview.name = "cover-preview"
-        preview.expand()
-        preview.setMinimumSize(width: 320, height: 240)
-        preview.setDraw { [unowned self] context, width, height in self.drawPreview(&context, width, height) }
-        strip.name = "cover-strip"
-        strip.setMinimumSize(height: 90)
-        strip.setDraw { [unowned self] context, width, height in self.drawStrip(&context, width, height) }
-        strip.add(DragGesture(began: { [unowned self] x, _ in self.beginDrag(atX: x) },
-                              moved: { [unowned self] dx, _ in self.continueDrag(by: dx) }))
-
         let tip = Label(session.tip)
         tip.addStyleClass("dim-label")
         frameLabel.addStyleClass("caption")
@@ -61,20 +49,10 @@ final class CoverScreen: Screen {
         backButton.on("clicked") { [unowned self] in self.onBack?() }
         trimButton.on("clicked") { [unowned self] in self.onTrim?() }
 
-        let buttons = Box(.horizontal, spacing: 8)
-        let spacer = Label("")
-        spacer.expand(horizontally: true, vertically: false)
-        buttons.append(backButton)
-        buttons.append(spacer)
-        buttons.append(trimButton)
-        buttons.append(doneButton)
-
         root.setMargins(16)
-        root.append(preview)
-        root.append(frameLabel)
-        root.append(strip)
-        root.append(tip)
-        root.append(buttons)
+        for part in [preview.area, frameLabel, strip, tip, buttonRow([backButton], [trimButton, doneButton])] {
+            root.append(part)
+        }
 
         session.onPreviewChange = { [unowned self] shown in self.show(shown) }
     }
@@ -98,14 +76,11 @@ final class CoverScreen: Screen {
     }
 
     func part(named name: String) -> Widget? {
-        ["preview": preview, "strip": strip][name]
+        ["preview": preview.area, "strip": strip][name]
     }
 
     /// Where the preview picture is drawn inside the preview area (aspect fit).
-    var previewImageRect: Rect? {
-        previewImage.map { Rect(x: 0, y: 0, width: Double(preview.width), height: Double(preview.height))
-            .aspectFit(Size(width: Double($0.width), height: Double($0.height))) }
-    }
+    var previewImageRect: Rect? { preview.imageRect }
 
     func button(named name: String) -> Widget? {
         ["done": doneButton, "back": backButton, "trim": trimButton][name]
@@ -159,24 +134,14 @@ final class CoverScreen: Screen {
     }
 
     private func show(_ shown: CoverPickerSession.Preview) {
-        previewImage = CairoImage(shown.frame.image)
+        preview.image = CairoImage(shown.frame.image)
         let seconds = String(format: "%.3f", shown.frame.time.seconds)
         frameLabel.text = "Frame at \(seconds) s · \(shown.isExact ? "exact" : "nearest keyframe, decoding…")"
-        preview.queueDraw()
         strip.queueDraw()
         onPreview?(shown)
     }
 
     // MARK: - Drawing
-
-    private func drawPreview(_ context: inout CairoContext, _ width: Double, _ height: Double) {
-        let area = Rect(x: 0, y: 0, width: width, height: height)
-        context.rectangle(area)
-        context.setColor(RGBA(red: 0.08, green: 0.08, blue: 0.08, alpha: 1))
-        context.fill()
-        guard let image = previewImage else { return }
-        context.draw(image, in: area.aspectFit(Size(width: Double(image.width), height: Double(image.height))))
-    }
 
     private func drawStrip(_ context: inout CairoContext, _ width: Double, _ height: Double) {
         let cell = thumbWidth
@@ -187,7 +152,7 @@ final class CoverScreen: Screen {
         // The thumb: a bright frame around the current picture, one strip cell wide.
         let x = session.sliderValue * (width - cell)
         let thumb = Rect(x: x, y: 0, width: cell, height: height)
-        if let image = previewImage {
+        if let image = preview.image {
             context.save()
             context.roundedRectangle(thumb, radius: 4)
             context.clip()

@@ -35,25 +35,10 @@ final class LibraryScreen: Screen {
         let main = Box(.vertical, spacing: 8)
         main.setMargins(12)
         main.expand()
-        let toolbar = Box(.horizontal, spacing: 8)
-        let filters = Box(.horizontal)
-        filters.addStyleClass("linked")
-        var leader: ToggleButton?
-        for (filter, title) in [(LibraryBrowser.KindFilter.all, "All"), (.photos, "Photos"), (.videos, "Videos")] {
-            let button = ToggleButton(title) { [unowned studio] active in
-                if active { studio.library?.filter = filter }
-            }
-            if let leader { button.join(leader) } else { button.isActive = true }
-            leader = leader ?? button
-            filterButtons[filter] = button
-            filters.append(button)
-        }
-        let spacer = Label("")
-        spacer.expand(horizontally: true, vertically: false)
-        toolbar.append(filters)
-        toolbar.append(spacer)
-        toolbar.append(cameraButton)
-        toolbar.append(importButton)
+        let filters = ChoiceGroup([(LibraryBrowser.KindFilter.all, "All"), (.photos, "Photos"), (.videos, "Videos")],
+                                  selected: .all) { [unowned studio] filter in studio.library?.filter = filter }
+        filterButtons = filters.buttons
+        let toolbar = buttonRow([filters.box], [cameraButton, importButton])
         status.setTextAlignment(0)
         status.addStyleClass("dim-label")
 

@@ -14,13 +14,15 @@ final class TrimScreen: Screen {
     let title = "Trim"
     private let root = Box(.vertical, spacing: 10)
     var page: Widget { root }
-    private let preview: DrawingArea
-    private let strip: DrawingArea
+    private let preview = PicturePanel(name: "trim-preview", minimumHeight: 220)
+    private lazy var strip = scrubStrip(name: "trim-strip", height: 80,
+                                        draw: { [unowned self] context, width, height in self.drawStrip(&context, width, height) },
+                                        began: { [unowned self] x in self.beginDrag(atX: x) },
+                                        moved: { [unowned self] dx in self.continueDrag(by: dx) })
     private let rangeLabel = Label("Opening…")
     let playButton = Button("Play")
     let exportButton = Button("Export")
     let backButton = Button("Back")
-    private var previewImage: CairoImage?
     private var stripImages: [CairoImage] = []
     private enum Handle { case start, end }
     private var dragging: Handle = .start
@@ -34,17 +36,6 @@ final class TrimScreen: Screen {
 
     init(video: URL) {
         session = TrimSession(video: video)
-        preview = DrawingArea { _, _, _ in }
-        strip = DrawingArea { _, _, _ in }
-        preview.name = "trim-preview"
-        preview.expand()
-        preview.setMinimumSize(width: 320, height: 220)
-        preview.setDraw { [unowned self] context, width, height in self.drawPreview(&context, width, height) }
-        strip.name = "trim-strip"
-        strip.setMinimumSize(height: 80)
-        strip.setDraw { [unowned self] context, width, height in self.drawStrip(&context, width, height) }
-        strip.add(DragGesture(began: { [unowned self] x, _ in self.beginDrag(atX: x) },
-                              moved: { [unowned self] dx, _ in self.continueDrag(by: dx) }))
         let hint = Label("Drag the yellow handles to keep part of the video; Play shows the kept part.")
         hint.addStyleClass("dim-label")
         exportButton.addStyleClass("suggested-action")
@@ -52,19 +43,10 @@ final class TrimScreen: Screen {
         playButton.on("clicked") { [unowned self] in self.togglePlay() }
         exportButton.on("clicked") { [unowned self] in self.stopPlaying(); self.onExport?() }
         backButton.on("clicked") { [unowned self] in self.onBack?() }
-        let buttons = Box(.horizontal, spacing: 8)
-        let spacer = Label("")
-        spacer.expand(horizontally: true, vertically: false)
-        buttons.append(backButton)
-        buttons.append(spacer)
-        buttons.append(playButton)
-        buttons.append(exportButton)
         root.setMargins(16)
-        root.append(preview)
-        root.append(rangeLabel)
-        root.append(strip)
-        root.append(hint)
-        root.append(buttons)
+        for part in [preview.area, rangeLabel, strip, hint, buttonRow([backButton], [playButton, exportButton])] {
+            root.append(part)
+        }
     }
 
     func open() async throws(VideoEditingError) {
@@ -76,7 +58,7 @@ final class TrimScreen: Screen {
     }
 
     func part(named name: String) -> Widget? {
-        ["preview": preview, "strip": strip][name]
+        ["preview": preview.area, "strip": strip][name]
     }
 
     func button(named name: String) -> Widget? {
@@ -136,8 +118,7 @@ final class TrimScreen: Screen {
         previewTask = Task {
             for mode in [FrameMode.fast, .exact] {
                 guard let frame = try? await session.frame(atHandle: value, mode: mode) else { return }
-                previewImage = CairoImage(frame.image)
-                preview.queueDraw()
+                preview.image = CairoImage(frame.image)
             }
         }
     }
@@ -161,8 +142,7 @@ final class TrimScreen: Screen {
                 shown += 1
                 if shown == 1 { first = frame.time.seconds }
                 last = frame.time.seconds
-                self?.previewImage = CairoImage(frame.image)
-                self?.preview.queueDraw()
+                self?.preview.image = CairoImage(frame.image)
             }
             playTask = nil
             playButton.title = "Play"
@@ -178,15 +158,6 @@ final class TrimScreen: Screen {
     }
 
     // MARK: - Drawing
-
-    private func drawPreview(_ context: inout CairoContext, _ width: Double, _ height: Double) {
-        let area = Rect(x: 0, y: 0, width: width, height: height)
-        context.roundedRectangle(area, radius: 8)
-        context.setColor(RGBA(red: 0.08, green: 0.08, blue: 0.08, alpha: 1))
-        context.fill()
-        guard let image = previewImage else { return }
-        context.draw(image, in: area.aspectFit(Size(width: Double(image.width), height: Double(image.height))))
-    }
 
     private func drawStrip(_ context: inout CairoContext, _ width: Double, _ height: Double) {
         let inner = Rect(x: Self.handleWidth, y: 4, width: track, height: height - 8)
