@@ -68,6 +68,10 @@ public final class LibraryBrowser {
 
     private let library: MediaLibrary
     let worker: LibraryWorker
+    /// Thumbnail requests waiting for the worker, oldest first.
+    private var waiting: [ThumbnailRequest] = []
+    private var isServing = false
+    private var nextTicket: UInt64 = 0
 
     /// Opens (or creates) the library at `folder` and loads the grid. At most
     /// `thumbnailCacheCount` thumbnails are kept in memory.
@@ -109,9 +113,46 @@ public final class LibraryBrowser {
 
     /// The asset's square, filled thumbnail of `side` pixels (smaller only when the original
     /// is), made off the main actor and kept in memory for the next time the cell scrolls in.
+    ///
+    /// Requests are served newest first — the cells on screen now, not every cell a fast
+    /// scroll went past — and one whose task is cancelled while it waits (its cell scrolled
+    /// away) throws `.cancelled` without decoding.
     public func thumbnail(for asset: Asset, side: Int) async throws(LibraryError) -> RasterImage {
         guard side > 0 else { throw .invalidName("\(side)×\(side)") }
-        return try await worker.thumbnail(asset, side: side)
+        guard !Task.isCancelled else { throw .cancelled }
+        nextTicket += 1
+        let ticket = nextTicket
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<RasterImage, LibraryError>, Never>) in
+                waiting.append(ThumbnailRequest(ticket: ticket, asset: asset, side: side, continuation: continuation))
+                serveThumbnails()
+            }
+        } onCancel: {
+            Task { @MainActor [weak self] in self?.dropRequest(ticket) }
+        }
+        return try result.get()
+    }
+
+    /// Serves waiting requests one at a time, the newest first, until none is left.
+    private func serveThumbnails() {
+        guard !isServing else { return }
+        isServing = true
+        Task {
+            while let request = waiting.popLast() {
+                do throws(LibraryError) {
+                    request.continuation.resume(returning: .success(try await worker.thumbnail(request.asset, side: request.side)))
+                } catch {
+                    request.continuation.resume(returning: .failure(error))
+                }
+            }
+            isServing = false
+        }
+    }
+
+    /// A waiting request whose task was cancelled gives up its turn.
+    private func dropRequest(_ ticket: UInt64) {
+        guard let index = waiting.firstIndex(where: { $0.ticket == ticket }) else { return }
+        waiting.remove(at: index).continuation.resume(returning: .failure(.cancelled))
     }
 
     /// Imports files on threads of their own. `progress` counts bytes and cancels the import
@@ -160,4 +201,12 @@ public final class LibraryBrowser {
             progress.value.cancel()
         }
     }
+}
+
+/// A thumbnail someone is waiting for.
+private struct ThumbnailRequest {
+    let ticket: UInt64
+    let asset: Asset
+    let side: Int
+    let continuation: CheckedContinuation<Result<RasterImage, LibraryError>, Never>
 }

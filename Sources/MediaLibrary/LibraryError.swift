@@ -21,6 +21,8 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     case catalogue(StoreError)
     /// Reading or writing a file failed.
     case io(path: String, reason: String)
+    /// The request was cancelled before it was served (a grid cell scrolled away).
+    case cancelled
 
     public var description: String {
         switch self {
@@ -34,6 +36,7 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidName(let name): return "'\(name)' cannot be an album name (1 to 200 characters, not only spaces)"
         case .catalogue(let error): return error.description
         case .io(let path, let reason): return "\(path): \(reason)"
+        case .cancelled: return "cancelled"
         }
     }
 }

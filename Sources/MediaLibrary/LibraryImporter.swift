@@ -79,6 +79,15 @@ public struct LibraryImporter: Sendable {
         let sizes = files.map { ((try? FileManager.default.attributesOfItem(atPath: $0.path))?[.size] as? NSNumber)?.int64Value ?? 0 }
         progress.totalUnitCount = max(1, sizes.reduce(0, +))
         let results = ImportResults(count: files.count)
+        // Open (and on first use create) the library once before the lanes: lanes racing to
+        // create a new catalogue can be refused (switching to WAL needs the file to itself),
+        // which would lose every file of a lane.
+        do throws(LibraryError) {
+            _ = try MediaLibrary(folder: folder)
+        } catch {
+            results.laneFailed(ImportFailure(path: folder.path, message: error.description))
+            return results.report
+        }
         let lanes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, files.count, 4))
         let shared = Lent(progress)
         DispatchQueue.concurrentPerform(iterations: lanes) { lane in

@@ -69,7 +69,18 @@ public final class Database {
         let milliseconds = Int32(clamping: busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000)
         sqlite3_busy_timeout(db, milliseconds)
         if !readOnly {
-            try execute("PRAGMA journal_mode = WAL")
+            // Switching a new file to WAL needs it to itself, and SQLite reports another
+            // connection doing the same as busy without waiting: wait here, within the timeout.
+            let deadline = Date().addingTimeInterval(Double(milliseconds) / 1000)
+            while true {
+                do throws(StoreError) {
+                    try execute("PRAGMA journal_mode = WAL")
+                    break
+                } catch {
+                    guard case .busy = error, Date() < deadline else { throw error }
+                    Thread.sleep(forTimeInterval: 0.005)
+                }
+            }
             try execute("PRAGMA synchronous = NORMAL")
         }
         try execute("PRAGMA foreign_keys = ON")

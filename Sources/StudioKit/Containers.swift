@@ -78,6 +78,21 @@ public final class ScrolledWindow: Widget {
         gtk_scrolled_window_set_child(vf_scrolled(pointer), child.widget)
     }
 
+    /// How far down it is scrolled, 0 (top) to 1 (bottom); setting it scrolls.
+    public var verticalPosition: Double {
+        get {
+            guard let adjustment = gtk_scrolled_window_get_vadjustment(vf_scrolled(pointer)) else { return 0 }
+            let range = gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) - gtk_adjustment_get_lower(adjustment)
+            return range > 0 ? (gtk_adjustment_get_value(adjustment) - gtk_adjustment_get_lower(adjustment)) / range : 0
+        }
+        set {
+            guard let adjustment = gtk_scrolled_window_get_vadjustment(vf_scrolled(pointer)) else { return }
+            let lower = gtk_adjustment_get_lower(adjustment)
+            let range = gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) - lower
+            gtk_adjustment_set_value(adjustment, lower + max(0, range) * min(max(newValue, 0), 1))
+        }
+    }
+
     /// Scrolls vertically only; the width follows the child's.
     public func scrollVerticallyOnly() {
         gtk_scrolled_window_set_policy(vf_scrolled(pointer), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)

@@ -39,36 +39,52 @@ public final class Picture: Widget {
     }
 }
 
+/// Why a widget could not be rendered to a picture.
+public struct RenderError: Error, CustomStringConvertible {
+    public let description: String
+}
+
 extension Widget {
     /// Renders the widget as it is now on screen into a PNG at `path` (GTK's own renderer, so
-    /// the file is what the user sees). Returns false when it cannot (not yet shown, no size).
-    @discardableResult
-    public func renderPNG(to path: String) -> Bool {
-        withRenderedTexture { gdk_texture_save_to_png($0, path) != 0 } ?? false
-    }
-
-    /// The widget as it is now on screen, as a picture to draw elsewhere (the HUD blurs it).
-    public func renderImage() -> CairoImage? {
-        withRenderedTexture { texture in
-            let width = Int(gdk_texture_get_width(texture)), height = Int(gdk_texture_get_height(texture))
-            guard let image = CairoImage(width: width, height: height) else { return nil }
-            // GTK downloads in Cairo's own layout (premultiplied ARGB32, native endian).
-            image.withPixels { pixels, stride in gdk_texture_download(texture, pixels, gsize(stride)) }
-            return image
-        } ?? nil
-    }
-
-    private func withRenderedTexture<T>(_ body: (OpaquePointer) -> T) -> T? {
-        guard width > 0, height > 0, let native = gtk_widget_get_native(widget),
-              let renderer = gtk_native_get_renderer(native),
-              let paintable = gtk_widget_paintable_new(widget) else { return nil }
-        defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
-        guard let snapshot = gtk_snapshot_new() else { return nil }
-        gdk_paintable_snapshot(paintable, snapshot, Double(width), Double(height))
-        guard let node = gtk_snapshot_free_to_node(snapshot) else { return nil }
-        defer { gsk_render_node_unref(node) }
-        guard let texture = gsk_renderer_render_texture(renderer, node, nil) else { return nil }
+    /// the file is what the user sees).
+    public func renderPNG(to path: String) throws(RenderError) {
+        let texture = try renderTexture()
         defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
-        return body(texture)
+        guard gdk_texture_save_to_png(texture, path) != 0 else {
+            throw RenderError(description: "cannot write the PNG \(path)")
+        }
+    }
+
+    /// The widget as it is now on screen, as a picture to draw elsewhere (the HUD blurs it);
+    /// nil when it cannot be rendered (not shown yet).
+    public func renderImage() -> CairoImage? {
+        guard let texture = try? renderTexture() else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
+        let width = Int(gdk_texture_get_width(texture)), height = Int(gdk_texture_get_height(texture))
+        guard let image = CairoImage(width: width, height: height) else { return nil }
+        // GTK downloads in Cairo's own layout (premultiplied ARGB32, native endian).
+        image.withPixels { pixels, stride in gdk_texture_download(texture, pixels, gsize(stride)) }
+        return image
+    }
+
+    /// A texture of the widget drawn by its window's renderer; the caller unrefs it.
+    private func renderTexture() throws(RenderError) -> OpaquePointer {
+        guard width > 0, height > 0 else { throw RenderError(description: "the widget has no size yet (\(width)×\(height))") }
+        guard let native = gtk_widget_get_native(widget), let renderer = gtk_native_get_renderer(native) else {
+            throw RenderError(description: "the widget is not in a shown window")
+        }
+        guard let paintable = gtk_widget_paintable_new(widget), let snapshot = gtk_snapshot_new() else {
+            throw RenderError(description: "GTK could not make a snapshot")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
+        gdk_paintable_snapshot(paintable, snapshot, Double(width), Double(height))
+        guard let node = gtk_snapshot_free_to_node(snapshot) else {
+            throw RenderError(description: "the widget drew nothing")
+        }
+        defer { gsk_render_node_unref(node) }
+        guard let texture = gsk_renderer_render_texture(renderer, node, nil) else {
+            throw RenderError(description: "the renderer made no texture")
+        }
+        return texture
     }
 }

@@ -63,6 +63,20 @@ extension Automation {
             try await until(try args.count > 1 ? number(args, 1) : 60, "the file \(path)") {
                 FileManager.default.fileExists(atPath: path)
             }
+        case "scroll-grid":
+            // Scrolls the library grid top to bottom over SECONDS and reports frame gaps.
+            let screen: LibraryScreen = try top()
+            let seconds = try number(args, 0)
+            let gaps = await withCheckedContinuation { continuation in
+                screen.scrollThrough(seconds: seconds) { continuation.resume(returning: $0) }
+            }
+            let sorted = gaps.sorted()
+            func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+            studio.events.emit("scrolled", ["frames": gaps.count + 1, "p50": percentile(0.5), "p95": percentile(0.95),
+                                            "max": sorted.last ?? 0, "cells": screen.cellCount, "loaded": screen.loadedCells])
+        case "scroll-to":
+            let screen: LibraryScreen = try top()
+            screen.scroll(to: try number(args, 0))
         case "back":
             studio.back()
         default:

@@ -90,7 +90,21 @@ final class Automation {
             // Let GTK lay out and paint the last change first (a few frames, well inside the
             // HUD's grace time).
             try await Task.sleep(for: .milliseconds(50))
-            guard target.renderPNG(to: path) else { throw StepError(description: "cannot render \(args.count > 1 ? args[1] : "the window") to \(path)") }
+            // GTK keeps a widget's drawing only from its last paint until something in it
+            // changes; with a live preview that can be most of the time, so try for a while.
+            var attempts = 0
+            while true {
+                do {
+                    try target.renderPNG(to: path)
+                    break
+                } catch {
+                    attempts += 1
+                    guard attempts < 200 else {
+                        throw StepError(description: "cannot render \(args.count > 1 ? args[1] : "the window") to \(path): \(error)")
+                    }
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+            }
             var fields: [String: Any] = ["path": path, "width": target.width, "height": target.height]
             if let cover = studio.current as? CoverScreen, let rect = cover.previewImageRect {
                 fields["image"] = [rect.minX, rect.minY, rect.width, rect.height]

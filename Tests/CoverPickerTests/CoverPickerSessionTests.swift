@@ -11,7 +11,7 @@ import ViewfinderTestSupport
 struct CoverPickerSessionTests {
     func openSession(_ spec: FixtureSpec = .h264BFrames,
                      configuration: CoverPickerSession.Configuration = .init()) async throws -> (CoverPickerSession, Fixture) {
-        let fixture = try FixtureFactory.shared.fixture(spec)
+        let fixture = try await FixtureFactory.shared.make(spec)
         let session = CoverPickerSession(video: fixture.url, configuration: configuration)
         try await session.open()
         return (session, fixture)
@@ -107,7 +107,7 @@ struct CoverPickerSessionTests {
 
     @Test("videos over the limit are refused before any frame is decoded")
     func durationLimit() async throws {
-        let fixture = try FixtureFactory.shared.fixture(.h264BFrames)
+        let fixture = try await FixtureFactory.shared.make(.h264BFrames)
         let limit = DurationLimit(maximum: MediaTime(seconds: 1))
         let session = CoverPickerSession(video: fixture.url, configuration: .init(limit: limit))
         await #expect(throws: CoverPickerError.tooLong(path: fixture.url.path, duration: MediaTime(value: 8, timescale: 5),

@@ -85,6 +85,36 @@ struct LibraryBrowserTests {
         #expect(changes == 5, "setting the same value does not reload")
     }
 
+    @Test("a thumbnail request cancelled before its turn is dropped without decoding (a cell scrolled away)")
+    func cancelledThumbnail() async throws {
+        let (folder, assets) = try await Self.populated()
+        let browser = try LibraryBrowser(folder: folder)
+        let photo = try #require(assets["mid"])
+        let request = Task { try await browser.thumbnail(for: photo, side: 48) }
+        request.cancel()
+        await #expect(throws: LibraryError.cancelled) { try await request.value }
+        // Not cached by the dropped request: a live one decodes and gets the picture.
+        let picture = try await browser.thumbnail(for: photo, side: 48)
+        #expect(picture.width == 48 && picture.height == 48)
+    }
+
+    @Test("waiting thumbnail requests are served newest first (the cells on screen now)")
+    func newestFirst() async throws {
+        let (folder, assets) = try await Self.populated()
+        let browser = try LibraryBrowser(folder: folder)
+        let order = ["old", "mid", "new"]
+        var finished: [String] = []
+        let requests = try order.map { name in
+            let asset = try #require(assets[name])
+            return Task {
+                _ = try await browser.thumbnail(for: asset, side: 40)
+                finished.append(name)
+            }
+        }
+        for request in requests { try await request.value }
+        #expect(finished == ["new", "mid", "old"])
+    }
+
     @Test("thumbnails are filled squares; two at once both arrive; the second ask is from memory")
     func thumbnails() async throws {
         let (folder, assets) = try await Self.populated()
@@ -145,6 +175,18 @@ struct LibraryBrowserTests {
         let seventh = names.first { $0 != "photo-8.jpg" }
         #expect(browser.assets.map(\.originalFilename) == [seventh, "photo-8.jpg"], "photo 7 (or its twin) is the newer")
         #expect(browser.groups.first?.count == 2)
+    }
+
+    @Test("importing into a library that does not exist yet keeps every file (lanes once raced to create it)")
+    nonisolated func importIntoNewLibrary() throws {
+        let source = TestPaths.scratchFolder("new-library-files")
+        let files = try (0..<8).map { try Self.photo($0, daysAgo: $0, in: source) }
+        for attempt in 0..<6 {
+            let folder = TestPaths.scratchFolder("new-library-\(attempt)").appendingPathComponent("Library")
+            let report = LibraryImporter(folder: folder, thumbnail: nil).run(files, progress: Progress(totalUnitCount: 1))
+            #expect(report.imported.count == 8, "attempt \(attempt): \(report.failures)")
+            #expect(report.failures.isEmpty)
+        }
     }
 
     @Test("cancelling an import's progress stops it before the remaining files")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import ViewfinderTestSupport
 
@@ -8,6 +9,23 @@ import ViewfinderTestSupport
 struct DatabaseTests {
     func database() throws -> Database {
         try Database(path: TestPaths.scratchFolder("db").appendingPathComponent("t.sqlite").path)
+    }
+
+    @Test("two connections creating the same new file at once both open it in WAL mode")
+    func concurrentCreation() throws {
+        for attempt in 0..<20 {
+            let path = TestPaths.scratchFolder("db-race-\(attempt)").appendingPathComponent("new.sqlite").path
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                do {
+                    let db = try Database(path: path)
+                    try db.execute("CREATE TABLE IF NOT EXISTS t (x INTEGER)")
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 }.isEmpty, "attempt \(attempt)")
+        }
     }
 
     @Test("prepared statements bind and read every type")

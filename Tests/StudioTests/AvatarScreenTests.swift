@@ -7,8 +7,20 @@ import ViewfinderTestSupport
 
 extension StudioWindowTests {
     @Suite("Studio: avatar editor")
-    @MainActor
     struct AvatarScreenTests {
+        /// What CropSession — on the main actor, as the app's — makes of a photo after a pan by
+        /// `pan` and a zoom by `zoom` about `focal`: the crop before and after, and the avatar.
+        @MainActor
+        static func model(_ photo: URL, pan: Point, zoom: Double, at focal: Point) async throws -> (initial: CropSpec, expected: CropSpec, avatar: RasterImage) {
+            let session = CropSession(viewportSize: Size(width: 480, height: 480), shape: .circle)
+            try await session.load(photo)
+            let initial = try #require(session.spec(side: 512))
+            session.pan(by: pan)
+            session.zoom(by: zoom, at: focal)
+            let expected = try #require(session.spec(side: 512))
+            return (initial, expected, try await session.complete(side: 512))
+        }
+
         @Test("after a drag and a wheel zoom, Done writes exactly the avatar CropSession makes for the same gestures")
         func dragAndZoom() async throws {
             let folder = TestPaths.scratchFolder("studio-avatar")
@@ -29,16 +41,12 @@ extension StudioWindowTests {
             #expect(run.status == 0, "stderr: \(run.stderr)")
 
             // The same gestures on the model.
-            let session = CropSession(viewportSize: Size(width: 480, height: 480), shape: .circle)
-            try await session.load(photo)
-            let initial = try #require(session.spec(side: 512))
             // The editor is larger than the 480-point viewport and draws it centred; the wheel
             // zooms about the pointer at (300, 200) of the editor.
             let editor = try run.event("screenshot")
             let width = try #require(editor["width"] as? Int), height = try #require(editor["height"] as? Int)
-            session.pan(by: Point(x: 60, y: -40))
-            session.zoom(by: pow(1.1, 3), at: Point(x: 300 - Double(width - 480) / 2, y: 200 - Double(height - 480) / 2))
-            let expected = try #require(session.spec(side: 512))
+            let (initial, expected, model) = try await Self.model(photo, pan: Point(x: 60, y: -40), zoom: pow(1.1, 3),
+                                                                  at: Point(x: 300 - Double(width - 480) / 2, y: 200 - Double(height - 480) / 2))
 
             let ready = try CropSpec.parse(Data(try #require(try run.event("avatar-ready")["spec"] as? String).utf8))
             #expect(ready == initial)
@@ -58,7 +66,6 @@ extension StudioWindowTests {
             let cli = try Subprocess.run(TestPaths.tool, ["avatar", photo.path, "--spec", specFile.path, "-o", replay.path])
             #expect(cli.status == 0, "\(cli.stderr)")
             #expect(try Data(contentsOf: written) == Data(contentsOf: replay))
-            let model = try await session.complete(side: 512)
             let pixels = try StudioHarness.pixels(of: written)
             #expect(pixels.width == 512 && pixels.height == 512 && pixels.channels == 4)
             #expect(pixels.bytes == model.bytes)

@@ -1,4 +1,6 @@
 import Foundation
+import Imaging
+import MediaLibrary
 import Testing
 import ViewfinderCore
 import ViewfinderTestSupport
@@ -110,6 +112,63 @@ extension StudioWindowTests {
             #expect(run.status == 0, "stderr: \(run.stderr)")
             #expect((try run.event("error")["message"] as? String)?.contains("--device virtual") == true)
             #expect(run.events("camera-preview").isEmpty)
+        }
+    
+        @Test("a grid of 1000 photos makes cells only for what is near the screen; scrolled to the end, the oldest show their own thumbnails")
+        func thousandItems() throws {
+            let folder = TestPaths.scratchFolder("studio-thousand")
+            let source = folder.appendingPathComponent("photos")
+            try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+            // Photo k is taken k minutes after the first, and draws its k as the index bar.
+            let files = try (0..<1000).map { k in
+                let url = source.appendingPathComponent("p\(k).jpg")
+                try ImageEncoder.writePhoto(FrameIndexPattern.render(index: k, size: PixelSize(width: 96, height: 96)), to: url,
+                                            takenAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(k) * 60))
+                return url
+            }
+            let library = folder.appendingPathComponent("lib")
+            let report = LibraryImporter(folder: library).run(files, progress: Progress(totalUnitCount: 1))
+            try #require(report.imported.count == 1000, "\(report.duplicates) duplicates, \(report.failures.prefix(3))")
+            let end = folder.appendingPathComponent("end.png")
+            let run = try StudioHarness.run([
+                "wait library",
+                "scroll-grid 1",
+                "sleep 1.5",
+                "screenshot \(end.path) grid",
+            ], arguments: ["--library", library.path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let scrolled = try run.event("scrolled")
+            let cells = try #require(scrolled["cells"] as? Int)
+            #expect(cells > 0 && cells < 500, "\(cells) cells for 1000 items")
+            // Newest first, the last row ends with photos 1 and 0; each cell shows its own
+            // picture (the index bar read back from the screenshot).
+            let image = try StudioHarness.pixels(of: end)
+            let shot = try run.event("screenshot")
+            #expect(shot["width"] as? Int == image.width)
+            let last = try #require(Self.picture(in: image, endingBefore: image.width - 12))
+            #expect(image.cropped(last).flatMap(FrameIndexPattern.readIndex) == 0)
+            let before = try #require(Self.picture(in: image, endingBefore: Int(last.minX) - 1))
+            #expect(image.cropped(before).flatMap(FrameIndexPattern.readIndex) == 1)
+        }
+
+        /// The bottom row's picture whose right edge is the first non-white column left of `x`
+        /// (the grid's cells are separated by white gutters).
+        static func picture(in image: RasterImage, endingBefore x: Int) -> Rect? {
+            func isWhite(_ px: Int, _ py: Int) -> Bool {
+                let p = image[px, py]
+                return p[p.startIndex] > 245 && p[p.startIndex + 1] > 245 && p[p.startIndex + 2] > 245
+            }
+            let probeY = image.height - 60
+            guard var right = (0..<x).reversed().first(where: { !isWhite($0, probeY) }) else { return nil }
+            var left = right
+            while left > 0, !isWhite(left - 1, probeY) { left -= 1 }
+            right += 1
+            let probeX = (left + right) / 2
+            guard var bottom = (0..<image.height).reversed().first(where: { !isWhite(probeX, $0) }) else { return nil }
+            var top = bottom
+            while top > 0, !isWhite(probeX, top - 1) { top -= 1 }
+            bottom += 1
+            return Rect(x: Double(left), y: Double(top), width: Double(right - left), height: Double(bottom - top))
         }
     }
 }

@@ -8,9 +8,8 @@ extension StudioWindowTests {
     /// Real pointer input: X events sent with xdotool travel through GTK's own gesture
     /// controllers and signal handlers into the screen, rather than the script calling them.
     @Suite("Studio: real pointer input (xdotool)")
-    @MainActor
     struct RealInputTests {
-        nonisolated static let xdotoolReason: String? = {
+        static let xdotoolReason: String? = {
             let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
             return paths.contains { FileManager.default.isExecutableFile(atPath: "\($0)/xdotool") } ? nil
                 : "xdotool is not installed (apt-get install xdotool)"
@@ -49,16 +48,11 @@ extension StudioWindowTests {
             #expect(run.status == 0, "stderr: \(run.stderr)")
             let frame = run.interaction
 
-            let session = CropSession(viewportSize: Size(width: 480, height: 480), shape: .circle)
-            try await session.load(photo)
-            let initial = try #require(session.spec(side: 512))
-            session.pan(by: Point(x: 60, y: -40))
             // The pointer ended at the editor's middle + (60, -40): in the centred viewport that
             // is (240 + 60, 240 - 40), give or take the half point of an odd-sized editor.
             let end = Point(x: (frame[2] / 2).rounded(.down) - (frame[2] - 480) / 2 + 60,
                             y: (frame[3] / 2).rounded(.down) - (frame[3] - 480) / 2 - 40)
-            session.zoom(by: pow(1.1, 3), at: end)
-            let expected = try #require(session.spec(side: 512))
+            let (initial, expected, _) = try await AvatarScreenTests.model(photo, pan: Point(x: 60, y: -40), zoom: pow(1.1, 3), at: end)
             let saved = try run.event("avatar-saved")
             let spec = try CropSpec.parse(Data(try #require(saved["spec"] as? String).utf8))
             #expect(spec.rect != initial.rect, "the real drag did not move the crop")

@@ -99,16 +99,30 @@ public final class FixtureFactory: @unchecked Sendable {
 
     private let lock = NSLock()
     private var built: [FixtureSpec: Result<Fixture, Error>] = [:]
+    /// One lock per spec, so making one fixture never holds up a test that needs another.
+    private var specLocks: [FixtureSpec: NSLock] = [:]
     private let folder = TestPaths.scratchFolder("fixtures")
 
     /// The fixture for `spec`, generated on first use with the ffmpeg command-line tool.
     public func fixture(_ spec: FixtureSpec) throws -> Fixture {
-        lock.lock()
-        defer { lock.unlock() }
-        if let done = built[spec] { return try done.get() }
+        let specLock = lock.withLock {
+            if let existing = specLocks[spec] { return existing }
+            let made = NSLock()
+            specLocks[spec] = made
+            return made
+        }
+        specLock.lock()
+        defer { specLock.unlock() }
+        if let done = lock.withLock({ built[spec] }) { return try done.get() }
         let result = Result { try generate(spec) }
-        built[spec] = result
+        lock.withLock { built[spec] = result }
         return try result.get()
+    }
+
+    /// `fixture(_:)` for tests on the main actor: ffmpeg runs off it, so other suites that
+    /// need the main actor meanwhile (camera, HUD, sessions) are not held up.
+    public nonisolated func make(_ spec: FixtureSpec) async throws -> Fixture {
+        try fixture(spec)
     }
 
     private func generate(_ spec: FixtureSpec) throws -> Fixture {

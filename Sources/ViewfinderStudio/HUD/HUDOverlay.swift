@@ -182,7 +182,7 @@ final class HUDOverlay {
         }
         guard time - backdropTaken >= 0.1 else { return }
         backdropTaken = time
-        backdropSnapshot = source.renderImage()
+        backdropSnapshot = source.renderImage() ?? backdropSnapshot
         blurred = nil
     }
 

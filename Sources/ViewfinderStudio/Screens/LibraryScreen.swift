@@ -18,6 +18,7 @@ final class LibraryScreen: Screen {
     private var groupButtons: [ToggleButton] = []
     private let status = Label("")
     private var grid: GridView<ThumbnailCell>?
+    private var scroller: ScrolledWindow?
     private var filterButtons: [LibraryBrowser.KindFilter: ToggleButton] = [:]
     let importButton: Button
     let cameraButton: Button
@@ -51,6 +52,7 @@ final class LibraryScreen: Screen {
         grid.name = "library-grid"
         self.grid = grid
         let scroller = ScrolledWindow(grid)
+        self.scroller = scroller
         scroller.expand()
         scroller.add(FileDropTarget { [unowned studio] paths in
             studio.importFiles(paths.map { URL(fileURLWithPath: $0) })
@@ -99,8 +101,41 @@ final class LibraryScreen: Screen {
     /// Cells on screen with a thumbnail shown (for the events and tests).
     var loadedCells: Int { grid?.visibleCells.filter(\.hasPicture).count ?? 0 }
 
+    /// Cells the grid has made (it makes only about a screenful and reuses them).
+    var cellCount: Int { grid?.visibleCells.count ?? 0 }
+
+    /// Scrolls the grid to `position` (0 top, 1 bottom).
+    func scroll(to position: Double) {
+        scroller?.verticalPosition = position
+    }
+
+    /// Scrolls the grid from top to bottom over `seconds`, one step per frame, and reports
+    /// the gaps between frames (milliseconds), to show scrolling stays smooth.
+    func scrollThrough(seconds: Double, done: @escaping ([Double]) -> Void) {
+        guard let scroller, let grid else { return done([]) }
+        var start: Double?
+        var last: Double?
+        var gaps: [Double] = []
+        grid.addTickCallback { time in
+            let begin = start ?? time
+            start = begin
+            if let last { gaps.append((time - last) * 1000) }
+            last = time
+            scroller.verticalPosition = min(1, (time - begin) / seconds)
+            if time - begin >= seconds {
+                done(gaps)
+                return false
+            }
+            return true
+        }
+    }
+
     func button(named name: String) -> Widget? {
         ["import": importButton, "camera": cameraButton][name]
+    }
+
+    func part(named name: String) -> Widget? {
+        name == "grid" ? scroller : nil
     }
 
     private func bind(_ cell: ThumbnailCell, _ position: Int) {
