@@ -48,6 +48,7 @@ bench:
 	@scripts/install-deps --bench
 	$(SWIFT) build -c release
 	@scripts/bench
+	@scripts/bench-studio
 
 clean:
 	$(SWIFT) package clean

@@ -3,8 +3,10 @@ import CGtk
 /// A row or column of widgets.
 @MainActor
 public final class Box: Widget {
+    /// Which way the children are laid out.
     public enum Axis: Sendable { case horizontal, vertical }
 
+    /// An empty box laying children out along `axis`, `spacing` points apart.
     public init(_ axis: Axis, spacing: Int = 0) {
         let orientation = axis == .horizontal ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL
         super.init(owning: raw(gtk_box_new(orientation, Int32(spacing))))
@@ -29,6 +31,7 @@ public final class Box: Widget {
 /// One child over another: the HUD sits over a screen.
 @MainActor
 public final class Overlay: Widget {
+    /// An empty overlay.
     public init() {
         super.init(owning: raw(gtk_overlay_new()))
     }
@@ -48,6 +51,7 @@ public final class Overlay: Widget {
 /// stack's own transitions are off.
 @MainActor
 public final class Stack: Widget {
+    /// An empty stack.
     public init() {
         super.init(owning: raw(gtk_stack_new()))
         gtk_stack_set_transition_type(vf_stack(pointer), GTK_STACK_TRANSITION_TYPE_NONE)
@@ -73,6 +77,7 @@ public final class Stack: Widget {
 /// A scrolling view around one child.
 @MainActor
 public final class ScrolledWindow: Widget {
+    /// A scrolling view around `child`.
     public init(_ child: Widget) {
         super.init(owning: raw(gtk_scrolled_window_new()))
         gtk_scrolled_window_set_child(vf_scrolled(pointer), child.widget)
@@ -104,6 +109,7 @@ public final class ScrolledWindow: Widget {
 public final class Window: Widget {
     private let header: UnsafeMutablePointer<GtkWidget>
 
+    /// A window of `application` with a header bar, at `width` × `height` points to start with.
     public init(application: Application, title: String, width: Int, height: Int) {
         header = gtk_header_bar_new()
         super.init(owning: raw(gtk_application_window_new(vf_application(application.pointer))))
@@ -131,6 +137,11 @@ public final class Window: Widget {
     public var title: String {
         get { gtk_window_get_title(vf_window(pointer)).map { String(cString: $0) } ?? "" }
         set { gtk_window_set_title(vf_window(pointer), newValue) }
+    }
+
+    /// The icon every window shows, by its name in the icon theme (the app id once installed).
+    public static func setDefaultIconName(_ name: String) {
+        gtk_window_set_default_icon_name(name)
     }
 
     /// Shows the window.

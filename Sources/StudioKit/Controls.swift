@@ -3,6 +3,7 @@ import CGtk
 /// A line of text.
 @MainActor
 public final class Label: Widget {
+    /// A label showing `text`.
     public init(_ text: String = "") {
         super.init(owning: raw(gtk_label_new(text)))
     }
@@ -27,6 +28,7 @@ public final class Label: Widget {
 /// A push button.
 @MainActor
 public class Button: Widget {
+    /// A button labelled `title` that runs `action` when clicked.
     public init(_ title: String, action: @escaping @MainActor () -> Void = {}) {
         super.init(owning: raw(gtk_button_new_with_label(title)))
         on("clicked", action)
@@ -54,6 +56,7 @@ public class Button: Widget {
 /// A button that stays in or out; buttons in one group act as radio buttons.
 @MainActor
 public final class ToggleButton: Widget {
+    /// A toggle labelled `title`; `toggled` hears whether it is now in.
     public init(_ title: String, toggled: @escaping @MainActor (Bool) -> Void) {
         super.init(owning: raw(gtk_toggle_button_new_with_label(title)))
         on("toggled") { [unowned self] in toggled(self.isActive) }

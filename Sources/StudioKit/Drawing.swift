@@ -4,6 +4,7 @@ import ViewfinderCore
 /// A widget the app draws itself with Cairo (previews, the strip and slider, the crop mask, the HUD).
 @MainActor
 public final class DrawingArea: Widget {
+    /// Paints the area: the context, then the width and height in points.
     public typealias Draw = @MainActor (inout CairoContext, Double, Double) -> Void
 
     /// Makes the area; `draw` paints it at the given width and height whenever GTK asks.
@@ -36,6 +37,7 @@ public final class DrawingArea: Widget {
 @MainActor
 public final class CairoImage {
     let surface: OpaquePointer
+    /// Size in pixels.
     public let width: Int
     public let height: Int
 
@@ -90,9 +92,13 @@ public final class CairoImage {
 public struct CairoContext {
     let cairo: OpaquePointer
 
+    /// Saves the drawing state (colour, transform, clip); `restore()` brings it back.
     public func save() { cairo_save(cairo) }
+    /// Brings back the state of the matching `save()`.
     public func restore() { cairo_restore(cairo) }
+    /// Moves the origin.
     public func translate(_ x: Double, _ y: Double) { cairo_translate(cairo, x, y) }
+    /// Scales what is drawn next.
     public func scale(_ x: Double, _ y: Double) { cairo_scale(cairo, x, y) }
 
     /// Sets the paint colour.
@@ -100,6 +106,7 @@ public struct CairoContext {
         cairo_set_source_rgba(cairo, color.red, color.green, color.blue, color.alpha)
     }
 
+    /// Adds a rectangle to the path.
     public func rectangle(_ rect: Rect) {
         cairo_rectangle(cairo, rect.minX, rect.minY, rect.width, rect.height)
     }
@@ -132,9 +139,13 @@ public struct CairoContext {
         cairo_arc(cairo, center.x, center.y, radius, start, end)
     }
 
+    /// Starts a new piece of path at `point`.
     public func move(to point: Point) { cairo_move_to(cairo, point.x, point.y) }
+    /// Adds a straight line to `point`.
     public func line(to point: Point) { cairo_line_to(cairo, point.x, point.y) }
+    /// Closes the current piece of path.
     public func closePath() { cairo_close_path(cairo) }
+    /// Forgets the path.
     public func newPath() { cairo_new_path(cairo) }
 
     /// Fills the path; `evenOdd` punches holes where paths overlap (the crop mask).
@@ -161,6 +172,7 @@ public struct CairoContext {
     /// Starts drawing into a group that `endGroup(opacity:)` composites at once.
     public func beginGroup() { cairo_push_group(cairo) }
 
+    /// Composites what was drawn since `beginGroup()` at `opacity`.
     public func endGroup(opacity: Double) {
         cairo_pop_group_to_source(cairo)
         cairo_paint_with_alpha(cairo, max(0, min(1, opacity)))

@@ -11,6 +11,7 @@ public final class DragGesture: EventController {
     /// Where the drag began, in the widget's coordinates.
     public private(set) var startPoint = (x: 0.0, y: 0.0)
 
+    /// `began` gets the press point, `moved` and `ended` the offset from it.
     public init(began: @escaping @MainActor (Double, Double) -> Void = { _, _ in },
                 moved: @escaping @MainActor (Double, Double) -> Void,
                 ended: @escaping @MainActor (Double, Double) -> Void = { _, _ in }) {
@@ -27,6 +28,7 @@ public final class DragGesture: EventController {
 /// Clicks: the handler gets the click count (2 for a double-click) and the point.
 @MainActor
 public final class ClickGesture: EventController {
+    /// `pressed` gets the click count and the point.
     public init(pressed: @escaping @MainActor (Int, Double, Double) -> Void) {
         super.init(owning: raw(gtk_gesture_click_new()))
         typealias PressHandler = @MainActor (Int, Double, Double) -> Void
@@ -40,6 +42,7 @@ public final class ClickGesture: EventController {
 /// Two-finger pinch: the handler gets the scale since the pinch began and its centre.
 @MainActor
 public final class ZoomGesture: EventController {
+    /// `began` hears a new pinch; `changed` gets its scale and centre.
     public init(began: @escaping @MainActor () -> Void, changed: @escaping @MainActor (Double, Double, Double) -> Void) {
         super.init(owning: raw(gtk_gesture_zoom_new()))
         // "begin" passes the event sequence before the user data.
@@ -68,6 +71,7 @@ public final class ScrollController: EventController {
     /// The pointer's last position over the widget, so a wheel zoom can centre on it.
     public private(set) var pointerPosition = (x: 0.0, y: 0.0)
 
+    /// `scrolled` gets the deltas and says whether it used them.
     public init(scrolled: @escaping @MainActor (Double, Double) -> Bool) {
         super.init(owning: raw(gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES)))
         typealias ScrollHandler = @MainActor (Double, Double) -> Bool
@@ -81,6 +85,7 @@ public final class ScrollController: EventController {
 /// Tracks where the pointer is over a widget.
 @MainActor
 public final class MotionController: EventController {
+    /// `moved` gets the pointer position as it enters and moves.
     public init(moved: @escaping @MainActor (Double, Double) -> Void) {
         super.init(owning: raw(gtk_event_controller_motion_new()))
         onPoint("motion", moved)
@@ -91,6 +96,7 @@ public final class MotionController: EventController {
 /// Accepts files dropped from a file manager.
 @MainActor
 public final class FileDropTarget: EventController {
+    /// `dropped` gets the paths of the files dropped.
     public init(dropped: @escaping @MainActor ([String]) -> Void) {
         super.init(owning: raw(vf_file_drop_target_new()))
         typealias DropHandler = @MainActor ([String]) -> Void

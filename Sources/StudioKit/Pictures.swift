@@ -4,6 +4,7 @@ import ViewfinderCore
 /// Pixels GTK can show (a GdkMemoryTexture), copied from a raster.
 @MainActor
 public final class Texture: Object {
+    /// Size in pixels.
     public let width: Int
     public let height: Int
 
@@ -24,6 +25,7 @@ public final class Texture: Object {
 /// Shows a texture scaled to fit its space (library thumbnails, camera preview).
 @MainActor
 public final class Picture: Widget {
+    /// An empty picture.
     public init() {
         super.init(owning: raw(gtk_picture_new()))
     }
@@ -41,6 +43,7 @@ public final class Picture: Widget {
 
 /// Why a widget could not be rendered to a picture.
 public struct RenderError: Error, CustomStringConvertible {
+    /// What failed.
     public let description: String
 }
 

@@ -77,8 +77,9 @@ open class Widget: Object {
         set { gtk_widget_set_name(widget, newValue) }
     }
 
-    /// Allocated size in points.
+    /// Allocated width in points.
     public var width: Int { Int(gtk_widget_get_width(widget)) }
+    /// Allocated height in points.
     public var height: Int { Int(gtk_widget_get_height(widget)) }
 
     /// Where this widget lies in its window's surface, in points: what a pointer on the window

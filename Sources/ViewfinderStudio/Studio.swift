@@ -53,6 +53,7 @@ final class Studio {
 
     private func activate() {
         if let dark = options.darkTheme { Application.prefersDarkTheme = dark }
+        Window.setDefaultIconName(Studio.applicationID)
         let window = Window(application: application, title: "Viewfinder Studio", width: 1000, height: 760)
         self.window = window
         window.addToHeaderStart(backButton)

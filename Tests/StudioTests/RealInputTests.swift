@@ -36,12 +36,9 @@ extension StudioWindowTests {
                 // Press at the editor's middle, drag by (60, -40) in small steps, then three
                 // wheel notches up (zoom in) with the pointer where the drag ended.
                 let (x0, y0) = (Int(frame[0] + frame[2] / 2), Int(frame[1] + frame[3] / 2))
-                var steps = ["mousemove", "\(x0)", "\(y0)", "sleep", "0.2", "mousedown", "1"]
-                for i in 1...12 {
-                    steps += ["mousemove", "\(x0 + 5 * i)", "\(y0 - Int((40.0 * Double(i) / 12).rounded()))", "sleep", "0.03"]
-                }
-                steps += ["sleep", "0.2", "mouseup", "1", "sleep", "0.2", "click", "4", "sleep", "0.1", "click", "4", "sleep", "0.1", "click", "4", "sleep", "0.2"]
-                try StudioHarness.xdotool(signal, steps)
+                let wheel = ["click", "4", "sleep", "0.1"]
+                try StudioHarness.xdotool(signal, StudioHarness.drag(from: (x0, y0), to: (x0 + 60, y0 - 40), steps: 12)
+                                          + ["sleep", "0.2"] + wheel + wheel + wheel + ["sleep", "0.1"])
                 try Data().write(to: go)
                 return frame
             }
@@ -80,12 +77,7 @@ extension StudioWindowTests {
                 let thumb = frame[2] / 6
                 let y = Int(frame[1] + frame[3] / 2)
                 let from = frame[0] + thumb / 2, to = from + 0.5 * (frame[2] - thumb)
-                var steps = ["mousemove", "\(Int(from))", "\(y)", "sleep", "0.2", "mousedown", "1"]
-                for i in 1...10 {
-                    steps += ["mousemove", "\(Int(from + (to - from) * Double(i) / 10))", "\(y)", "sleep", "0.05"]
-                }
-                steps += ["mouseup", "1"]
-                try StudioHarness.xdotool(signal, steps)
+                try StudioHarness.xdotool(signal, StudioHarness.drag(from: (Int(from), y), to: (Int(to), y), steps: 10))
                 try Data().write(to: go)
                 return frame
             }

@@ -105,6 +105,18 @@ enum StudioHarness {
         guard sent.status == 0 else { throw SubprocessError.failed("xdotool", sent.stderr) }
     }
 
+    /// xdotool steps for a left-button drag from one screen point to another in `steps` moves,
+    /// with pauses GTK needs to see a press, motion, and a release.
+    static func drag(from start: (Int, Int), to end: (Int, Int), steps: Int) -> [String] {
+        var sequence = ["mousemove", "\(start.0)", "\(start.1)", "sleep", "0.2", "mousedown", "1"]
+        for i in 1...max(1, steps) {
+            let f = Double(i) / Double(max(1, steps))
+            let x = start.0 + Int((Double(end.0 - start.0) * f).rounded()), y = start.1 + Int((Double(end.1 - start.1) * f).rounded())
+            sequence += ["mousemove", "\(x)", "\(y)", "sleep", "0.04"]
+        }
+        return sequence + ["sleep", "0.2", "mouseup", "1", "sleep", "0.2"]
+    }
+
     /// Whether a render of the HUD overlay alone (`screenshot PATH hud`) shows the box: its
     /// middle is opaque. With the HUD hidden the overlay draws nothing at all.
     static func showsHUDBox(_ render: URL) throws -> Bool {
