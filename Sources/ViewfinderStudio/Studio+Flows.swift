@@ -133,6 +133,10 @@ extension Studio {
     func openAvatar(_ origin: Origin) {
         let screen = AvatarScreen(photo: origin.url)
         screen.onBack = { [unowned self] in self.back() }
+        screen.onReload = { [unowned self, unowned screen] error in
+            if let error { return self.report(error, doing: "Cannot open the photo") }
+            self.events.emit("avatar-ready", ["spec": screen.session.spec(side: AvatarScreen.outputSide)?.json() ?? ""])
+        }
         screen.onDone = { [unowned self] avatar, spec in
             let stem = (origin.displayName as NSString).deletingPathExtension + " avatar"
             self.save(kind: "avatar", stem: stem, ext: "png", origin: origin, album: "Avatars",

@@ -86,5 +86,33 @@ extension StudioWindowTests {
             let inside = brightness(22) + brightness(454)
             #expect(outside < 0.6 * inside, "outside \(outside), inside \(inside)")
         }
+    
+        @Test("Square reopens the photo under a square crop; Done writes an opaque square avatar")
+        func square() throws {
+            let folder = TestPaths.scratchFolder("studio-avatar-square")
+            let photo = folder.appendingPathComponent("beach.jpg")
+            try FileManager.default.copyItem(at: TestPaths.media.appendingPathComponent("images/progressive_beach_icc.jpg"), to: photo)
+            let shot = folder.appendingPathComponent("square.png")
+            let run = try StudioHarness.run([
+                "wait avatar-ready",
+                "press square",
+                "wait avatar-ready",
+                "screenshot \(shot.path) editor",
+                "press done",
+                "wait avatar-saved",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--avatar", photo.path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let readies = run.events("avatar-ready").compactMap { $0["spec"] as? String }
+            try #require(readies.count == 2)
+            #expect(try CropSpec.parse(Data(readies[0].utf8)).shape == .circle)
+            #expect(try CropSpec.parse(Data(readies[1].utf8)).shape == .square)
+            let saved = try run.event("avatar-saved")
+            let spec = try CropSpec.parse(Data(try #require(saved["spec"] as? String).utf8))
+            #expect(spec.shape == .square && spec.outputSize == PixelSize(width: 512, height: 512))
+            let avatar = try StudioHarness.pixels(of: URL(fileURLWithPath: try #require(saved["path"] as? String)))
+            #expect(avatar.width == 512 && avatar.height == 512)
+            // Square avatars have no transparent corners.
+            #expect(!avatar.hasAlpha || avatar[0, 0][avatar[0, 0].startIndex + 3] == 255)
+        }
     }
 }

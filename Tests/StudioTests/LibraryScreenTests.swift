@@ -8,7 +8,7 @@ import ViewfinderTestSupport
 extension StudioWindowTests {
     @Suite("Studio: library and camera")
     struct LibraryScreenTests {
-        @Test("import a photo, a video and a broken file: two land in the grid with thumbnails, the broken one is reported; filters and groups narrow the grid; the video opens in the cover chooser, the photo in the avatar editor")
+        @Test("import a photo, a video and a broken file: two land in the grid with thumbnails, the broken one is reported; filters and groups narrow the grid; the video opens in the cover chooser (its cover goes to the Covers album), the photo in the avatar editor")
         func importBrowseOpen() throws {
             let folder = TestPaths.scratchFolder("studio-library")
             let photo = folder.appendingPathComponent("beach.jpg")
@@ -32,8 +32,11 @@ extension StudioWindowTests {
                 "group All",
                 "open-asset 0",
                 "wait cover-ready",
-                "back",
-                "open-asset 1",
+                "press done",
+                "wait cover-saved",
+                "group Covers",
+                "group All",
+                "open-asset 2",
                 "wait avatar-ready",
             ], arguments: ["--library", folder.appendingPathComponent("lib").path], in: folder)
             #expect(run.status == 0, "stderr: \(run.stderr)")
@@ -51,6 +54,10 @@ extension StudioWindowTests {
             // The sample clip was made after the photo's EXIF date, so it is first (newest first)…
             #expect(run.events("open").map { $0["kind"] as? String } == ["video", "photo"])
             #expect(run.events("screen").compactMap { $0["name"] as? String } == ["Library", "Set cover", "Library", "Choose avatar"])
+            // The cover of a library video goes back into the library, in the Covers album.
+            let cover = try #require(try run.event("cover-saved")["path"] as? String)
+            #expect(cover.hasPrefix(folder.appendingPathComponent("lib/originals").path) && cover.hasSuffix(".jpg"))
+            #expect(counts.contains { $0 == ("all", "album(\"Covers\")", 1) })
             // …and both cells show a picture, not the empty grid's white.
             let image = try StudioHarness.pixels(of: grid)
             let shot = try run.event("screenshot")

@@ -31,6 +31,8 @@ final class AvatarScreen: Screen {
     var onDone: ((RasterImage, CropSpec) -> Void)?
     var onBack: (() -> Void)?
     var onChange: (() -> Void)?
+    /// Told when the photo is open again after the shape changed, or why it is not.
+    var onReload: ((ImagingError?) -> Void)?
 
     init(photo: URL) {
         photoURL = photo
@@ -90,7 +92,8 @@ final class AvatarScreen: Screen {
     }
 
     func button(named name: String) -> Widget? {
-        ["done": doneButton, "back": backButton][name]
+        if let shape = ["circle": CropShape.circle, "square": .square][name] { return shapes.buttons[shape] }
+        return ["done": doneButton, "back": backButton][name]
     }
 
     /// The wheel: each notch zooms by 10 % about the pointer (up zooms in).
@@ -145,7 +148,14 @@ final class AvatarScreen: Screen {
         guard shape != session.shape else { return }
         session = CropSession(viewportSize: Self.viewport, shape: shape)
         doneButton.isSensitive = false
-        Task { try? await open() }
+        Task {
+            do throws(ImagingError) {
+                try await open()
+                onReload?(nil)
+            } catch {
+                onReload?(error)
+            }
+        }
     }
 
     private func changed() {
