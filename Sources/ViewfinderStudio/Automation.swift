@@ -111,7 +111,7 @@ final class Automation {
             }
             studio.events.emit("screenshot", fields)
         case "press":
-            try press(try word(args, 0))
+            try await press(try word(args, 0))
         case "theme":
             Application.prefersDarkTheme = try word(args, 0) == "dark"
         case "hud":
@@ -154,9 +154,10 @@ final class Automation {
         }
     }
 
-    private func press(_ name: String) throws {
+    private func press(_ name: String) async throws {
         if name == "hud" {
-            guard studio.hudOverlay.clickButton() else { throw StepError(description: "the HUD shows no button") }
+            // The button can be clicked once it has been drawn (the frame after the HUD shows).
+            try await until(2, "the HUD's button") { [studio] in studio.hudOverlay.clickButton() }
             return
         }
         guard let screen = studio.current else { throw StepError(description: "no screen") }
