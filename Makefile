@@ -36,8 +36,11 @@ install: release
 	install -Dm755 .build/release/viewfinder-studio "$(DESTDIR)$(PREFIX)/bin/viewfinder-studio"
 	install -Dm644 data/$(APP_ID).desktop "$(DESTDIR)$(PREFIX)/share/applications/$(APP_ID).desktop"
 	install -Dm644 data/icons/$(APP_ID).svg "$(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/$(APP_ID).svg"
-	-gtk4-update-icon-cache -q -t -f "$(DESTDIR)$(PREFIX)/share/icons/hicolor" 2>/dev/null
-	-update-desktop-database -q "$(DESTDIR)$(PREFIX)/share/applications" 2>/dev/null
+	@# The desktop's caches are refreshed for a live install, not when staging into DESTDIR.
+	@if [ -z "$(DESTDIR)" ]; then \
+		gtk4-update-icon-cache -q -t -f "$(PREFIX)/share/icons/hicolor" 2>/dev/null || true; \
+		update-desktop-database -q "$(PREFIX)/share/applications" 2>/dev/null || true; \
+	fi
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/viewfinder" "$(DESTDIR)$(PREFIX)/bin/viewfinder-studio"
