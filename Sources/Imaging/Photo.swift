@@ -54,8 +54,9 @@ public final class Photo: @unchecked Sendable {
         // Shrink on load as far as still leaves at least one decoded pixel per output pixel.
         let reduction = min(width / Double(output.width), height / Double(output.height))
         let shrink = [8, 4, 2].first { Double($0) <= reduction } ?? 1
-        // Turning a picture by a quarter needs it all; otherwise read it top to bottom once.
-        let sequential: Int32 = info.orientation >= 5 ? 0 : 1
+        // Read top to bottom once when the upright picture keeps the file's row order (EXIF 1
+        // and 2); turning it by a quarter or a half, or flipping it upside down, needs it all.
+        let sequential: Int32 = info.orientation <= 2 ? 1 : 0
         guard let loaded = vf_vips_load(url.path, Int32(shrink), sequential) else { throw failure() }
         var image = VipsImageRef(loaded)
         image = try step(vf_vips_autorotate(image.pointer))

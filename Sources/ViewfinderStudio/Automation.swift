@@ -7,7 +7,8 @@ import StudioKit
 /// screenshots of what GTK draws. `#` starts a comment. A failed step prints an `error` event,
 /// sets the exit status to 1 and quits.
 ///
-/// Steps: `wait EVENT [SECONDS]` (until an event not yet waited for arrives), `wait-hud PHASE`,
+/// Steps: `wait EVENT [SECONDS]` (until an event not yet waited for arrives), `wait-any EVENT…
+/// [SECONDS]`, `wait-hud PHASE`,
 /// `sleep SECONDS`, `screenshot PATH`, `press BUTTON`, `slider VALUE`, `drag-slider FROM TO`,
 /// `pan DX DY`, `zoom FACTOR X Y`, `scroll DY X Y`, `double-click`, `trim-start VALUE`,
 /// `trim-end VALUE`, `open-cover PATH`, `open-avatar PATH`, `open-trim PATH`, `open-camera`,
@@ -65,6 +66,22 @@ final class Automation {
             let phase = try word(args, 0)
             try await until(try args.count > 1 ? number(args, 1) : 60, "HUD \(phase)") { [unowned self] in
                 "\(self.studio.hudOverlay.shownPhase)" == phase
+            }
+        case "wait-any":
+            // `wait-any A B … [SECONDS]`: the next of any of these events not yet waited for.
+            var names = args
+            var timeout = 60.0
+            if let last = names.last, let seconds = Double(last) {
+                timeout = seconds
+                names.removeLast()
+            }
+            guard !names.isEmpty else { throw StepError(description: "wait-any needs event names") }
+            try await until(timeout, "any of \(names.joined(separator: ", "))") { [unowned self] in
+                guard let name = names.first(where: { self.studio.events.counts[$0, default: 0] > self.consumed[$0, default: 0] }) else {
+                    return false
+                }
+                self.consumed[name, default: 0] += 1
+                return true
             }
         case "wait-exact":
             let screen: CoverScreen = try top()

@@ -25,8 +25,7 @@ extension StudioWindowTests {
         func dragAndZoom() async throws {
             let folder = TestPaths.scratchFolder("studio-avatar")
             // A rotated phone photo (EXIF orientation 6), copied so the avatar is written beside it.
-            let photo = folder.appendingPathComponent("face.jpg")
-            try FileManager.default.copyItem(at: TestPaths.media.appendingPathComponent("images/exif_orient6_samsung_galaxyS.jpg"), to: photo)
+            let photo = try StudioHarness.copy(media: "images/exif_orient6_samsung_galaxyS.jpg", to: folder, as: "face.jpg")
             let opened = folder.appendingPathComponent("opened.png").path
             let moved = folder.appendingPathComponent("moved.png").path
             let run = try StudioHarness.run([
@@ -90,8 +89,7 @@ extension StudioWindowTests {
         @Test("Square reopens the photo under a square crop; Done writes an opaque square avatar")
         func square() throws {
             let folder = TestPaths.scratchFolder("studio-avatar-square")
-            let photo = folder.appendingPathComponent("beach.jpg")
-            try FileManager.default.copyItem(at: TestPaths.media.appendingPathComponent("images/progressive_beach_icc.jpg"), to: photo)
+            let photo = try StudioHarness.copy(media: "images/progressive_beach_icc.jpg", to: folder, as: "beach.jpg")
             let shot = folder.appendingPathComponent("square.png")
             let run = try StudioHarness.run([
                 "wait avatar-ready",

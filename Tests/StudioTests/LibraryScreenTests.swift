@@ -11,8 +11,7 @@ extension StudioWindowTests {
         @Test("import a photo, a video and a broken file: two land in the grid with thumbnails, the broken one is reported; filters and groups narrow the grid; the video opens in the cover chooser (its cover goes to the Covers album), the photo in the avatar editor")
         func importBrowseOpen() throws {
             let folder = TestPaths.scratchFolder("studio-library")
-            let photo = folder.appendingPathComponent("beach.jpg")
-            try FileManager.default.copyItem(at: TestPaths.media.appendingPathComponent("images/progressive_beach_icc.jpg"), to: photo)
+            let photo = try StudioHarness.copy(media: "images/progressive_beach_icc.jpg", to: folder, as: "beach.jpg")
             let video = try CoverScreenTests.clip(in: folder, seconds: 2)
             let broken = folder.appendingPathComponent("broken.jpg")
             try Data("not a picture at all".utf8).write(to: broken)

@@ -19,8 +19,7 @@ extension StudioWindowTests {
               .enabled(if: xdotoolReason == nil, "\(xdotoolReason ?? "")"))
         func dragAndWheel() async throws {
             let folder = TestPaths.scratchFolder("studio-xdotool")
-            let photo = folder.appendingPathComponent("face.jpg")
-            try FileManager.default.copyItem(at: TestPaths.media.appendingPathComponent("images/exif_orient6_samsung_galaxyS.jpg"), to: photo)
+            let photo = try StudioHarness.copy(media: "images/exif_orient6_samsung_galaxyS.jpg", to: folder, as: "face.jpg")
             let ready = folder.appendingPathComponent("ready.json"), go = folder.appendingPathComponent("go")
             let run = try StudioHarness.runInteractive([
                 "wait avatar-ready",

@@ -132,6 +132,14 @@ enum StudioHarness {
         return image.channels == 4 && stride(from: 3, to: image.bytes.count, by: 4).allSatisfy { image.bytes[$0] == 0 }
     }
 
+    /// A copy of a corpus file in `folder` (the app writes its results beside what it opened,
+    /// and the shared corpus must stay untouched).
+    static func copy(media path: String, to folder: URL, as name: String) throws -> URL {
+        let copy = folder.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: TestPaths.media.appendingPathComponent(path), to: copy)
+        return copy
+    }
+
     /// Reads a screenshot (or any PNG) at its own size.
     static func pixels(of url: URL) throws -> RasterImage {
         let photo = try Photo(url: url)
