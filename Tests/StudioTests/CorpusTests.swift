@@ -12,7 +12,7 @@ extension StudioWindowTests {
         /// Files that must never open: a truncated picture is refused, not shown half.
         static let truncated: Set<String> = ["jpeg_truncated.jpg", "jpeg_truncated_progressive.jpg", "png_truncated.png", "png_broken_80bytes.png"]
 
-        @Test("every photo in the avatar editor, every video (but QuickTime, which is converted first) in the cover chooser, every broken file in both")
+        @Test("every photo in the avatar editor, every video in the cover chooser (QuickTime converted to MP4 first), every broken file in both")
         func corpus() throws {
             let folders = ["images", "exif_orientation", "phone_video", "slowmo", "video_features", "broken"]
             var script: [String] = ["wait library"]
@@ -23,9 +23,9 @@ extension StudioWindowTests {
                     let broken = folder == "broken"
                     var screens: [String] = []
                     if Self.imageTypes.contains(ext) || broken { screens.append("avatar") }
-                    if (!Self.imageTypes.contains(ext) && !["mov", "qt"].contains(ext)) || broken { screens.append("cover") }
+                    if !Self.imageTypes.contains(ext) || broken { screens.append("cover") }
                     for screen in screens {
-                        script += ["open-\(screen) \(url.path)", "wait-any \(screen)-ready error 120", "back", "sleep 0.05"]
+                        script += ["open-\(screen) \(url.path)", "wait-any \(screen)-ready error 300", "back", "sleep 0.05"]
                         let name = url.lastPathComponent
                         let goodPhoto = (folder == "images" && !name.hasPrefix("huge_dims")) || (folder == "exif_orientation" && ext == "jpg")
                         expected.append((name, screen, goodPhoto && screen == "avatar", Self.truncated.contains(name)))
