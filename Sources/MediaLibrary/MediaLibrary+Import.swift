@@ -48,20 +48,30 @@ extension MediaLibrary {
             throw .io(path: destination.path, reason: String(cString: strerror(errno)))
         }
         committed = true
-        let id: Int64 = try catalogue {
-            try database.transaction {
-                try database.prepare("""
-                    INSERT INTO assets (kind, creation_date, import_date, width, height, duration_value, duration_scale,
-                                        original_filename, byte_size, content_hash, path, source)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """).run([
-                        .text(probe.kind.rawValue), .double((probe.creationDate ?? modified).timeIntervalSince1970),
-                        .double(Date().timeIntervalSince1970), .int(Int64(probe.size.width)), .int(Int64(probe.size.height)),
-                        probe.duration.map { .int($0.value) } ?? .null, probe.duration.map { .int($0.timescale) } ?? .null,
-                        .text(url.lastPathComponent), .int(bytes), .text(hash), .text(relative), .text(source.rawValue),
-                    ])
-                return database.lastInsertID
+        let id: Int64
+        do throws(LibraryError) {
+            id = try catalogue {
+                try database.transaction {
+                    try database.prepare("""
+                        INSERT INTO assets (kind, creation_date, import_date, width, height, duration_value, duration_scale,
+                                            original_filename, byte_size, content_hash, path, source)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """).run([
+                            .text(probe.kind.rawValue), .double((probe.creationDate ?? modified).timeIntervalSince1970),
+                            .double(Date().timeIntervalSince1970), .int(Int64(probe.size.width)), .int(Int64(probe.size.height)),
+                            probe.duration.map { .int($0.value) } ?? .null, probe.duration.map { .int($0.timescale) } ?? .null,
+                            .text(url.lastPathComponent), .int(bytes), .text(hash), .text(relative), .text(source.rawValue),
+                        ])
+                    return database.lastInsertID
+                }
             }
+        } catch {
+            // Another connection (a parallel lane, another process) stored the same content
+            // between the check above and this insert: it is a duplicate, not a failure.
+            guard case .catalogue(.constraint) = error, let existing = try existingAsset(hash: hash) else { throw error }
+            if let album { try add([existing.id], toAlbum: album) }
+            if move { try? FileManager.default.removeItem(at: url) }
+            return (existing, false)
         }
         if let album { try add([id], toAlbum: album) }
         if move { try? FileManager.default.removeItem(at: url) }

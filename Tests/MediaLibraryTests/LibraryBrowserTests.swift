@@ -189,6 +189,23 @@ struct LibraryBrowserTests {
         }
     }
 
+    @Test("identical files imported by parallel lanes count as one new and the rest duplicates, never failures")
+    nonisolated func identicalInParallel() throws {
+        let source = TestPaths.scratchFolder("twins")
+        let original = try Self.photo(7, daysAgo: 3, in: source)
+        let twins = try (0..<12).map { k in
+            let copy = source.appendingPathComponent("twin-\(k).jpg")
+            try FileManager.default.copyItem(at: original, to: copy)
+            return copy
+        }
+        for attempt in 0..<4 {
+            let folder = TestPaths.scratchFolder("twins-library-\(attempt)").appendingPathComponent("Library")
+            let report = LibraryImporter(folder: folder, thumbnail: nil).run(twins, progress: Progress(totalUnitCount: 1))
+            #expect(report.failures.isEmpty, "attempt \(attempt): \(report.failures)")
+            #expect(report.imported.count == 1 && report.duplicates == 11, "attempt \(attempt)")
+        }
+    }
+
     @Test("cancelling an import's progress stops it before the remaining files")
     func importCancelled() async throws {
         let browser = try LibraryBrowser(folder: libraryFolder())
