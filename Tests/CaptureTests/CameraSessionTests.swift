@@ -18,16 +18,22 @@ struct CameraSessionTests {
     }
 
     /// Waits (on real time: the virtual camera runs at a camera's pace) until `condition`
-    /// holds; records an issue and gives up after `timeout` seconds. The limit is generous
-    /// because other suites may hold the main actor for seconds while they build fixtures.
+    /// holds; records an issue and gives up after `timeout` seconds of waiting. Only time this
+    /// loop was running counts (at most 0.1 s per turn): when a busy test process leaves the
+    /// main actor unscheduled for a while, events queued meanwhile still get their turn
+    /// before the wait is called off.
     func waitUntil(_ what: String, timeout: TimeInterval = 90, _ condition: () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
+        var waited = 0.0
+        var last = Date()
         while !condition() {
-            guard Date() < deadline else {
+            guard waited < timeout else {
                 Issue.record("timed out waiting until \(what)")
                 return
             }
             try await Task.sleep(nanoseconds: 10_000_000)
+            let now = Date()
+            waited += min(now.timeIntervalSince(last), 0.1)
+            last = now
         }
     }
 

@@ -28,7 +28,7 @@ extension StudioWindowTests {
             let photo = try StudioHarness.copy(media: "images/exif_orient6_samsung_galaxyS.jpg", to: folder, as: "face.jpg")
             let opened = folder.appendingPathComponent("opened.png").path
             let moved = folder.appendingPathComponent("moved.png").path
-            let run = try StudioHarness.run([
+            let run = try await StudioHarness.run([
                 "wait avatar-ready",
                 "screenshot \(opened) editor",
                 "pan 60 -40",
@@ -87,11 +87,11 @@ extension StudioWindowTests {
         }
     
         @Test("Square reopens the photo under a square crop; Done writes an opaque square avatar")
-        func square() throws {
+        func square() async throws {
             let folder = TestPaths.scratchFolder("studio-avatar-square")
             let photo = try StudioHarness.copy(media: "images/progressive_beach_icc.jpg", to: folder, as: "beach.jpg")
             let shot = folder.appendingPathComponent("square.png")
-            let run = try StudioHarness.run([
+            let run = try await StudioHarness.run([
                 "wait avatar-ready",
                 "press square",
                 "wait avatar-ready",

@@ -13,7 +13,7 @@ extension StudioWindowTests {
         static let truncated: Set<String> = ["jpeg_truncated.jpg", "jpeg_truncated_progressive.jpg", "png_truncated.png", "png_broken_80bytes.png"]
 
         @Test("every photo in the avatar editor, every video in the cover chooser (QuickTime converted to MP4 first), every broken file in both")
-        func corpus() throws {
+        func corpus() async throws {
             let folders = ["images", "exif_orientation", "phone_video", "slowmo", "video_features", "broken"]
             var script: [String] = ["wait library"]
             var expected: [(file: String, screen: String, mustOpen: Bool, mustFail: Bool)] = []
@@ -34,7 +34,7 @@ extension StudioWindowTests {
             }
             try #require(expected.count > 60, "the corpus at \(TestPaths.media.path) looks incomplete")
             let folder = TestPaths.scratchFolder("studio-corpus")
-            let run = try StudioHarness.run(script, arguments: ["--library", folder.appendingPathComponent("lib").path],
+            let run = try await StudioHarness.run(script, arguments: ["--library", folder.appendingPathComponent("lib").path],
                                             in: folder, timeout: 900)
             #expect(run.status == 0, "stderr: \(run.stderr.suffix(2000))")
             // Each open ended in its screen being ready or in one error; errors are one line.

@@ -8,9 +8,11 @@ extension StudioWindowTests {
     @Suite("Studio: cover chooser")
     struct CoverScreenTests {
         /// A 6 s, 30 fps clip whose frames draw their index; keyframes every 2 s (frames 0, 60, 120).
-        static func clip(in folder: URL, name: String = "clip.mp4", seconds: Int = 6, size: String = "640x360") throws -> URL {
+        static func clip(in folder: URL, name: String = "clip.mp4", seconds: Int = 6, size: String = "640x360") async throws -> URL {
             let url = folder.appendingPathComponent(name)
-            let made = try Subprocess.run(TestPaths.tool, ["sample", "-o", url.path, "--seconds", "\(seconds)", "--size", size])
+            let made = try await StudioHarness.offThePool {
+                try Subprocess.run(TestPaths.tool, ["sample", "-o", url.path, "--seconds", "\(seconds)", "--size", size])
+            }
             try #require(made.status == 0, "sample failed: \(made.stderr)")
             return url
         }
@@ -23,13 +25,13 @@ extension StudioWindowTests {
         }
 
         @Test("the preview shows frame 0 on opening and the exact frame (90, not keyframe 60) after the slider moves to the middle; Done saves that frame beside the video")
-        func sliderShowsExactFrame() throws {
+        func sliderShowsExactFrame() async throws {
             let folder = TestPaths.scratchFolder("studio-cover")
-            let video = try Self.clip(in: folder)
+            let video = try await Self.clip(in: folder)
             let before = folder.appendingPathComponent("before.png").path
             let after = folder.appendingPathComponent("after.png").path
             let window = folder.appendingPathComponent("window.png").path
-            let run = try StudioHarness.run([
+            let run = try await StudioHarness.run([
                 "wait cover-ready",
                 "screenshot \(before) preview",
                 "drag-slider 0 0.5",
@@ -67,11 +69,11 @@ extension StudioWindowTests {
         }
 
         @Test("a video over 30 s is refused from its header before any conversion, with the error HUD")
-        func longVideoRefused() throws {
+        func longVideoRefused() async throws {
             let folder = TestPaths.scratchFolder("studio-cover-long")
-            let video = try Self.clip(in: folder, name: "long.mov", seconds: 31, size: "128x72")
+            let video = try await Self.clip(in: folder, name: "long.mov", seconds: 31, size: "128x72")
             let shot = folder.appendingPathComponent("refused.png")
-            let run = try StudioHarness.run([
+            let run = try await StudioHarness.run([
                 "wait error",
                 "wait-hud visible",
                 "screenshot \(shot.path) hud",
@@ -86,12 +88,12 @@ extension StudioWindowTests {
         }
 
         @Test("a MOV is converted to MP4 under the HUD first, then opened")
-        func movConverted() throws {
+        func movConverted() async throws {
             let folder = TestPaths.scratchFolder("studio-cover-mov")
-            let mp4 = try Self.clip(in: folder, seconds: 3)
+            let mp4 = try await Self.clip(in: folder, seconds: 3)
             let mov = folder.appendingPathComponent("clip.mov")
             try FileManager.default.copyItem(at: mp4, to: mov)
-            let run = try StudioHarness.run([
+            let run = try await StudioHarness.run([
                 "wait converted",
                 "wait cover-ready",
             ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--cover", mov.path], in: folder)

@@ -9,7 +9,7 @@ extension StudioWindowTests {
         static let modes = ["indeterminate", "determinate", "annular", "bar", "checkmark", "text"]
 
         @Test("all six modes draw a box of their own; solid, blur and dim backgrounds; the button is clickable")
-        func modesAndBackgrounds() throws {
+        func modesAndBackgrounds() async throws {
             let folder = TestPaths.scratchFolder("studio-hud")
             func shot(_ name: String) -> URL { folder.appendingPathComponent("\(name).png") }
             var script = ["wait library", "screenshot \(shot("plain").path)"]
@@ -23,7 +23,7 @@ extension StudioWindowTests {
                 "hud bar fade solid button", "wait-hud visible", "screenshot \(shot("solid").path) hud",
                 "press hud", "wait hud-button",
             ]
-            let run = try StudioHarness.run(script, arguments: ["--library", folder.appendingPathComponent("lib").path], in: folder)
+            let run = try await StudioHarness.run(script, arguments: ["--library", folder.appendingPathComponent("lib").path], in: folder)
             #expect(run.status == 0, "stderr: \(run.stderr)")
 
             var renders: [[UInt8]] = []
@@ -54,9 +54,9 @@ extension StudioWindowTests {
 
         @Test("show and hide animations run on Motion, frame by frame, and agree with the HUD model",
               arguments: [("fade", 1.0, 1.0), ("zoom", 0.5, 0.5), ("zoomIn", 0.5, 1.5), ("zoomOut", 1.5, 0.5)])
-        func animations(animation: String, appearFrom: Double, disappearTo: Double) throws {
+        func animations(animation: String, appearFrom: Double, disappearTo: Double) async throws {
             let folder = TestPaths.scratchFolder("studio-hud-\(animation)")
-            let run = try StudioHarness.run([
+            let run = try await StudioHarness.run([
                 "wait library",
                 "hud checkmark \(animation) blur", "wait-hud visible",
                 "hud-hide", "wait-hud hidden",

@@ -9,14 +9,14 @@ extension StudioWindowTests {
     @Suite("Studio: library and camera")
     struct LibraryScreenTests {
         @Test("import a photo, a video and a broken file: two land in the grid with thumbnails, the broken one is reported; filters and groups narrow the grid; the video opens in the cover chooser (its cover goes to the Covers album), the photo in the avatar editor")
-        func importBrowseOpen() throws {
+        func importBrowseOpen() async throws {
             let folder = TestPaths.scratchFolder("studio-library")
             let photo = try StudioHarness.copy(media: "images/progressive_beach_icc.jpg", to: folder, as: "beach.jpg")
-            let video = try CoverScreenTests.clip(in: folder, seconds: 2)
+            let video = try await CoverScreenTests.clip(in: folder, seconds: 2)
             let broken = folder.appendingPathComponent("broken.jpg")
             try Data("not a picture at all".utf8).write(to: broken)
             let grid = folder.appendingPathComponent("grid.png")
-            let run = try StudioHarness.run([
+            let run = try await StudioHarness.run([
                 "wait library",
                 "import \(photo.path) \(video.path) \(broken.path)",
                 "wait imported",
@@ -69,10 +69,10 @@ extension StudioWindowTests {
         }
 
         @Test("with the virtual camera: live preview, a photo and a recording with its countdown land in Captures")
-        func camera() throws {
+        func camera() async throws {
             let folder = TestPaths.scratchFolder("studio-camera")
             let shot = folder.appendingPathComponent("camera.png")
-            let run = try StudioHarness.run([
+            let run = try await StudioHarness.run([
                 "wait camera-preview",
                 "press photo",
                 "wait photo-saved",
@@ -111,9 +111,9 @@ extension StudioWindowTests {
         }
 
         @Test("without a camera the camera screen is refused with a clear error")
-        func noCamera() throws {
+        func noCamera() async throws {
             let folder = TestPaths.scratchFolder("studio-no-camera")
-            let run = try StudioHarness.run(["open-camera", "wait error"],
+            let run = try await StudioHarness.run(["open-camera", "wait error"],
                                             arguments: ["--library", folder.appendingPathComponent("lib").path], in: folder)
             #expect(run.status == 0, "stderr: \(run.stderr)")
             #expect((try run.event("error")["message"] as? String)?.contains("--device virtual") == true)
@@ -121,22 +121,24 @@ extension StudioWindowTests {
         }
     
         @Test("a grid of 1000 photos makes cells only for what is near the screen; scrolled to the end, the oldest show their own thumbnails")
-        func thousandItems() throws {
+        func thousandItems() async throws {
             let folder = TestPaths.scratchFolder("studio-thousand")
             let source = folder.appendingPathComponent("photos")
             try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
             // Photo k is taken k minutes after the first, and draws its k as the index bar.
-            let files = try (0..<1000).map { k in
-                let url = source.appendingPathComponent("p\(k).jpg")
-                try ImageEncoder.writePhoto(FrameIndexPattern.render(index: k, size: PixelSize(width: 96, height: 96)), to: url,
-                                            takenAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(k) * 60))
-                return url
-            }
             let library = folder.appendingPathComponent("lib")
-            let report = LibraryImporter(folder: library).run(files, progress: Progress(totalUnitCount: 1))
+            let report = try await StudioHarness.offThePool {
+                let files = try (0..<1000).map { k in
+                    let url = source.appendingPathComponent("p\(k).jpg")
+                    try ImageEncoder.writePhoto(FrameIndexPattern.render(index: k, size: PixelSize(width: 96, height: 96)), to: url,
+                                                takenAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(k) * 60))
+                    return url
+                }
+                return LibraryImporter(folder: library).run(files, progress: Progress(totalUnitCount: 1))
+            }
             try #require(report.imported.count == 1000, "\(report.duplicates) duplicates, \(report.failures.prefix(3))")
             let end = folder.appendingPathComponent("end.png")
-            let run = try StudioHarness.run([
+            let run = try await StudioHarness.run([
                 "wait library",
                 "scroll-grid 1",
                 "sleep 1.5",

@@ -21,7 +21,7 @@ extension StudioWindowTests {
             let folder = TestPaths.scratchFolder("studio-xdotool")
             let photo = try StudioHarness.copy(media: "images/exif_orient6_samsung_galaxyS.jpg", to: folder, as: "face.jpg")
             let ready = folder.appendingPathComponent("ready.json"), go = folder.appendingPathComponent("go")
-            let run = try StudioHarness.runInteractive([
+            let run = try await StudioHarness.runInteractive([
                 "wait avatar-ready",
                 "sleep 0.3",
                 "signal \(ready.path) editor",
@@ -59,11 +59,11 @@ extension StudioWindowTests {
     
         @Test("a mouse drag along the cover strip moves the thumb; the preview ends on the exact frame there",
               .enabled(if: xdotoolReason == nil, "\(xdotoolReason ?? "")"))
-        func stripDrag() throws {
+        func stripDrag() async throws {
             let folder = TestPaths.scratchFolder("studio-xdotool-cover")
-            let video = try CoverScreenTests.clip(in: folder)
+            let video = try await CoverScreenTests.clip(in: folder)
             let ready = folder.appendingPathComponent("ready.json"), go = folder.appendingPathComponent("go")
-            let run = try StudioHarness.runInteractive([
+            let run = try await StudioHarness.runInteractive([
                 "wait cover-ready",
                 "sleep 0.3",
                 "signal \(ready.path) strip",
@@ -95,12 +95,12 @@ extension StudioWindowTests {
     
         @Test("keyboard shortcuts: Ctrl+Shift+D turns the theme dark, Escape goes back to the library",
               .enabled(if: xdotoolReason == nil, "\(xdotoolReason ?? "")"))
-        func shortcuts() throws {
+        func shortcuts() async throws {
             let folder = TestPaths.scratchFolder("studio-xdotool-keys")
-            let video = try CoverScreenTests.clip(in: folder, seconds: 2)
+            let video = try await CoverScreenTests.clip(in: folder, seconds: 2)
             let ready = folder.appendingPathComponent("ready.json"), go = folder.appendingPathComponent("go")
             let dark = folder.appendingPathComponent("dark.png")
-            let run = try StudioHarness.runInteractive([
+            let run = try await StudioHarness.runInteractive([
                 "wait cover-ready",
                 "signal \(ready.path) preview",
                 "wait-file \(go.path)",

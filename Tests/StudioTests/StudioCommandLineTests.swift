@@ -5,7 +5,7 @@ import ViewfinderTestSupport
 @Suite("Studio: command line")
 struct StudioCommandLineTests {
     @Test("--help describes the app and exits 0; --version prints it")
-    func help() throws {
+    func help() async throws {
         let help = try Subprocess.run(TestPaths.studio, ["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.hasPrefix("usage: viewfinder-studio [OPTIONS]"))
@@ -22,7 +22,7 @@ struct StudioCommandLineTests {
         (["extra"], "unexpected argument 'extra'"),
         (["--cover", "a.mp4", "--avatar", "b.jpg"], "open one file at a time"),
     ])
-    func usage(arguments: [String], message: String) throws {
+    func usage(arguments: [String], message: String) async throws {
         let result = try Subprocess.run(TestPaths.studio, arguments)
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("viewfinder-studio: \(message)"))
@@ -30,7 +30,7 @@ struct StudioCommandLineTests {
     }
 
     @Test("without a display it says so in one line and exits 1, without crashing")
-    func noDisplay() throws {
+    func noDisplay() async throws {
         let result = try Subprocess.run("env", ["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", TestPaths.studio.path])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("viewfinder-studio: cannot open a display"))
@@ -39,7 +39,7 @@ struct StudioCommandLineTests {
     }
 
     @Test("an unreadable script is refused before anything opens")
-    func missingScript() throws {
+    func missingScript() async throws {
         let result = try Subprocess.run(TestPaths.studio, ["--script", "/nonexistent/script.txt"])
         #expect(result.status == 1)
         #expect(result.stderr == "viewfinder-studio: cannot read the script /nonexistent/script.txt\n")

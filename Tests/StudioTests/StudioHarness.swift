@@ -5,7 +5,7 @@ import ViewfinderCore
 import ViewfinderTestSupport
 
 /// One run of `viewfinder-studio` under a virtual X display, driven by a script.
-struct StudioRun {
+struct StudioRun: @unchecked Sendable {
     let status: Int32
     let events: [[String: Any]]
     let stderr: String
@@ -27,7 +27,7 @@ struct StudioRun {
 
 /// A run and what the test's interaction with it returned.
 @dynamicMemberLookup
-struct StudioRunWith<Value> {
+struct StudioRunWith<Value: Sendable>: Sendable {
     let run: StudioRun
     let interaction: Value
 
@@ -51,9 +51,19 @@ enum StudioHarness {
 
     static var available: Bool { unavailableReason == nil }
 
-    /// Runs the app with `arguments` and the script `lines`; returns its events.
-    static func run(_ lines: [String], arguments: [String], in folder: URL, timeout: TimeInterval = 180) throws -> StudioRun {
-        try parse(launch(lines, arguments: arguments, in: folder).finish(timeout: timeout))
+    /// Runs the app with `arguments` and the script `lines`; returns its events. The wait
+    /// happens on a thread of its own: a run lasts seconds, and blocking one of the two
+    /// cooperative threads that long starves every other suite (time-sensitive ones fail).
+    static func run(_ lines: [String], arguments: [String], in folder: URL, timeout: TimeInterval = 180) async throws -> StudioRun {
+        try await offThePool { try parse(launch(lines, arguments: arguments, in: folder).finish(timeout: timeout)) }
+    }
+
+    /// Runs blocking `work` on a thread of its own and waits for it without holding a thread
+    /// of Swift's cooperative pool.
+    static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
     }
 
     /// Starts the app under `xvfb-run -a` with GTK's Cairo renderer playing the script `lines`.
@@ -79,9 +89,16 @@ enum StudioHarness {
     /// Runs the app like `run`, but while it runs: waits for the script to write `readyFile`
     /// (its `signal` step), calls `interact` with what it wrote (the display, where a part is),
     /// and lets the script go on once `interact` returns.
-    static func runInteractive<Value>(_ lines: [String], arguments: [String], in folder: URL, readyFile: URL,
-                                      timeout: TimeInterval = 120,
-                                      interact: ([String: Any]) throws -> Value) throws -> (StudioRunWith<Value>) {
+    static func runInteractive<Value: Sendable>(_ lines: [String], arguments: [String], in folder: URL, readyFile: URL,
+                                                timeout: TimeInterval = 120,
+                                                interact: @escaping @Sendable ([String: Any]) throws -> Value) async throws -> StudioRunWith<Value> {
+        try await offThePool { try runInteractiveBlocking(lines, arguments: arguments, in: folder, readyFile: readyFile,
+                                                          timeout: timeout, interact: interact) }
+    }
+
+    private static func runInteractiveBlocking<Value: Sendable>(_ lines: [String], arguments: [String], in folder: URL, readyFile: URL,
+                                                                timeout: TimeInterval,
+                                                                interact: ([String: Any]) throws -> Value) throws -> StudioRunWith<Value> {
         let process = try launch(lines, arguments: arguments, in: folder)
         defer { process.terminate() }
         let deadline = Date().addingTimeInterval(timeout)

@@ -7,11 +7,11 @@ extension StudioWindowTests {
     @Suite("Studio: trim and the HUD")
     struct TrimScreenTests {
         @Test("the handles keep 1.5–4.5 s; Play shows exactly frames 45…134; Export writes 3 s (90 frames) beside the video")
-        func trimPlayExport() throws {
+        func trimPlayExport() async throws {
             let folder = TestPaths.scratchFolder("studio-trim")
-            let video = try CoverScreenTests.clip(in: folder)
+            let video = try await CoverScreenTests.clip(in: folder)
             let shot = folder.appendingPathComponent("trim.png")
-            let run = try StudioHarness.run([
+            let run = try await StudioHarness.run([
                 "wait trim-ready",
                 "trim-start 0.25",
                 "trim-end 0.75",
@@ -39,14 +39,14 @@ extension StudioWindowTests {
         }
 
         @Test("the export HUD stays away during its grace time, then shows; its Cancel stops the export and leaves no file")
-        func cancelExport() throws {
+        func cancelExport() async throws {
             let folder = TestPaths.scratchFolder("studio-cancel")
-            let video = try CoverScreenTests.clip(in: folder, name: "long.mp4", seconds: 24)
+            let video = try await CoverScreenTests.clip(in: folder, name: "long.mp4", seconds: 24)
             let early = folder.appendingPathComponent("grace.png")
             let shown = folder.appendingPathComponent("shown.png")
             let after = folder.appendingPathComponent("cancelled.png")
             let window = folder.appendingPathComponent("window.png")
-            let run = try StudioHarness.run([
+            let run = try await StudioHarness.run([
                 "wait trim-ready",
                 "trim-start 0.01",
                 "press export",
