@@ -58,12 +58,9 @@ enum StudioHarness {
         try await offThePool { try parse(launch(lines, arguments: arguments, in: folder).finish(timeout: timeout)) }
     }
 
-    /// Runs blocking `work` on a thread of its own and waits for it without holding a thread
-    /// of Swift's cooperative pool.
+    /// Runs blocking `work` off the cooperative pool (see `Subprocess.offThePool`).
     static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
-        }
+        try await Subprocess.offThePool(work)
     }
 
     /// Starts the app under `xvfb-run -a` with GTK's Cairo renderer playing the script `lines`.

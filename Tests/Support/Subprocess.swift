@@ -30,6 +30,28 @@ public enum Subprocess {
         return RunningProcess(process: process, out: out, err: err)
     }
 
+    /// Runs blocking `work` on a thread of its own and waits for it without holding a thread
+    /// of Swift's cooperative pool (two on a 2-core machine): long subprocess waits there
+    /// starve every other suite, and time-sensitive tests fail.
+    public static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
+    /// `run` for async tests, waiting off the cooperative pool. At most four such programs run
+    /// at once: without the pool's two threads as a brake, a parameterized test would start
+    /// all its cases' programs together.
+    public static func runOffPool(_ executable: URL, _ arguments: [String], timeout: TimeInterval = 120) async throws -> RunResult {
+        try await offThePool {
+            concurrentPrograms.wait()
+            defer { concurrentPrograms.signal() }
+            return try run(executable, arguments, timeout: timeout)
+        }
+    }
+
+    private static let concurrentPrograms = DispatchSemaphore(value: 4)
+
     /// Runs a program found on PATH.
     public static func run(_ name: String, _ arguments: [String], timeout: TimeInterval = 120) throws -> RunResult {
         try run(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, timeout: timeout)
@@ -45,10 +67,12 @@ public final class RunningProcess: @unchecked Sendable {
 
     init(process: Process, out: Pipe, err: Pipe) {
         self.process = process
+        // Threads of their own, not dispatch's global queue: on Linux that queue's threads also
+        // run Swift's tasks, and a read blocked for a program's whole run would hold one.
         group.enter()
-        DispatchQueue.global().async { self.outData = out.fileHandleForReading.readDataToEndOfFile(); self.group.leave() }
+        Thread { self.outData = out.fileHandleForReading.readDataToEndOfFile(); self.group.leave() }.start()
         group.enter()
-        DispatchQueue.global().async { self.errData = err.fileHandleForReading.readDataToEndOfFile(); self.group.leave() }
+        Thread { self.errData = err.fileHandleForReading.readDataToEndOfFile(); self.group.leave() }.start()
     }
 
     /// Whether it is still running.

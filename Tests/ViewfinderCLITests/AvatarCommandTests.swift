@@ -103,10 +103,10 @@ struct AvatarCommandTests {
 
     @Test("every file of the corpus: an avatar for photos, a one-line error otherwise",
           arguments: ["images", "exif_orientation", "broken", "video_features"].flatMap(TestPaths.mediaFiles(in:)))
-    func corpus(_ file: URL) throws {
+    func corpus(_ file: URL) async throws {
         let folder = TestPaths.scratchFolder("avatar-corpus")
         let out = folder.appendingPathComponent("a.png")
-        let result = try viewfinder("avatar", file.path, "-o", out.path, "--size", "64")
+        let result = try await viewfinderOffPool("avatar", file.path, "-o", out.path, "--size", "64")
         let name = file.lastPathComponent
         #expect(result.status == 0 || result.status == 1, "\(name): exit \(result.status) \(result.stderr)")
         if result.status == 0 {

@@ -11,6 +11,11 @@ func viewfinder(_ arguments: [String]) throws -> RunResult {
     try Subprocess.run(TestPaths.tool, arguments, timeout: 120)
 }
 
+/// Runs the built `viewfinder` tool from an async test, without holding a cooperative thread.
+func viewfinderOffPool(_ arguments: String...) async throws -> RunResult {
+    try await Subprocess.runOffPool(TestPaths.tool, arguments, timeout: 120)
+}
+
 /// Decodes an image file to RGB with the ffmpeg CLI (an independent decoder).
 func decodeImage(_ url: URL) throws -> PixelBuffer? {
     let probe = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", url.path])

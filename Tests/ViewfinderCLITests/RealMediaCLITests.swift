@@ -11,14 +11,14 @@ struct RealMediaCLITests {
         .flatMap(TestPaths.mediaFiles(in:))
 
     @Test("cover and filmstrip on every file", arguments: files)
-    func everyFile(_ file: URL) throws {
+    func everyFile(_ file: URL) async throws {
         let folder = TestPaths.scratchFolder("real")
         let cover = folder.appendingPathComponent("cover.jpg")
-        let result = try viewfinder("cover", file.path, "--at", "0", "--max-duration", "0", "--max-size", "320x320", "-o", cover.path)
+        let result = try await viewfinderOffPool("cover", file.path, "--at", "0", "--max-duration", "0", "--max-size", "320x320", "-o", cover.path)
         let name = file.lastPathComponent
         #expect(result.status == 0 || result.status == 1, "\(name): exit \(result.status) \(result.stderr)")
         if result.status == 0 {
-            let info = try #require(jsonObject(try viewfinder("info", file.path, "--json")), "\(name)")
+            let info = try #require(jsonObject(try await viewfinderOffPool("info", file.path, "--json")), "\(name)")
             let display = PixelSize(width: info["displayWidth"] as? Int ?? 0, height: info["displayHeight"] as? Int ?? 0)
             let image = try #require(try decodeImage(cover), "\(name)")
             #expect(image.size == display.fitting(in: PixelSize(width: 320, height: 320)), "\(name)")
@@ -27,7 +27,7 @@ struct RealMediaCLITests {
             #expect(result.stderr.hasPrefix("viewfinder: ") && result.stderr.filter { $0 == "\n" }.count == 1, "\(name): \(result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: cover.path), "\(name)")
         }
-        let strip = try viewfinder("filmstrip", file.path, "--max-duration", "0", "-o", folder.appendingPathComponent("strip.jpg").path)
+        let strip = try await viewfinderOffPool("filmstrip", file.path, "--max-duration", "0", "-o", folder.appendingPathComponent("strip.jpg").path)
         #expect(strip.status == result.status, "\(name): filmstrip exit \(strip.status) \(strip.stderr)")
         try? FileManager.default.removeItem(at: folder)
     }
