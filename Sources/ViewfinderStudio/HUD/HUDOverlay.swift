@@ -124,9 +124,12 @@ final class HUDOverlay {
             _ = self.ticker.tick()
             self.followPhase()
             self.refreshBackdrop(at: time)
-            if self.layer.hasRunningSprites, let report = self.onAnimationFrame {
-                let shown = self.layer.presentation(at: self.layer.currentTime)
-                report((shown.opacity, shown.transform.scale.x), self.hud.animationState)
+            // Both read at one instant, and only while the model animates: a frame that
+            // straddles an animation's end would compare two different moments.
+            let now = self.layer.currentTime
+            if self.layer.hasRunningSprites, self.hud.animationEnd(at: now) != nil, let report = self.onAnimationFrame {
+                let shown = self.layer.presentation(at: now)
+                report((shown.opacity, shown.transform.scale.x), self.hud.animationState(at: now))
             }
             self.area.queueDraw()
             if self.hud.phase == .hidden && !self.layer.hasRunningSprites {
