@@ -9,14 +9,8 @@ extension StudioWindowTests {
     /// controllers and signal handlers into the screen, rather than the script calling them.
     @Suite("Studio: real pointer input (xdotool)")
     struct RealInputTests {
-        static let xdotoolReason: String? = {
-            let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-            return paths.contains { FileManager.default.isExecutableFile(atPath: "\($0)/xdotool") } ? nil
-                : "xdotool is not installed (apt-get install xdotool)"
-        }()
-
         @Test("a mouse drag and three wheel notches on the avatar editor give CropSession's crop for the same gestures",
-              .enabled(if: xdotoolReason == nil, "\(xdotoolReason ?? "")"))
+              .enabled(if: StudioHarness.hasXdotool, "\(StudioHarness.noXdotoolReason)"))
         func dragAndWheel() async throws {
             let folder = TestPaths.scratchFolder("studio-xdotool")
             let photo = try StudioHarness.copy(media: "images/exif_orient6_samsung_galaxyS.jpg", to: folder, as: "face.jpg")
@@ -58,7 +52,7 @@ extension StudioWindowTests {
         }
     
         @Test("a mouse drag along the cover strip moves the thumb; the preview ends on the exact frame there",
-              .enabled(if: xdotoolReason == nil, "\(xdotoolReason ?? "")"))
+              .enabled(if: StudioHarness.hasXdotool, "\(StudioHarness.noXdotoolReason)"))
         func stripDrag() async throws {
             let folder = TestPaths.scratchFolder("studio-xdotool-cover")
             let video = try await CoverScreenTests.clip(in: folder)
@@ -94,7 +88,7 @@ extension StudioWindowTests {
         }
     
         @Test("keyboard shortcuts: Ctrl+Shift+D turns the theme dark, Escape goes back to the library",
-              .enabled(if: xdotoolReason == nil, "\(xdotoolReason ?? "")"))
+              .enabled(if: StudioHarness.hasXdotool, "\(StudioHarness.noXdotoolReason)"))
         func shortcuts() async throws {
             let folder = TestPaths.scratchFolder("studio-xdotool-keys")
             let video = try await CoverScreenTests.clip(in: folder, seconds: 2)

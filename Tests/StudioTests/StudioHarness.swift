@@ -41,15 +41,21 @@ struct StudioRunWith<Value: Sendable>: Sendable {
 /// Runs the app the way a desktop would, but on Xvfb (`xvfb-run -a`) with GTK's Cairo renderer,
 /// so the screenshots are made by the same code on every machine.
 enum StudioHarness {
-    /// Why the GUI tests cannot run here, or nil when they can. `make test` installs xvfb, so
-    /// CI runs them; elsewhere the reason is printed as the skip's comment.
-    static let unavailableReason: String? = {
+    /// Whether `program` is an executable on PATH.
+    static func onPath(_ program: String) -> Bool {
         let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        let found = paths.contains { FileManager.default.isExecutableFile(atPath: "\($0)/xvfb-run") }
-        return found ? nil : "xvfb-run is not installed (apt-get install xvfb), so no display can be made for the GTK tests"
-    }()
+        return paths.contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(program)") }
+    }
 
-    static var available: Bool { unavailableReason == nil }
+    /// The GUI tests need a display, which xvfb-run makes. `make test` installs xvfb (through
+    /// scripts/install-deps), so CI always runs them; elsewhere Swift Testing prints the
+    /// reason below when it skips them.
+    static let available = onPath("xvfb-run")
+    static let unavailableReason = "xvfb-run is not on PATH (apt-get install xvfb), so no display can be made for the GTK tests"
+
+    /// The real-input tests send X events with xdotool, which `make test` installs too.
+    static let hasXdotool = onPath("xdotool")
+    static let noXdotoolReason = "xdotool is not on PATH (apt-get install xdotool), so no real X input can be sent"
 
     /// Runs the app with `arguments` and the script `lines`; returns its events. The wait
     /// happens on a thread of its own: a run lasts seconds, and blocking one of the two
@@ -195,5 +201,5 @@ extension RasterImage {
 
 /// Every test that opens a window. They run one after another: `xvfb-run -a` picks a free
 /// display number by looking for lock files, and two starting at once can pick the same one.
-@Suite("Studio windows (Xvfb)", .serialized, .enabled(if: StudioHarness.available, "\(StudioHarness.unavailableReason ?? "")"))
+@Suite("Studio windows (Xvfb)", .serialized, .enabled(if: StudioHarness.available, "\(StudioHarness.unavailableReason)"))
 struct StudioWindowTests {}
