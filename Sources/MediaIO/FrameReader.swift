@@ -371,8 +371,11 @@ public final class FrameReader {
         positioned = false
         source.rewind()
         var shown: [Int64] = []
-        // Reordering never spans more than 16 frames in H.264/HEVC; read a margin past n.
-        while shown.count <= n + 32, let packet = try source.next() {
+        // Reordering never spans more than 16 frames in H.264/HEVC; read a margin past n
+        // (saturating: a frame number near Int.max reads to the end and is then out of range).
+        let wanted = n.addingReportingOverflow(32)
+        let enough = wanted.overflow ? Int.max : wanted.partialValue
+        while shown.count <= enough, let packet = try source.next() {
             if !packet.isDiscarded, let pts = packet.pts { shown.append(pts) }
         }
         shown.sort()

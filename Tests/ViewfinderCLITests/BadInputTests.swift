@@ -159,4 +159,20 @@ struct BadInputTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("permission denied"))
     }
+
+    @Test("frame numbers near Int.max are out of range, not an overflow trap (cover and trim)")
+    func hugeFrameNumbers() throws {
+        let fixture = try FixtureFactory.shared.fixture(.h264BFrames)
+        let folder = TestPaths.scratchFolder("huge-frame")
+        let huge = "frame:\(Int.max)"
+        let cover = try viewfinder("cover", fixture.url.path, "--at", huge, "-o", folder.appendingPathComponent("c.jpg").path)
+        #expect(cover.status == 1)
+        #expect(cover.stderr == "viewfinder: h264-bframes.mp4 has 48 frames (0...47); frame \(Int.max) does not exist\n")
+        for arguments in [["--from", huge], ["--from", "0", "--to", huge]] {
+            let trim = try viewfinder(["trim", fixture.url.path] + arguments + ["-o", folder.appendingPathComponent("t.mp4").path, "-q"])
+            #expect(trim.status == 1, "\(arguments)")
+            #expect(trim.stderr.hasSuffix("frame \(Int.max) does not exist\n") && trim.stderr.split(separator: "\n").count == 1, "\(trim.stderr)")
+        }
+        #expect(leftovers(in: folder).isEmpty)
+    }
 }
