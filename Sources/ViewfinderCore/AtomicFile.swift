@@ -22,10 +22,38 @@ public enum AtomicFile {
         try commit(temporary, to: url)
     }
 
-    /// A hidden name in the target's folder for the bytes in progress.
+    /// Writes the target atomically from what `body` writes to the handle it is given: the
+    /// bytes are synced before the rename, and a failure (a thrown error, a full disk) leaves
+    /// nothing behind.
+    public static func write(to url: URL, _ body: (FileHandle) throws -> Void) throws(WriteError) {
+        let temporary = temporaryURL(beside: url)
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
+              let handle = FileHandle(forWritingAtPath: temporary.path) else {
+            throw WriteError(path: url.path, reason: reason(for: CocoaError(.fileWriteUnknown), directory: url.deletingLastPathComponent()))
+        }
+        do {
+            try body(handle)
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            try? handle.close()
+            try? FileManager.default.removeItem(at: temporary)
+            throw WriteError(path: url.path, reason: reason(for: error, directory: url.deletingLastPathComponent()))
+        }
+        try commit(temporary, to: url)
+    }
+
+    /// The longest file name (in UTF-8 bytes) the file systems we write to accept.
+    static let nameLimit = 255
+
+    /// A hidden name in the target's folder for the bytes in progress. The target's own name is
+    /// shortened when needed so that the hidden name stays within the file system's name
+    /// limit for any legal target name.
     public static func temporaryURL(beside url: URL) -> URL {
-        let name = ".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max)).partial"
-        return url.deletingLastPathComponent().appendingPathComponent(name)
+        let suffix = ".\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max)).partial"
+        var stem = url.lastPathComponent
+        while 1 + stem.utf8.count + suffix.utf8.count > nameLimit { stem.removeLast() }
+        return url.deletingLastPathComponent().appendingPathComponent(".\(stem)\(suffix)")
     }
 
     /// Renames a finished temporary file over the target, removing it on failure.
@@ -46,6 +74,7 @@ public enum AtomicFile {
             return "permission denied"
         }
         let nsError = error as NSError
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
            underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))

@@ -175,4 +175,19 @@ struct BadInputTests {
         }
         #expect(leftovers(in: folder).isEmpty)
     }
+
+    @Test("a legal 254-byte output name is written: the hidden temporary name stays under the limit")
+    func longOutputName() throws {
+        let fixture = try FixtureFactory.shared.fixture(.h264BFrames)
+        let folder = TestPaths.scratchFolder("long-name")
+        let name = String(repeating: "é", count: 125) + ".jpg"   // 250 + 4 bytes of UTF-8
+        #expect(name.utf8.count == 254)
+        let cover = try viewfinder("cover", fixture.url.path, "--at", "0.5", "-o", folder.appendingPathComponent(name).path)
+        #expect(cover.status == 0, "\(cover.stderr)")
+        #expect(leftovers(in: folder) == [name])
+        let trimmed = String(repeating: "t", count: 250) + ".mp4"
+        let trim = try viewfinder("trim", fixture.url.path, "--from", "0", "--to", "1", "-o", folder.appendingPathComponent(trimmed).path, "-q")
+        #expect(trim.status == 0, "\(trim.stderr)")
+        #expect(leftovers(in: folder) == [name, trimmed].sorted())
+    }
 }
