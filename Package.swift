@@ -96,7 +96,7 @@ let package = Package(
         // Tests mirror the sources. The support target generates fixtures with the ffmpeg CLI
         // (the tests' independent oracle) and finds the shared media corpus and the built tool.
         .target(name: "ViewfinderTestSupport", dependencies: ["ViewfinderCore"], path: "Tests/Support"),
-        .testTarget(name: "ViewfinderCoreTests", dependencies: ["ViewfinderCore", "ViewfinderTestSupport"]),
+        .testTarget(name: "ViewfinderCoreTests", dependencies: ["ViewfinderCore", "Store", "ViewfinderTestSupport"]),
         .testTarget(name: "MediaIOTests", dependencies: ["ViewfinderCore", "MediaIO", "ViewfinderTestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["ViewfinderCore", "Imaging", "ViewfinderTestSupport"]),
         .testTarget(
@@ -123,7 +123,7 @@ let package = Package(
             dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store", "MediaLibrary", "ViewfinderTestSupport"]
         ),
         .testTarget(name: "CaptureTests", dependencies: ["ViewfinderCore", "MediaIO", "Capture", "Imaging", "ViewfinderTestSupport"]),
-        .testTarget(name: "ViewfinderCLITests", dependencies: ["ViewfinderCore", "ViewfinderTestSupport"]),
+        .testTarget(name: "ViewfinderCLITests", dependencies: ["ViewfinderCore", "Store", "ViewfinderTestSupport"]),
         // The desktop app, driven under Xvfb; reads its screenshots with Imaging.
         .testTarget(name: "StudioTests", dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "MediaLibrary", "ViewfinderTestSupport"]),
     ],

@@ -28,8 +28,10 @@ public struct Asset: Sendable, Equatable, Identifiable {
     public let contentHash: String
     /// Where the camera or an import put it.
     public let source: Source
-    /// The stored original, relative to the library folder.
-    let relativePath: String
+    /// The stored original, relative to the library folder: the path the library derives from
+    /// the content hash, or nil when the catalogue row holds any other path (a damaged row,
+    /// whose path is never read, written or deleted).
+    let relativePath: String?
 
     /// How an asset arrived.
     public enum Source: String, Sendable, Codable {

@@ -38,6 +38,7 @@ enum Catalogue {
     """
 
     static func asset(_ row: Statement) -> Asset {
+        let stored = row.text(11), hash = row.text(10)
         let duration: MediaTime? = row.isNull(6) ? nil : MediaTime(value: row.int(6), timescale: max(1, row.int(7)))
         return Asset(
             id: row.int(0), kind: AssetKind(rawValue: row.text(1)) ?? .photo,
@@ -45,7 +46,7 @@ enum Catalogue {
             importDate: Date(timeIntervalSince1970: row.double(3)),
             size: PixelSize(width: Int(row.int(4)), height: Int(row.int(5))), duration: duration,
             originalFilename: row.text(8), byteSize: row.int(9), contentHash: row.text(10),
-            source: Asset.Source(rawValue: row.text(12)) ?? .imported, relativePath: row.text(11))
+            source: Asset.Source(rawValue: row.text(12)) ?? .imported, relativePath: LibraryFolder.damage(storedPath: stored, hash: hash) == nil ? stored : nil)
     }
 
     /// The fetch as SQL and its parameters: an index range scan for every group and order.

@@ -106,9 +106,10 @@ public final class LibraryBrowser {
         }
     }
 
-    /// Where an asset's original is stored (to open or play it).
-    public func originalURL(of asset: Asset) -> URL {
-        library.originalURL(of: asset)
+    /// Where an asset's original is stored (to open or play it); `damaged` for a row or file
+    /// the library did not make.
+    public func originalURL(of asset: Asset) throws(LibraryError) -> URL {
+        try library.originalURL(of: asset)
     }
 
     /// The asset's square, filled thumbnail of `side` pixels (smaller only when the original
@@ -118,7 +119,7 @@ public final class LibraryBrowser {
     /// scroll went past — and one whose task is cancelled while it waits (its cell scrolled
     /// away) throws `.cancelled` without decoding.
     public func thumbnail(for asset: Asset, side: Int) async throws(LibraryError) -> RasterImage {
-        guard side > 0 else { throw .invalidName("\(side)×\(side)") }
+        guard side > 0 else { throw .invalidThumbnailSize(width: side, height: side) }
         guard !Task.isCancelled else { throw .cancelled }
         nextTicket += 1
         let ticket = nextTicket

@@ -15,14 +15,31 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     case noSuchAlbum(String)
     /// An album with this name exists already.
     case albumExists(String)
-    /// A name that cannot be used (empty, or too long).
+    /// A name that cannot be used (empty, too long, or holding control characters).
     case invalidName(String)
+    /// A thumbnail size that cannot be made (a side of zero or less).
+    case invalidThumbnailSize(width: Int, height: Int)
     /// The catalogue refused or failed.
     case catalogue(StoreError)
     /// Reading or writing a file failed.
     case io(path: String, reason: String)
-    /// The request was cancelled before it was served (a grid cell scrolled away).
+    /// The request was cancelled before it was served (a grid cell scrolled away, Ctrl-C).
     case cancelled
+    /// The asset's catalogue row or stored file is not what the library made (a path that is not
+    /// the one derived from its content, a link, content that no longer matches its hash); the
+    /// library never follows it. A check of the library reports it.
+    case damaged(id: Int64, reason: String)
+    /// The file changed (its size or modification time) while the import read it; nothing was stored.
+    case changedDuringImport(path: String)
+    /// The path lies inside the library (or is its own stored file), where the operation would
+    /// overwrite or remove what the library keeps.
+    case insideLibrary(path: String, library: String, action: String)
+    /// The file to import is not a regular file (a folder, a FIFO, a device).
+    case notRegularFile(path: String)
+    /// Storing a file in the library failed (a full disk, a quota): names the library, not the source.
+    case storeFailed(file: String, library: String, reason: String)
+    /// An asset's stored original could not be read to make its thumbnail.
+    case thumbnailFailed(id: Int64, reason: String)
 
     public var description: String {
         switch self {
@@ -33,10 +50,23 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noSuchAsset(let id): return "no asset with id \(id) in the library"
         case .noSuchAlbum(let name): return "no album named '\(name)'"
         case .albumExists(let name): return "an album named '\(name)' exists already"
-        case .invalidName(let name): return "'\(name)' cannot be an album name (1 to 200 characters, not only spaces)"
+        case .invalidName(let name): return "'\(name)' cannot be an album name (1 to 200 characters, not only spaces, no tabs, line breaks or other control characters)"
+        case .invalidThumbnailSize(let width, let height): return "a thumbnail of \(width)×\(height) pixels cannot be made (both sides must be at least 1)"
         case .catalogue(let error): return error.description
         case .io(let path, let reason): return "\(path): \(reason)"
         case .cancelled: return "cancelled"
+        case .damaged(let id, let reason):
+            return "asset \(id) is damaged: \(reason); the library leaves it alone until a check of the library repairs or reports it"
+        case .changedDuringImport(let path):
+            return "\((path as NSString).lastPathComponent) changed while it was being imported; nothing was stored (import it again once it is complete)"
+        case .insideLibrary(let path, let library, let action):
+            return "\(path) is inside the library at \(library); \(action)"
+        case .notRegularFile(let path):
+            return "\((path as NSString).lastPathComponent) is not a regular file (a folder, a pipe or a device); nothing was stored"
+        case .storeFailed(let file, let library, let reason):
+            return "cannot store \((file as NSString).lastPathComponent) in the library at \(library): \(reason)"
+        case .thumbnailFailed(let id, let reason):
+            return "cannot make a thumbnail of asset \(id): \(reason)"
         }
     }
 }

@@ -74,7 +74,12 @@ extension MediaLibrary {
 
     static func validName(_ name: String) throws(LibraryError) -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= 200, !trimmed.contains("\0") else { throw .invalidName(name) }
+        // Control characters (tabs and line breaks among them) would make a text listing of
+        // albums ambiguous, so a name never holds one.
+        guard !trimmed.isEmpty, trimmed.count <= 200,
+              !trimmed.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+            throw .invalidName(name)
+        }
         return trimmed
     }
 }

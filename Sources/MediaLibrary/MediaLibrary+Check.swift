@@ -1,61 +1,185 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Store
+import ViewfinderCore
 
 /// What `check()` found (and, with `repair`, fixed).
 public struct CheckReport: Sendable, Equatable {
+    /// A catalogue row the library did not make, or a stored file that no longer holds what the
+    /// row says.
+    public struct Damage: Sendable, Equatable, CustomStringConvertible {
+        /// The asset.
+        public let id: Int64
+        /// What is wrong, for a person.
+        public let reason: String
+        public var description: String { "asset \(id): \(reason)" }
+    }
+
     /// Stored files no row refers to (left by a crash between the file and its row).
     public var orphanFiles: [String] = []
     /// Rows whose file is missing.
     public var missingFiles: [Int64] = []
     /// Unfinished imports in the incoming folder.
     public var partialImports = 0
+    /// Unfinished thumbnails (hidden `.partial` files) in the thumbnail cache.
+    public var partialThumbnails = 0
+    /// Rows whose stored path is not the one made from their content (pointing elsewhere, `..`,
+    /// an absolute path): the path is never read, written or deleted; `repair` drops the row.
+    public var damagedRows: [Damage] = []
+    /// Entries in the library's own folders that the library never makes — symbolic links,
+    /// pipes, devices, folders where files belong — relative to the library folder. They are
+    /// never followed; `repair` removes a link or special file itself (never what a link points
+    /// at) and leaves folders for a person to look at.
+    public var foreignEntries: [String] = []
+    /// With `verify`, stored originals whose bytes no longer match their content hash. Never
+    /// repaired: the file may be the only copy of something.
+    public var corruptOriginals: [Damage] = []
 
     /// True when nothing was wrong.
-    public var isClean: Bool { orphanFiles.isEmpty && missingFiles.isEmpty && partialImports == 0 }
+    public var isClean: Bool {
+        orphanFiles.isEmpty && missingFiles.isEmpty && partialImports == 0 && partialThumbnails == 0
+            && damagedRows.isEmpty && foreignEntries.isEmpty && corruptOriginals.isEmpty
+    }
+
+    /// True when something is wrong that a repair does not fix (corrupt originals, foreign
+    /// folders): it needs a person.
+    public var needsAttention: Bool {
+        !corruptOriginals.isEmpty || foreignEntries.contains { $0.hasSuffix("/") }
+    }
 }
 
 extension MediaLibrary {
-    /// Compares the catalogue with the folder; with `repair`, removes orphan files, rows whose
-    /// file is gone, and unfinished imports.
+    /// Compares the catalogue with the folder, without following any link; with `verify`, also
+    /// re-hashes every original. With `repair`, removes orphan files, rows whose file is gone,
+    /// damaged rows (never the paths they name), unfinished imports and thumbnails, and links or
+    /// special files planted in the library's folders.
     @discardableResult
-    public func check(repair: Bool = true) throws(LibraryError) -> CheckReport {
+    public func check(repair: Bool = true, verify: Bool = false) throws(LibraryError) -> CheckReport {
         if repair { try requireWritable() }
         var report = CheckReport()
-        let manager = FileManager.default
-        var known: [String: Int64] = [:]
-        try catalogue {
-            let statement = try database.prepare("SELECT id, path FROM assets")
-            try statement.bind([])
-            while try statement.step() { known[statement.text(1)] = statement.int(0) }
+        var known: [String: Asset] = [:]
+        for asset in try assets() {
+            if let relative = asset.relativePath {
+                known[relative] = asset
+            } else {
+                report.damagedRows.append(.init(id: asset.id, reason: "its catalogue row names a stored file the library did not make"))
+            }
         }
-        let originals = folder.appendingPathComponent("originals")
+        let store = storage
         var onDisk = Set<String>()
-        if let walker = manager.enumerator(atPath: originals.path) {
-            while let item = walker.nextObject() as? String {
-                let relative = "originals/\(item)"
-                var isDirectory: ObjCBool = false
-                if manager.fileExists(atPath: folder.appendingPathComponent(relative).path, isDirectory: &isDirectory),
-                   !isDirectory.boolValue {
-                    onDisk.insert(relative)
+        var removable: [(LibraryFolder.Descriptor, String)] = []
+        func foreign(_ relative: String, kind: LibraryFolder.EntryKind, in folder: LibraryFolder.Descriptor, name: String) {
+            if kind == .folder {
+                report.foreignEntries.append(relative + "/")
+            } else {
+                report.foreignEntries.append(relative)
+                removable.append((folder, name))
+            }
+        }
+        let root = try? store.openRoot()
+        if let root {
+            // originals/<2 hex>/<hash>.<ext>: two levels of real folders, then regular files.
+            switch LibraryFolder.kind(of: LibraryFolder.originals, in: root) {
+            case .folder:
+                if let originals = try? store.openFolder(LibraryFolder.originals) {
+                    for prefix in LibraryFolder.entries(of: originals) {
+                        let relative = "\(LibraryFolder.originals)/\(prefix)"
+                        let kind = LibraryFolder.kind(of: prefix, in: originals)
+                        guard kind == .folder, let files = try? store.openFolder(relative) else {
+                            foreign(relative, kind: kind, in: originals, name: prefix)
+                            continue
+                        }
+                        for name in LibraryFolder.entries(of: files) {
+                            let kind = LibraryFolder.kind(of: name, in: files)
+                            if kind == .file { onDisk.insert("\(relative)/\(name)") } else { foreign("\(relative)/\(name)", kind: kind, in: files, name: name) }
+                        }
+                    }
                 }
+            case .missing: break
+            case let kind: foreign(LibraryFolder.originals, kind: kind, in: root, name: LibraryFolder.originals)
+            }
+            // Everything in the incoming folder is an unfinished import; a link is removed itself.
+            switch LibraryFolder.kind(of: LibraryFolder.incoming, in: root) {
+            case .folder:
+                if let incoming = try? store.openFolder(LibraryFolder.incoming) {
+                    for name in LibraryFolder.entries(of: incoming) {
+                        let kind = LibraryFolder.kind(of: name, in: incoming)
+                        if kind == .folder {
+                            report.foreignEntries.append("\(LibraryFolder.incoming)/\(name)/")
+                        } else {
+                            report.partialImports += 1
+                            removable.append((incoming, name))
+                        }
+                    }
+                }
+            case .missing: break
+            case let kind: foreign(LibraryFolder.incoming, kind: kind, in: root, name: LibraryFolder.incoming)
+            }
+            // The thumbnail cache: hidden unfinished files go, links and special files go.
+            switch LibraryFolder.kind(of: LibraryFolder.thumbnails, in: root) {
+            case .folder:
+                if let cache = try? store.openFolder(LibraryFolder.thumbnails) {
+                    for name in LibraryFolder.entries(of: cache) {
+                        let kind = LibraryFolder.kind(of: name, in: cache)
+                        if kind != .file {
+                            foreign("\(LibraryFolder.thumbnails)/\(name)", kind: kind, in: cache, name: name)
+                        } else if name.hasSuffix(".partial") {
+                            report.partialThumbnails += 1
+                            removable.append((cache, name))
+                        }
+                    }
+                }
+            case .missing: break
+            case let kind: foreign(LibraryFolder.thumbnails, kind: kind, in: root, name: LibraryFolder.thumbnails)
             }
         }
         report.orphanFiles = onDisk.subtracting(known.keys).sorted()
-        report.missingFiles = known.filter { !onDisk.contains($0.key) }.map(\.value).sorted()
-        let incoming = folder.appendingPathComponent(".incoming")
-        let partials = (try? manager.contentsOfDirectory(atPath: incoming.path)) ?? []
-        report.partialImports = partials.count
+        report.missingFiles = known.filter { !onDisk.contains($0.key) }.map(\.value.id).sorted()
+        if verify {
+            for (relative, asset) in known where onDisk.contains(relative) {
+                if let reason = verifyContent(of: asset, at: relative) {
+                    report.corruptOriginals.append(.init(id: asset.id, reason: reason))
+                }
+            }
+            report.corruptOriginals.sort { $0.id < $1.id }
+        }
+        report.damagedRows.sort { $0.id < $1.id }
+        report.foreignEntries.sort()
         guard repair else { return report }
-        for path in report.orphanFiles { try? manager.removeItem(at: folder.appendingPathComponent(path)) }
-        for name in partials { try? manager.removeItem(at: incoming.appendingPathComponent(name)) }
-        if !report.missingFiles.isEmpty {
+        for path in report.orphanFiles { store.remove(path) }
+        for (folder, name) in removable { LibraryFolder.remove(name, in: folder) }
+        let dropped = report.missingFiles + report.damagedRows.map(\.id)
+        if !dropped.isEmpty {
             try catalogue {
                 try database.transaction {
                     let delete = try database.prepare("DELETE FROM assets WHERE id = ?")
-                    for id in report.missingFiles { try delete.run([.int(id)]) }
+                    for id in dropped { try delete.run([.int(id)]) }
                 }
             }
+            for id in dropped { removeThumbnails(of: id) }
         }
         return report
+    }
+
+    /// Why a stored original no longer matches its row (its hash or size), or nil when it does.
+    private func verifyContent(of asset: Asset, at relative: String) -> String? {
+        guard let file = try? storage.openFile(relative) else { return "its stored file cannot be opened" }
+        var hasher = SHA256()
+        var total: Int64 = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(file.fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return "its stored file cannot be read (\(String(cString: strerror(errno))))" }
+            if count == 0 { break }
+            hasher.update(buffer[0..<count])
+            total += Int64(count)
+        }
+        if hasher.finalize() != asset.contentHash {
+            return "its stored file no longer matches its content hash (\(total) bytes, \(asset.byteSize) when stored)"
+        }
+        return nil
     }
 }

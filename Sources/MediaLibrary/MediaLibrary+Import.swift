@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Imaging
 import MediaIO
 import Store
@@ -15,37 +18,41 @@ extension MediaLibrary {
         var thumbnail: RasterImage? = nil
     }
 
-    /// Saves a photo or video into the library (seeds.md: "save to the library"): decoded first,
-    /// so a file that is not a readable photo or video gets `invalidData` and nothing is stored;
-    /// identical content is stored once (the existing asset is returned, `isNew` false).
+    /// Saves a photo or video into the library (seeds.md: "save to the library"). The file's
+    /// bytes are copied in once, hashed as they are copied, and the copy — not the source — is
+    /// decoded: what is stored is exactly what was validated. A file that is not a readable photo
+    /// or video gets `invalidData`, one that changes while it is read `changedDuringImport`, and
+    /// nothing is stored; identical content is stored once (the existing asset is returned,
+    /// `isNew` false). With `move`, the source is removed once stored — never when it is the
+    /// library's own file.
     @discardableResult
     public func importFile(_ url: URL, move: Bool = false, source: Asset.Source = .imported,
                            album: String? = nil, thumbnail box: PixelSize? = nil) throws(LibraryError) -> (asset: Asset, isNew: Bool) {
         try requireWritable()
-        let probe = try Self.probe(url, thumbnail: box)
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        let modified = attributes?[.modificationDate] as? Date ?? Date()
-
-        let incoming = folder.appendingPathComponent(".incoming")
-        let (temporary, hash, bytes) = try copyHashing(url, into: incoming)
+        if move {
+            try refuseInside(url, action: "moving it into the library would remove the library's own copy; nothing was done")
+        }
+        let copy = try copyIn(url)
         var committed = false
-        defer { if !committed { try? FileManager.default.removeItem(at: temporary) } }
+        defer { if !committed { LibraryFolder.remove(copy.name, in: copy.folder) } }
+        let probe: Probe
+        do {
+            probe = try Self.probe(folder.appendingPathComponent("\(LibraryFolder.incoming)/\(copy.name)"), thumbnail: box)
+        } catch {
+            guard case .invalidData(let path, let reason) = error else { throw error }
+            throw .invalidData(path: url.path, reason: reason.replacingOccurrences(of: path, with: url.lastPathComponent))
+        }
 
-        if let existing = try existingAsset(hash: hash) {
-            if let album { try add([existing.id], toAlbum: album) }
-            if move { try? FileManager.default.removeItem(at: url) }
-            return (existing, false)
+        if let existing = try existingAsset(hash: copy.hash) {
+            return try storedAlready(existing, from: url, copy: copy, move: move, album: album)
         }
         let ext = Self.safeExtension(url.pathExtension)
-        let relative = "originals/\(hash.prefix(2))/\(hash)\(ext.isEmpty ? "" : "." + ext)"
-        let destination = folder.appendingPathComponent(relative)
+        let relative = LibraryFolder.storedPath(hash: copy.hash, extension: ext)
         do {
-            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let prefix = try storage.openFolder("\(LibraryFolder.originals)/\(copy.hash.prefix(2))", create: true)
+            try LibraryFolder.rename(copy.name, in: copy.folder, to: (relative as NSString).lastPathComponent, in: prefix)
         } catch {
-            throw .io(path: destination.path, reason: (error as NSError).localizedDescription)
-        }
-        if rename(temporary.path, destination.path) != 0 {
-            throw .io(path: destination.path, reason: String(cString: strerror(errno)))
+            throw .storeFailed(file: url.path, library: folder.path, reason: error.reason)
         }
         committed = true
         let id: Int64
@@ -57,10 +64,10 @@ extension MediaLibrary {
                                             original_filename, byte_size, content_hash, path, source)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """).run([
-                            .text(probe.kind.rawValue), .double((probe.creationDate ?? modified).timeIntervalSince1970),
+                            .text(probe.kind.rawValue), .double((probe.creationDate ?? copy.modified).timeIntervalSince1970),
                             .double(Date().timeIntervalSince1970), .int(Int64(probe.size.width)), .int(Int64(probe.size.height)),
                             probe.duration.map { .int($0.value) } ?? .null, probe.duration.map { .int($0.timescale) } ?? .null,
-                            .text(url.lastPathComponent), .int(bytes), .text(hash), .text(relative), .text(source.rawValue),
+                            .text(url.lastPathComponent), .int(copy.bytes), .text(copy.hash), .text(relative), .text(source.rawValue),
                         ])
                     return database.lastInsertID
                 }
@@ -68,16 +75,31 @@ extension MediaLibrary {
         } catch {
             // Another connection (a parallel lane, another process) stored the same content
             // between the check above and this insert: it is a duplicate, not a failure.
-            guard case .catalogue(.constraint) = error, let existing = try existingAsset(hash: hash) else { throw error }
-            if let album { try add([existing.id], toAlbum: album) }
-            if move { try? FileManager.default.removeItem(at: url) }
-            return (existing, false)
+            guard case .catalogue(.constraint) = error, let existing = try existingAsset(hash: copy.hash) else { throw error }
+            return try storedAlready(existing, from: url, copy: copy, move: move, album: album)
         }
         if let album { try add([id], toAlbum: album) }
-        if move { try? FileManager.default.removeItem(at: url) }
+        if move { removeSource(url) }
         let stored = try asset(id: id)
         if let box, let picture = probe.thumbnail { cacheThumbnail(picture, of: stored, size: box, mode: .fill) }
         return (stored, true)
+    }
+
+    /// Finishes the import of content the library holds already.
+    private func storedAlready(_ existing: Asset, from url: URL, copy: ImportCopy, move: Bool,
+                               album: String?) throws(LibraryError) -> (asset: Asset, isNew: Bool) {
+        if move, let relative = existing.relativePath, let identity = copy.identity, storage.identity(of: relative) == identity {
+            throw .insideLibrary(path: url.path, library: folder.path,
+                                 action: "it is the same file as the library's stored copy of asset \(existing.id) (a hard link), so it was not removed")
+        }
+        if let album { try add([existing.id], toAlbum: album) }
+        if move { removeSource(url) }
+        return (existing, false)
+    }
+
+    /// Removes an imported source (a link given as the source is removed itself, not its target).
+    private func removeSource(_ url: URL) {
+        _ = unlink(url.path)
     }
 
     /// Decodes enough of the file to know it is a readable photo or video, and its metadata.
@@ -117,35 +139,79 @@ extension MediaLibrary {
         }
     }
 
-    /// Copies `url` into `folder` under a temporary name while hashing it; synced to disk.
-    private func copyHashing(_ url: URL, into folder: URL) throws(LibraryError) -> (URL, String, Int64) {
-        let manager = FileManager.default
-        let temporary = folder.appendingPathComponent("\(UUID().uuidString).partial")
+    /// A file copied into the incoming folder, with what the copy learned.
+    struct ImportCopy {
+        /// The incoming folder and the copy's name in it.
+        let folder: LibraryFolder.Descriptor
+        let name: String
+        /// SHA-256 of the bytes copied, and how many there were.
+        let hash: String
+        let bytes: Int64
+        /// The source's modification time, and its device and inode.
+        let modified: Date
+        let identity: FileIdentity?
+    }
+
+    /// Copies `url` into the incoming folder once, hashing the bytes as they are written, and
+    /// synced to disk. Exactly the bytes the source held when the copy began are read; a source
+    /// whose size or modification time differs at the end (rewritten, growing, shrinking) is
+    /// refused.
+    private func copyIn(_ url: URL) throws(LibraryError) -> ImportCopy {
         do {
-            try manager.createDirectory(at: folder, withIntermediateDirectories: true)
-            guard manager.createFile(atPath: temporary.path, contents: nil) else {
-                throw LibraryError.io(path: temporary.path, reason: "cannot create a file in the library")
-            }
-            let input = try FileHandle(forReadingFrom: url)
-            defer { try? input.close() }
-            let output = try FileHandle(forWritingTo: temporary)
-            defer { try? output.close() }
-            var hasher = SHA256()
-            var total: Int64 = 0
-            while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
-                hasher.update(chunk)
-                try output.write(contentsOf: chunk)
-                total += Int64(chunk.count)
-            }
-            try output.synchronize()
-            return (temporary, hasher.finalize(), total)
-        } catch let error as LibraryError {
-            try? manager.removeItem(at: temporary)
-            throw error
+            _ = try checkReadableMediaFile(url)
         } catch {
-            try? manager.removeItem(at: temporary)
-            throw .io(path: url.path, reason: (error as NSError).localizedDescription)
+            throw .invalidData(path: url.path, reason: error.description)
         }
+        // Non-blocking, so that a FIFO put where a file was expected cannot hang the open.
+        let fd = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw .invalidData(path: url.path, reason: String(cString: strerror(errno))) }
+        let input = LibraryFolder.Descriptor(fd)
+        var before = stat()
+        guard fstat(fd, &before) == 0 else { throw .invalidData(path: url.path, reason: String(cString: strerror(errno))) }
+        guard before.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile(path: url.path) }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+
+        let temporary: (folder: LibraryFolder.Descriptor, name: String, file: LibraryFolder.Descriptor)
+        do {
+            temporary = try storage.createTemporary(in: LibraryFolder.incoming)
+        } catch {
+            throw .storeFailed(file: url.path, library: folder.path, reason: error.reason)
+        }
+        var kept = false
+        defer { if !kept { LibraryFolder.remove(temporary.name, in: temporary.folder) } }
+
+        let expected = Int64(before.st_size)
+        var hasher = SHA256()
+        var total: Int64 = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while total < expected {
+            let wanted = Int(min(Int64(buffer.count), expected - total))
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, wanted) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw .invalidData(path: url.path, reason: String(cString: strerror(errno))) }
+            guard count > 0 else { throw .changedDuringImport(path: url.path) }   // it shrank
+            let chunk = buffer[0..<count]
+            hasher.update(chunk)
+            do {
+                try LibraryFolder.writeAll(Data(chunk), to: temporary.file.fd, path: temporary.name)
+            } catch {
+                throw .storeFailed(file: url.path, library: folder.path, reason: error.reason)
+            }
+            total += Int64(count)
+        }
+        var after = stat()
+        var extra: UInt8 = 0
+        guard Glibc.read(fd, &extra, 1) == 0, fstat(fd, &after) == 0, after.st_size == before.st_size,
+              after.st_mtim.tv_sec == before.st_mtim.tv_sec, after.st_mtim.tv_nsec == before.st_mtim.tv_nsec else {
+            throw .changedDuringImport(path: url.path)
+        }
+        guard fsync(temporary.file.fd) == 0 else {
+            throw .storeFailed(file: url.path, library: folder.path, reason: String(cString: strerror(errno)))
+        }
+        kept = true
+        let modified = Date(timeIntervalSince1970: Double(before.st_mtim.tv_sec) + Double(before.st_mtim.tv_nsec) / 1e9)
+        return ImportCopy(folder: temporary.folder, name: temporary.name, hash: hasher.finalize(), bytes: total,
+                          modified: modified, identity: FileIdentity(fd: input.fd))
     }
 
     private func existingAsset(hash: String) throws(LibraryError) -> Asset? {

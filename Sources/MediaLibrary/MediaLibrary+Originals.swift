@@ -1,50 +1,74 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Store
 import ViewfinderCore
 
 extension MediaLibrary {
+    /// The asset's stored original, opened for reading without following any link.
+    func openOriginal(_ asset: Asset) throws(LibraryError) -> LibraryFolder.Descriptor {
+        try storage.openOriginal(asset.relativePath, id: asset.id)
+    }
+
     /// `length` bytes of an asset's original from `offset` (fewer at the end of the file).
     public func read(_ asset: Asset, offset: Int64, length: Int) throws(LibraryError) -> Data {
-        let url = originalURL(of: asset)
-        do {
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            try handle.seek(toOffset: UInt64(max(0, offset)))
-            return try handle.read(upToCount: max(0, length)) ?? Data()
-        } catch {
-            throw .io(path: url.path, reason: (error as NSError).localizedDescription)
-        }
+        let file = try openOriginal(asset)
+        var data = Data(count: max(0, length))
+        let count = data.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress, $0.count, off_t(max(0, offset))) }
+        guard count >= 0 else { throw .io(path: folder.path, reason: String(cString: strerror(errno))) }
+        data.count = count
+        return data
     }
 
     /// The original in fixed-size chunks (the original copies a video out 1 KB at a time; any
     /// size works). Each chunk is read when asked for.
     public func chunks(of asset: Asset, size: Int) -> OriginalChunks {
-        OriginalChunks(url: originalURL(of: asset), chunkSize: max(1, size))
+        let storage = storage, relative = asset.relativePath, id = asset.id
+        return OriginalChunks(open: { () throws(LibraryError) in
+            let original = try storage.openOriginal(relative, id: id)
+            // The handle gets a descriptor of its own; `original` closes its one when it goes.
+            return withExtendedLifetime(original) { FileHandle(fileDescriptor: dup(original.fd), closeOnDealloc: true) }
+        }, chunkSize: max(1, size))
     }
 
-    /// Copies the original to `url`, atomically.
+    /// Copies the original to `url`, atomically. `url` must lie outside the library.
     public func export(_ asset: Asset, to url: URL) throws(LibraryError) {
-        let source = originalURL(of: asset)
-        let temporary = AtomicFile.temporaryURL(beside: url)
-        do {
-            try FileManager.default.copyItem(at: source, to: temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw .io(path: url.path, reason: (error as NSError).localizedDescription)
-        }
-        do {
-            try AtomicFile.commit(temporary, to: url)
+        try refuseInside(url, action: "an export there would overwrite what the library keeps; choose a place outside it")
+        let original = try openOriginal(asset)
+        let source = FileHandle(fileDescriptor: original.fd, closeOnDealloc: false)
+        do throws(AtomicFile.WriteError) {
+            try AtomicFile.write(to: url) { output in
+                while let chunk = try source.read(upToCount: 1 << 20), !chunk.isEmpty {
+                    try output.write(contentsOf: chunk)
+                }
+            }
         } catch {
             throw .io(path: url.path, reason: error.reason)
         }
+        withExtendedLifetime(original) {}
     }
 
-    /// Removes an asset: its row (and album links) first, then its file and thumbnails.
+    /// True when `url` (every link resolved) lies in the library folder at `library`.
+    public static func contains(_ url: URL, library: URL) -> Bool {
+        LibraryFolder.contains(url, library: library)
+    }
+
+    /// Throws `insideLibrary` when `url` lies in this library's folder (the catalogue, its
+    /// journal, an original or a thumbnail among them).
+    public func refuseInside(_ url: URL, action: String) throws(LibraryError) {
+        if LibraryFolder.contains(url, library: folder) {
+            throw .insideLibrary(path: url.path, library: folder.path, action: action)
+        }
+    }
+
+    /// Removes an asset: its row (and album links) first, then its file and thumbnails. A
+    /// damaged row is removed without touching the path it names.
     public func delete(id: Int64) throws(LibraryError) {
         try requireWritable()
         let asset = try asset(id: id)
         try catalogue { try database.prepare("DELETE FROM assets WHERE id = ?").run([.int(id)]) }
-        try? FileManager.default.removeItem(at: originalURL(of: asset))
+        if let relative = asset.relativePath, storage.kind(of: relative) == .file { storage.remove(relative) }
         removeThumbnails(of: id)
     }
 }
@@ -52,27 +76,27 @@ extension MediaLibrary {
 /// An asset's bytes as an `AsyncSequence` of chunks.
 public struct OriginalChunks: AsyncSequence, Sendable {
     public typealias Element = Data
-    let url: URL
+    let open: @Sendable () throws(LibraryError) -> FileHandle
     let chunkSize: Int
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(url: url, chunkSize: chunkSize)
+        Iterator(open: open, chunkSize: chunkSize)
     }
 
     public struct Iterator: AsyncIteratorProtocol {
-        let url: URL
+        let open: @Sendable () throws(LibraryError) -> FileHandle
         let chunkSize: Int
         private var handle: FileHandle?
         private var done = false
 
-        init(url: URL, chunkSize: Int) {
-            self.url = url
+        init(open: @escaping @Sendable () throws(LibraryError) -> FileHandle, chunkSize: Int) {
+            self.open = open
             self.chunkSize = chunkSize
         }
 
         public mutating func next() async throws -> Data? {
             guard !done else { return nil }
-            if handle == nil { handle = try FileHandle(forReadingFrom: url) }
+            if handle == nil { handle = try open() }
             let chunk = try handle?.read(upToCount: chunkSize) ?? Data()
             if chunk.isEmpty {
                 done = true

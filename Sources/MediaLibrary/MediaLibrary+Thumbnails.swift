@@ -25,28 +25,40 @@ extension MediaLibrary {
     /// first keyframe.
     public func thumbnail(_ asset: Asset, size: PixelSize, mode: ThumbnailContentMode = .fit,
                           resize: ThumbnailResizeMode = .exact) throws(LibraryError) -> URL {
-        guard size.width > 0, size.height > 0 else { throw .invalidName("\(size)") }
-        let url = thumbnailURL(asset, size: size, mode: mode, resize: resize)
-        if FileManager.default.fileExists(atPath: url.path) { return url }
+        guard size.width > 0, size.height > 0 else { throw .invalidThumbnailSize(width: size.width, height: size.height) }
+        let name = thumbnailName(asset, size: size, mode: mode, resize: resize)
+        if let cached = cachedThumbnail(name) { return cached }
         try requireWritable()
         let picture = try render(asset, size: size, mode: mode, resize: resize)
         do {
-            try FileManager.default.createDirectory(at: thumbnailFolder, withIntermediateDirectories: true)
-            try ImageEncoder.write(picture, to: url, quality: 85)
+            try storeThumbnail(picture, name: name)
         } catch {
-            throw .io(path: url.path, reason: "\(error)")
+            throw .thumbnailFailed(id: asset.id, reason: "cannot write it into the library's cache (\(error))")
         }
-        return url
+        return folder.appendingPathComponent("\(LibraryFolder.thumbnails)/\(name)")
+    }
+
+    /// The cached thumbnail's URL when the cache holds it as a regular file (a link planted in
+    /// the cache is never followed: the thumbnail is made again instead).
+    private func cachedThumbnail(_ name: String) -> URL? {
+        let relative = "\(LibraryFolder.thumbnails)/\(name)"
+        guard storage.kind(of: relative) == .file else { return nil }
+        return folder.appendingPathComponent(relative)
+    }
+
+    /// Encodes a thumbnail and writes it into the cache through the library's descriptors.
+    private func storeThumbnail(_ picture: RasterImage, name: String) throws -> Void {
+        let data = try ImageEncoder.encode(picture, as: .jpeg(quality: 85))
+        try storage.write(data, to: "\(LibraryFolder.thumbnails)/\(name)")
     }
 
     /// The asset's picture at `size` as pixels, for a screen that draws it: decoded from the
     /// disk cache when it is there, else rendered (and cached on disk when the library is
     /// writable, so a read-only library still shows its grid).
     public func thumbnailImage(_ asset: Asset, size: PixelSize, mode: ThumbnailContentMode = .fill) throws(LibraryError) -> RasterImage {
-        guard size.width > 0, size.height > 0 else { throw .invalidName("\(size)") }
-        let url = thumbnailURL(asset, size: size, mode: mode, resize: .exact)
+        guard size.width > 0, size.height > 0 else { throw .invalidThumbnailSize(width: size.width, height: size.height) }
         // A cached file that no longer decodes is simply made again.
-        if FileManager.default.fileExists(atPath: url.path),
+        if let url = cachedThumbnail(thumbnailName(asset, size: size, mode: mode, resize: .exact)),
            let cached = try? Photo(url: url).preview(fitting: size) {
             return cached
         }
@@ -55,23 +67,23 @@ extension MediaLibrary {
         return picture
     }
 
-    var thumbnailFolder: URL { folder.appendingPathComponent("thumbnails") }
+    var thumbnailFolder: URL { folder.appendingPathComponent(LibraryFolder.thumbnails) }
 
-    /// Where the disk cache keeps a thumbnail.
-    func thumbnailURL(_ asset: Asset, size: PixelSize, mode: ThumbnailContentMode, resize: ThumbnailResizeMode) -> URL {
-        thumbnailFolder.appendingPathComponent("\(asset.id)-\(size.width)x\(size.height)-\(mode.rawValue)-\(resize.rawValue).jpg")
+    /// The name under which the disk cache keeps a thumbnail (in the thumbnails folder).
+    func thumbnailName(_ asset: Asset, size: PixelSize, mode: ThumbnailContentMode, resize: ThumbnailResizeMode) -> String {
+        "\(asset.id)-\(size.width)x\(size.height)-\(mode.rawValue)-\(resize.rawValue).jpg"
     }
 
     func removeThumbnails(of id: Int64) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: thumbnailFolder.path)) ?? []
-        for name in names where name.hasPrefix("\(id)-") {
-            try? FileManager.default.removeItem(at: thumbnailFolder.appendingPathComponent(name))
+        guard let cache = try? storage.openFolder(LibraryFolder.thumbnails) else { return }
+        for name in LibraryFolder.entries(of: cache) where name.hasPrefix("\(id)-") {
+            LibraryFolder.remove(name, in: cache)
         }
     }
 
     private func render(_ asset: Asset, size: PixelSize, mode: ThumbnailContentMode,
                         resize: ThumbnailResizeMode) throws(LibraryError) -> RasterImage {
-        let url = originalURL(of: asset)
+        let url = try originalURL(of: asset)
         do {
             switch asset.kind {
             case .photo:
@@ -80,10 +92,8 @@ extension MediaLibrary {
                 let frame = try FrameReader(url: url).frame(at: .time(.zero), mode: .fast)
                 return try Self.thumbnail(of: frame.image, size: size, mode: mode)
             }
-        } catch let error as LibraryError {
-            throw error
         } catch {
-            throw .invalidData(path: url.path, reason: "\(error)")
+            throw .thumbnailFailed(id: asset.id, reason: "its original cannot be decoded (\(error))")
         }
     }
 
@@ -130,8 +140,6 @@ extension MediaLibrary {
 
     /// Stores an already made thumbnail in the cache under the name `thumbnail(_:)` looks for.
     func cacheThumbnail(_ picture: RasterImage, of asset: Asset, size: PixelSize, mode: ThumbnailContentMode) {
-        let url = thumbnailURL(asset, size: size, mode: mode, resize: .exact)
-        try? FileManager.default.createDirectory(at: thumbnailFolder, withIntermediateDirectories: true)
-        try? ImageEncoder.write(picture, to: url, quality: 85)
+        try? storeThumbnail(picture, name: thumbnailName(asset, size: size, mode: mode, resize: .exact))
     }
 }

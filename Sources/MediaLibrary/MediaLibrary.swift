@@ -112,8 +112,14 @@ public final class MediaLibrary {
         return found
     }
 
-    /// Where an asset's original is stored.
-    public func originalURL(of asset: Asset) -> URL {
-        folder.appendingPathComponent(asset.relativePath)
+    /// The library folder reached through descriptors (no link followed inside it).
+    var storage: LibraryFolder { LibraryFolder(root: folder) }
+
+    /// Where an asset's original is stored, once it is known to be the library's own regular
+    /// file: a row whose path is not the one derived from its content, or a stored file that is
+    /// a link, throws `damaged` and is never opened.
+    public func originalURL(of asset: Asset) throws(LibraryError) -> URL {
+        _ = try storage.openOriginal(asset.relativePath, id: asset.id)
+        return folder.appendingPathComponent(asset.relativePath ?? "")
     }
 }

@@ -21,7 +21,7 @@ extension Automation {
                 throw StepError(description: "the grid has \(library.assets.count) items, not \(index + 1)")
             }
             if args.count > 1, try word(args, 1) == "trim" {
-                studio.openTrim(.library(library.assets[index], library.originalURL(of: library.assets[index])))
+                studio.openTrim(.library(library.assets[index], try library.originalURL(of: library.assets[index])))
             } else {
                 studio.open(library.assets[index])
             }

@@ -106,7 +106,7 @@ extension Studio {
         let asset = try await library.saveCapture(file)
         var all = fields
         all["id"] = asset.id
-        all["path"] = library.originalURL(of: asset).path
+        all["path"] = try library.originalURL(of: asset).path
         all["duration"] = asset.duration?.seconds ?? 0
         events.emit("\(kind)-saved", all)
         hudOverlay.flash(.success, label: kind == "photo" ? "Photo saved" : "Video saved", details: "in Captures")

@@ -186,7 +186,7 @@ extension Studio {
                 defer { try? FileManager.default.removeItem(at: staging) }
                 do {
                     let asset = try await library.saveOutput(target, album: album)
-                    finishSaving(kind: kind, path: library.originalURL(of: asset).path, fields: fields)
+                    finishSaving(kind: kind, path: try library.originalURL(of: asset).path, fields: fields)
                 } catch {
                     report(error, doing: "Cannot add the \(kind) to the library")
                 }

@@ -11,7 +11,12 @@ extension Studio {
     /// Opens a library item: a photo in the avatar editor, a video in the cover chooser.
     func open(_ asset: Asset) {
         guard let library else { return }
-        let origin = Origin.library(asset, library.originalURL(of: asset))
+        let origin: Origin
+        do {
+            origin = .library(asset, try library.originalURL(of: asset))
+        } catch {
+            return report(error, doing: "Cannot open the item")
+        }
         events.emit("open", ["id": asset.id, "kind": asset.kind.rawValue])
         switch asset.kind {
         case .photo: openAvatar(origin)
@@ -94,7 +99,7 @@ extension Studio {
                 var path = url.path
                 if case .library = origin, let library {
                     do {
-                        path = library.originalURL(of: try await library.saveOutput(url, album: "Trimmed", move: true)).path
+                        path = try library.originalURL(of: try await library.saveOutput(url, album: "Trimmed", move: true)).path
                     } catch {
                         return report(error, doing: "Cannot add the video to the library")
                     }

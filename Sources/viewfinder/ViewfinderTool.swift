@@ -1,5 +1,6 @@
 import Foundation
 import MediaIO
+import MediaLibrary
 
 /// The command-line front end: dispatches to a command and maps errors to exit statuses
 /// (0 success, 1 failure, 2 bad usage).
@@ -65,6 +66,9 @@ enum ViewfinderTool {
             standardError("viewfinder \(command.name): \(error.message)\n\n" + command.usage)
             return 2
         } catch let error as MediaIOError where error == .cancelled {
+            standardError("viewfinder: \(error)")
+            return 130
+        } catch let error as LibraryError where error == .cancelled {
             standardError("viewfinder: \(error)")
             return 130
         } catch {

@@ -228,7 +228,7 @@ struct LibraryBrowserTests {
         let asset = try await browser.saveCapture(shot)
         #expect(asset.source == .capture)
         #expect(!FileManager.default.fileExists(atPath: shot.path))
-        #expect(FileManager.default.fileExists(atPath: browser.originalURL(of: asset).path))
+        #expect(FileManager.default.fileExists(atPath: try browser.originalURL(of: asset).path))
         #expect(browser.groups.first { $0.group == .captures }?.count == 1)
         let bad = TestPaths.scratchFolder("browser-capture").appendingPathComponent("x.mp4")
         try Data("junk".utf8).write(to: bad)

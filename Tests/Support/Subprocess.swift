@@ -12,16 +12,22 @@ public struct RunResult: Sendable {
 public enum Subprocess {
     /// Runs `executable` with `arguments` and waits, with a time limit that turns a hang into a
     /// test failure instead of a stuck run.
-    public static func run(_ executable: URL, _ arguments: [String], timeout: TimeInterval = 120) throws -> RunResult {
-        try start(executable, arguments).finish(timeout: timeout)
+    public static func run(_ executable: URL, _ arguments: [String], timeout: TimeInterval = 120,
+                           environment: [String: String] = [:]) throws -> RunResult {
+        try start(executable, arguments, environment: environment).finish(timeout: timeout)
     }
 
     /// Starts `executable` and returns at once; `finish` collects what it printed. For tests
     /// that act on a program while it runs.
-    public static func start(_ executable: URL, _ arguments: [String]) throws -> RunningProcess {
+    /// `environment` adds to (or replaces entries of) the test's own environment.
+    public static func start(_ executable: URL, _ arguments: [String],
+                             environment: [String: String] = [:]) throws -> RunningProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -91,6 +97,11 @@ public final class RunningProcess: @unchecked Sendable {
                          stdout: String(decoding: outData, as: UTF8.self),
                          stderr: String(decoding: errData, as: UTF8.self),
                          stdoutData: outData)
+    }
+
+    /// Sends it SIGINT, as Ctrl-C in a terminal does.
+    public func interrupt() {
+        if process.isRunning { process.interrupt() }
     }
 
     /// Stops it if it still runs.

@@ -18,7 +18,7 @@ enum LibraryCommand: Command {
            thumbnail ID --size N [--fill] -o OUT
            export ID -o OUT
            delete ID
-           check
+           check [--verify]
     """
     static let positionalCount = 1...10_000
     static let options = [
@@ -35,12 +35,19 @@ enum LibraryCommand: Command {
         OptionSpec("timing", help: "list: report on stderr how long the catalogue query took."),
         OptionSpec("quiet", short: "q", help: "import: no progress display."),
         OptionSpec("json", help: "list, albums: print JSON."),
+        OptionSpec("verify", help: "check: also re-hash every original and report any whose content changed."),
     ]
     static let discussion = """
     Files are checked by decoding before they are stored: anything that is not a readable photo
     or video is refused ("Invalid data") and nothing is stored. Identical files are stored once.
     Creation dates come from EXIF DateTimeOriginal, else the container's creation time, else the
     file's modification time. Import goes on past bad files and lists them at the end (exit 1).
+
+    The library only ever touches files it named itself, inside its folder, and never follows a
+    link there. Outputs (export, thumbnail) must lie outside the library folder. check repairs
+    what a crash can leave and reports damage it cannot repair (exit 1): rows that point
+    elsewhere are dropped without touching what they name; with --verify, originals whose
+    content no longer matches their hash are reported and kept.
     """
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -91,16 +98,15 @@ enum LibraryCommand: Command {
             let side = try arguments.integer("size", in: 1...4096, default: 256)
             let output = URL(fileURLWithPath: try arguments.required("output"))
             let asset = try library.asset(id: try id(words[0]))
+            try Arguments.checkOutputLocation(output, input: folder, libraries: [folder])
             let cached = try library.thumbnail(asset, size: PixelSize(width: side, height: side),
                                                mode: arguments.flag("fill") ? .fill : .fit)
-            try Arguments.checkOutputLocation(output, input: cached)
-            try? FileManager.default.removeItem(at: output)
-            try FileManager.default.copyItem(at: cached, to: output)
+            try AtomicFile.write(try Data(contentsOf: cached), to: output)
             print(output.path)
         case "export":
             try expect(1...1)
             let output = URL(fileURLWithPath: try arguments.required("output"))
-            try Arguments.checkOutputLocation(output, input: folder)
+            try Arguments.checkOutputLocation(output, input: folder, libraries: [folder])
             try library.export(try library.asset(id: try id(words[0])), to: output)
             print(output.path)
         case "delete":
@@ -108,9 +114,9 @@ enum LibraryCommand: Command {
             try library.delete(id: try id(words[0]))
         case "check":
             try expect(0...0)
-            let report = try library.check(repair: !library.isReadOnly)
-            print(report.isClean ? "\(folder.path): consistent"
-                  : "\(folder.path): removed \(report.orphanFiles.count) orphan file(s), \(report.missingFiles.count) row(s) without a file, \(report.partialImports) unfinished import(s)")
+            let repair = !library.isReadOnly
+            let report = try library.check(repair: repair, verify: arguments.flag("verify"))
+            return printCheck(report, folder: folder, repaired: repair)
         default:
             throw UsageError(message: "unknown library command '\(verb)'", command: name)
         }
@@ -166,7 +172,7 @@ enum LibraryCommand: Command {
                                              quiet: arguments.flag("quiet"), unit: .megabytes,
                                              details: { counter.text }) { progress in
             let report = importer.run(files, progress: progress) { counter.set(done: $0) }
-            if report.cancelled { throw LibraryError.io(path: importer.folder.path, reason: "cancelled") }
+            if report.cancelled { throw LibraryError.cancelled }
             return report
         }
         let failures = report.failures.map(\.description).sorted()
@@ -175,6 +181,31 @@ enum LibraryCommand: Command {
         if failures.isEmpty { return 0 }
         ViewfinderTool.standardError("viewfinder: \(failures.count) file\(failures.count == 1 ? "" : "s") not imported:\n" + failures.map { "  " + $0 }.joined(separator: "\n"))
         return 1
+    }
+
+    /// Prints what `check` found; exit 1 when damage remains that needs a person (or, on a
+    /// read-only library, when anything is wrong).
+    private static func printCheck(_ report: CheckReport, folder: URL, repaired: Bool) -> Int32 {
+        if report.isClean {
+            print("\(folder.path): consistent")
+            return 0
+        }
+        let verb = repaired ? "removed" : "found"
+        var parts = ["\(report.orphanFiles.count) orphan file(s)", "\(report.missingFiles.count) row(s) without a file",
+                     "\(report.partialImports) unfinished import(s)"]
+        if report.partialThumbnails > 0 { parts.append("\(report.partialThumbnails) unfinished thumbnail(s)") }
+        if !report.damagedRows.isEmpty { parts.append("\(report.damagedRows.count) damaged row(s)") }
+        let removable = report.foreignEntries.filter { !$0.hasSuffix("/") }
+        if !removable.isEmpty { parts.append("\(removable.count) link(s) or special file(s)") }
+        print("\(folder.path): \(verb) " + parts.joined(separator: ", "))
+        for damage in report.damagedRows { print("  \(damage)") }
+        for entry in report.foreignEntries { print("  \(entry): \(entry.hasSuffix("/") ? "a folder the library does not make (left alone)" : "not the library's (never followed)")") }
+        for damage in report.corruptOriginals { print("  damaged: \(damage) (kept)") }
+        if report.needsAttention {
+            ViewfinderTool.standardError("viewfinder: the library at \(folder.path) has damage a repair cannot fix; see the lines above")
+            return 1
+        }
+        return repaired ? 0 : 1
     }
 
     /// Files done so far, shared between the import lanes and the HUD.

@@ -2,6 +2,7 @@ import CoverPicker
 import Foundation
 import Imaging
 import MediaIO
+import MediaLibrary
 import ViewfinderCore
 
 /// Option values shared by several commands, parsed and checked in one place.
@@ -51,8 +52,16 @@ enum Arguments {
         try checkOutputLocation(output, input: input)
     }
 
-    /// Checks that `output` is not the input, lies in an existing folder and is not a folder.
-    static func checkOutputLocation(_ output: URL, input: URL) throws {
+    /// Checks that `output` is not the input, lies in an existing folder, is not a folder, and
+    /// lies outside the photo library (the default one, and any in `libraries`): the library's
+    /// files are its own.
+    static func checkOutputLocation(_ output: URL, input: URL,
+                                    libraries: [URL] = []) throws {
+        for library in libraries + [MediaLibrary.defaultLocation()] {
+            if MediaLibrary.contains(output, library: library) {
+                throw RuntimeError("cannot write \(output.path): it is inside the photo library at \(library.path); choose a place outside it")
+            }
+        }
         if output.standardizedFileURL.resolvingSymlinksInPath() == input.standardizedFileURL.resolvingSymlinksInPath() {
             throw RuntimeError("the output \(output.path) is the input; choose another name")
         }
