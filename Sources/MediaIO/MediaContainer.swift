@@ -55,6 +55,8 @@ final class MediaContainer {
             throw .unreadable(path: path, reason: "permission denied")
         }
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG { throw .notRegularFile(path: path) }
         let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
         if size == 0 { throw .emptyFile(path: path) }
         return size

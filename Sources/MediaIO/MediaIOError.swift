@@ -7,6 +7,8 @@ public enum MediaIOError: Error, Sendable, Equatable, CustomStringConvertible {
     case isDirectory(path: String)
     case unreadable(path: String, reason: String)
     case emptyFile(path: String)
+    /// A pipe, a device or a socket where a file was expected (reading it could block or never end).
+    case notRegularFile(path: String)
     case notMedia(path: String)
     case noVideoStream(path: String, audioCodec: String?)
     case stillImage(path: String, format: String)
@@ -34,6 +36,8 @@ public enum MediaIOError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot read \(name(path)): \(reason)"
         case .emptyFile(let path):
             return "\(name(path)) is empty (0 bytes)"
+        case .notRegularFile(let path):
+            return "\(name(path)) is not a regular file (a pipe, a device or a socket)"
         case .notMedia(let path):
             return "\(name(path)) is not a video or audio file that FFmpeg recognises"
         case .noVideoStream(let path, let audio):

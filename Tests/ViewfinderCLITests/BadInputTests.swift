@@ -190,4 +190,22 @@ struct BadInputTests {
         #expect(trim.status == 0, "\(trim.stderr)")
         #expect(leftovers(in: folder) == [name, trimmed].sorted())
     }
+
+    @Test("a FIFO or a device as the input is refused at once by every command, never read")
+    func specialFiles() throws {
+        let folder = TestPaths.scratchFolder("special")
+        let fifo = folder.appendingPathComponent("pipe.mp4")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        for input in [fifo.path, "/dev/zero"] {
+            let name = (input as NSString).lastPathComponent
+            for command in [["info", input], ["cover", input, "-o", folder.appendingPathComponent("c.jpg").path],
+                            ["avatar", input, "-o", folder.appendingPathComponent("a.png").path],
+                            ["convert", input, "-o", folder.appendingPathComponent("v.mp4").path, "-q"]] {
+                let result = try Subprocess.run(TestPaths.tool, command, timeout: 10)
+                #expect(result.status == 1, "\(command)")
+                #expect(result.stderr == "viewfinder: \(name) is not a regular file (a pipe, a device or a socket)\n", "\(command): \(result.stderr)")
+            }
+        }
+        #expect(leftovers(in: folder) == ["pipe.mp4"])
+    }
 }
