@@ -202,6 +202,13 @@ public struct CropSpec: Sendable, Hashable, Codable {
         do {
             spec = try decoder.decode(CropSpec.self, from: data)
         } catch let error as DecodingError {
+            // The decoder calls syntax errors, numbers out of range and deep nesting all "not
+            // valid JSON"; a second read says which it was.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+               let problem = JSONProblem.describe(data, wholeNumbers: ["imageSize.width", "imageSize.height",
+                                                                       "outputSize.width", "outputSize.height"]) {
+                throw CropSpecError(reason: problem)
+            }
             throw CropSpecError(reason: CropSpec.explain(error))
         } catch {
             throw CropSpecError(reason: "not readable as JSON (\(error.localizedDescription))")

@@ -162,4 +162,24 @@ struct CropSpecTests {
             try CropSpec.centred(imageSize: PixelSize(width: 0, height: 0), shape: .circle, outputSide: 512).validated()
         }
     }
+
+    @Test("JSON that only a decoder calls 'not valid JSON' is explained: numbers out of range, deep nesting")
+    func jsonProblems() {
+        let good = #"{"imageSize":{"height":1800,"width":1200},"outputSize":{"height":512,"width":512},"rect":{"height":1200,"width":1200,"x":0,"y":300},"shape":{"kind":"circle"}}"#
+        func reason(_ text: String) -> String? {
+            do {
+                _ = try CropSpec.parse(Data(text.utf8))
+                return nil
+            } catch {
+                return error.reason
+            }
+        }
+        #expect(reason(good) == nil)
+        #expect(reason(good.replacingOccurrences(of: #""y":300"#, with: #""y":1e309"#)) == "the number 1e309 is out of range (beyond ±1.8e308)")
+        #expect(reason(good.replacingOccurrences(of: #""outputSize":{"height":512"#, with: #""outputSize":{"height":1e308"#))
+                == #""outputSize.height" is 1e+308, out of range for a whole number"#)
+        #expect(reason(String(repeating: "[", count: 600) + String(repeating: "]", count: 600))
+                == "nested too deeply (at most 512 levels of arrays and objects)")
+        #expect(reason(#"{"imageSize":"#)?.hasPrefix("not valid JSON") == true)
+    }
 }
