@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "MotionRenderer", dependencies: ["ViewfinderCore", "Motion", "Imaging"]),
         .target(name: "AvatarCrop", dependencies: ["ViewfinderCore", "Imaging"]),
         .target(name: "MediaLibrary", dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store"]),
-        .target(name: "Capture", dependencies: ["ViewfinderCore", "MediaIO"]),
+        .target(name: "Capture", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"]),
 
         // The desktop app's thin GTK layer: object ownership, signals, the main loop, drawing.
         .target(name: "StudioKit", dependencies: ["ViewfinderCore", "CGtk"], swiftSettings: [gtkIncludeFlags]),

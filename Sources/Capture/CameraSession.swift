@@ -1,19 +1,7 @@
 import Foundation
+import Imaging
 import MediaIO
 import ViewfinderCore
-
-/// Writes a camera picture as a photo file that records when it was taken.
-///
-/// Capture sits beside Imaging, not above it, so it cannot encode JPEG itself; the app passes
-/// Imaging's writer: `PhotoWriter { try ImageEncoder.writePhoto($0, to: $1, takenAt: $2) }`.
-public struct PhotoWriter: Sendable {
-    let write: @Sendable (PixelBuffer, URL, Date) throws -> Void
-
-    /// A writer that stores `picture` at `url`, stamped with `takenAt`.
-    public init(_ write: @escaping @Sendable (_ picture: PixelBuffer, _ url: URL, _ takenAt: Date) throws -> Void) {
-        self.write = write
-    }
-}
 
 /// The model behind the Camera screen (seeds.md §3), free of any UI toolkit.
 ///
@@ -60,7 +48,6 @@ public final class CameraSession {
     /// when it ends.
     public var onRecordingChange: (@MainActor (RecordingState) -> Void)?
 
-    private let photoWriter: PhotoWriter
     private var worker: CameraWorker?
     private var frameRate = 30
     private var onFrame: (@MainActor (PixelBuffer) -> Void)?
@@ -68,12 +55,10 @@ public final class CameraSession {
     private var stopWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// A session for `device`; nothing opens until the first preview, photo or recording.
-    /// `photoWriter` encodes photos (see `PhotoWriter`).
-    public init(device: CaptureDevice, size: PixelSize? = nil, frameRate: Int? = nil, photoWriter: PhotoWriter) {
+    public init(device: CaptureDevice, size: PixelSize? = nil, frameRate: Int? = nil) {
         self.device = device
         requestedSize = size
         requestedFrameRate = frameRate
-        self.photoWriter = photoWriter
     }
 
     deinit {
@@ -110,8 +95,8 @@ public final class CameraSession {
 
     // MARK: - Photo
 
-    /// Takes a photo (the next frame once the camera has settled) and writes it to `url` with
-    /// the time it was taken, off the main actor. Works with or without the preview running.
+    /// Takes a photo (the next frame once the camera has settled) and writes it to `url` as a
+    /// JPEG that records the time it was taken (EXIF), off the main actor. Works with or without the preview running.
     public func takePhoto(to url: URL) async throws -> URL {
         let worker = try openWorker()
         photosPending += 1
@@ -125,13 +110,12 @@ public final class CameraSession {
             throw error
         }
         closeIfIdle()
-        try await Self.write(picture, to: url, takenAt: taken, with: photoWriter)
+        try await Self.write(picture, to: url, takenAt: taken)
         return url
     }
 
-    private nonisolated static func write(_ picture: PixelBuffer, to url: URL, takenAt date: Date,
-                                          with writer: PhotoWriter) async throws {
-        try writer.write(picture, url, date)
+    private nonisolated static func write(_ picture: PixelBuffer, to url: URL, takenAt date: Date) async throws {
+        try ImageEncoder.writePhoto(picture, to: url, takenAt: date)
     }
 
     // MARK: - Recording

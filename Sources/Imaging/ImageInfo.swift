@@ -1,4 +1,4 @@
-import CVipsShim
+internal import CVipsShim
 import Foundation
 import ViewfinderCore
 

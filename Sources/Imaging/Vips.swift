@@ -1,5 +1,5 @@
-import CVips
-import CVipsShim
+internal import CVips
+internal import CVipsShim
 import Foundation
 import ViewfinderCore
 

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import Foundation
 import ViewfinderCore
 
@@ -62,8 +62,8 @@ final class KeyframeDecoder {
         while workers.count < lanes {
             workers.append(Worker(decoder: try VideoDecoder(stream: source.stream, path: path, threads: 1)))
         }
-        let jobs = SendableBox(packets)
-        let results = SendableBox([VideoFrame?](repeating: nil, count: packets.count))
+        let jobs = Lent(packets)
+        let results = Lent([VideoFrame?](repeating: nil, count: packets.count))
         let lock = NSLock()
         let pool = workers
         DispatchQueue.concurrentPerform(iterations: lanes) { lane in
@@ -103,10 +103,3 @@ final class KeyframeDecoder {
     }
 }
 
-/// Hands values to `DispatchQueue.concurrentPerform` lanes. Safe here because each lane reads
-/// its own packets and writes its own result slots under a lock; packets and frames are
-/// reference-counted by FFmpeg and not shared between lanes.
-final class SendableBox<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
-}

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 import Foundation
 
 /// Why a database operation failed; cases can be caught one by one.

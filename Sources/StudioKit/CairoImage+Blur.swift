@@ -1,4 +1,4 @@
-import CGtk
+internal import CGtk
 import ViewfinderCore
 
 extension CairoImage {

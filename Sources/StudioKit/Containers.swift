@@ -1,4 +1,4 @@
-import CGtk
+internal import CGtk
 
 /// A row or column of widgets.
 @MainActor

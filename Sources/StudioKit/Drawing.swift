@@ -1,4 +1,4 @@
-import CGtk
+internal import CGtk
 import ViewfinderCore
 
 /// A widget the app draws itself with Cairo (previews, the strip and slider, the crop mask, the HUD).

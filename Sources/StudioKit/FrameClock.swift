@@ -1,4 +1,4 @@
-import CGtk
+internal import CGtk
 import Foundation
 import ViewfinderCore
 

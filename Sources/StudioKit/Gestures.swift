@@ -1,4 +1,4 @@
-import CGtk
+internal import CGtk
 
 /// Something that turns input events into calls: a gesture, the scroll wheel, a drop target.
 /// Attach it with `Widget.add(_:)`.

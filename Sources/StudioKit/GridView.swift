@@ -1,4 +1,4 @@
-import CGtk
+internal import CGtk
 import Foundation
 
 /// A scrolling grid that makes only the cells on screen and reuses them as it scrolls, so it

@@ -1,4 +1,4 @@
-import CGtk
+internal import CGtk
 import Foundation
 
 /// The GTK application: one window, the GLib main loop, actions with keyboard shortcuts.

@@ -1,4 +1,4 @@
-import CGtk
+internal import CGtk
 
 /// A GObject this Swift object owns one reference to.
 ///

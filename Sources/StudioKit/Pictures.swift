@@ -1,4 +1,4 @@
-import CGtk
+internal import CGtk
 import ViewfinderCore
 
 /// Pixels GTK can show (a GdkMemoryTexture), copied from a raster.

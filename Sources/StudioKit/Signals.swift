@@ -1,4 +1,4 @@
-import CGtk
+internal import CGtk
 
 /// Holds a Swift closure for a C callback. GTK gets it retained (`passRetained`) and gives it back
 /// through `release`, which it calls when the handler is disconnected or the object finalized.

@@ -7,13 +7,6 @@ import MediaLibrary
 import StudioKit
 import ViewfinderCore
 
-/// Capture writes photos through this, since it sits beside Imaging and cannot encode JPEG.
-enum ImageEncoderBridge {
-    static func writePhoto(_ picture: PixelBuffer, to url: URL, takenAt date: Date) throws {
-        try ImageEncoder.writePhoto(picture, to: url, takenAt: date)
-    }
-}
-
 extension Studio {
     /// The cameras offered: the real ones, plus `--device virtual` or a device path.
     var cameras: [CaptureDevice] {

@@ -11,10 +11,9 @@ import ViewfinderTestSupport
 @MainActor
 struct CameraSessionTests {
     static let size = PixelSize(width: 320, height: 240)
-    static let jpeg = PhotoWriter { try ImageEncoder.writePhoto($0, to: $1, takenAt: $2) }
 
     func session() -> CameraSession {
-        CameraSession(device: .virtual, size: Self.size, photoWriter: Self.jpeg)
+        CameraSession(device: .virtual, size: Self.size)
     }
 
     /// Waits (on real time: the virtual camera runs at a camera's pace) until `condition`

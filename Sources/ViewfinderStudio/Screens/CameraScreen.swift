@@ -30,9 +30,7 @@ final class CameraScreen: Screen {
     var onBack: (() -> Void)?
 
     init(device: CaptureDevice) {
-        session = CameraSession(device: device, photoWriter: PhotoWriter { picture, url, date in
-            try ImageEncoderBridge.writePhoto(picture, to: url, takenAt: date)
-        })
+        session = CameraSession(device: device)
         preview.name = "camera-preview"
         preview.expand()
         preview.setMinimumSize(width: 320, height: 240)

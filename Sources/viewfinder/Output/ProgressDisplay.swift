@@ -18,12 +18,14 @@ enum ProgressDisplay {
                                  details: (@Sendable () -> String)? = nil,
                                  _ work: @escaping @Sendable (Progress) throws -> T) throws -> T {
         let progress = Progress(totalUnitCount: 1)
-        let box = WorkBox<T>()
+        // Written by the worker before it signals `done`, read here after the wait: the
+        // semaphore orders the two.
+        let box = Lent<Result<T, Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let interrupt = CancelOnInterrupt(progress)
         defer { interrupt.stop() }
         let worker = Thread {
-            box.set(Result { try work(progress) })
+            box.value = Result { try work(progress) }
             done.signal()
         }
         worker.stackSize = 8 << 20
@@ -40,7 +42,8 @@ enum ProgressDisplay {
                 sink.refresh()
             }
             do {
-                let value = try box.get()
+                guard let result = box.value else { throw RuntimeError("the work ended without a result") }
+                let value = try result.get()
                 hud.hide(animated: false)
                 sink.finish(.done)
                 return value
@@ -50,19 +53,6 @@ enum ProgressDisplay {
                 throw error
             }
         }
-    }
-}
-
-/// The worker's result, handed from its thread to the main thread.
-final class WorkBox<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var result: Result<T, Error>?
-    func set(_ value: Result<T, Error>) { lock.lock(); result = value; lock.unlock() }
-    func get() throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let result else { throw RuntimeError("the work ended without a result") }
-        return try result.get()
     }
 }
 

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import ViewfinderTestSupport
+
+/// The layers of design.md, checked on the sources: dependencies point down, features beside
+/// each other stay apart, and no C module is imported so that its types could leak out of an
+/// engine's public API (SwiftPM on Linux lets a target see modules it did not declare, so the
+/// build alone does not enforce this).
+@Suite("Layering")
+struct LayeringTests {
+    static let core: Set = ["Foundation"]
+    static let cModules: Set = ["CFFmpeg", "CVips", "CVipsShim", "CCairo", "CSQLite", "CGtk"]
+    static let engines: Set = ["MediaIO", "Imaging", "Store"]
+
+    /// What each module may import (besides itself); C modules only as `internal import`.
+    static let allowed: [String: Set<String>] = [
+        "ViewfinderCore": core,
+        "MediaIO": core.union(["ViewfinderCore", "Glibc", "CFFmpeg"]),
+        "Imaging": core.union(["ViewfinderCore", "Glibc", "CVips", "CVipsShim", "CCairo"]),
+        "Store": core.union(["ViewfinderCore", "CSQLite"]),
+        "CoverPicker": core.union(["ViewfinderCore"]).union(engines),
+        "VideoEditing": core.union(["ViewfinderCore"]).union(engines),
+        "AvatarCrop": core.union(["ViewfinderCore"]).union(engines),
+        "MediaLibrary": core.union(["ViewfinderCore", "Glibc"]).union(engines),
+        "Capture": core.union(["ViewfinderCore"]).union(engines),
+        "HUD": core.union(["ViewfinderCore"]),
+        "Motion": core.union(["ViewfinderCore"]),
+        "MotionRenderer": core.union(["ViewfinderCore", "Motion"]).union(engines),
+        "StudioKit": core.union(["ViewfinderCore", "Glibc", "CGtk"]),
+    ]
+
+    static func imports(of module: String) throws -> [(file: String, line: String)] {
+        let folder = TestPaths.repository.appendingPathComponent("Sources/\(module)")
+        var found: [(String, String)] = []
+        for name in try FileManager.default.subpathsOfDirectory(atPath: folder.path) where name.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.contains("import ") {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix("import ") || trimmed.hasPrefix("internal import ") || trimmed.hasPrefix("@_exported import ")
+                    || trimmed.hasPrefix("public import ") || trimmed.hasPrefix("@_implementationOnly import ") {
+                    found.append((name, trimmed))
+                }
+            }
+        }
+        return found
+    }
+
+    @Test("each module imports only what its layer allows", arguments: allowed.keys.sorted())
+    func layer(_ module: String) throws {
+        let lines = try Self.imports(of: module)
+        #expect(!lines.isEmpty, "no sources found for \(module)")
+        for (file, line) in lines {
+            let imported = String(line.split(separator: " ").last ?? "")
+            #expect(Self.allowed[module]?.contains(imported) == true, "\(module)/\(file): \(line)")
+            if Self.cModules.contains(imported) {
+                #expect(line.hasPrefix("internal import "), "\(module)/\(file): a C module must be an internal import: \(line)")
+            }
+        }
+    }
+}
