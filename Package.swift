@@ -53,6 +53,8 @@ let package = Package(
         .systemLibrary(name: "CVips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // OpenSSL's libcrypto, for SHA-256 (the library names originals by their content).
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // GTK's pkg-config output carries flags SwiftPM refuses (-pthread, -msse), so the module
         // map links the libraries and the Swift targets that import it get the include paths.
         .systemLibrary(name: "CGtk", providers: [.apt(["libgtk-4-dev"])]),
@@ -66,7 +68,7 @@ let package = Package(
         // Engines.
         .target(name: "MediaIO", dependencies: ["ViewfinderCore", "CFFmpeg"]),
         .target(name: "Imaging", dependencies: ["ViewfinderCore", "CVips", "CVipsShim", "CCairo"]),
-        .target(name: "Store", dependencies: ["ViewfinderCore", "CSQLite"]),
+        .target(name: "Store", dependencies: ["ViewfinderCore", "CSQLite", "CCrypto"]),
 
         // Features.
         .target(name: "CoverPicker", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"]),
@@ -96,7 +98,7 @@ let package = Package(
         // Tests mirror the sources. The support target generates fixtures with the ffmpeg CLI
         // (the tests' independent oracle) and finds the shared media corpus and the built tool.
         .target(name: "ViewfinderTestSupport", dependencies: ["ViewfinderCore"], path: "Tests/Support"),
-        .testTarget(name: "ViewfinderCoreTests", dependencies: ["ViewfinderCore", "Store", "ViewfinderTestSupport"]),
+        .testTarget(name: "ViewfinderCoreTests", dependencies: ["ViewfinderCore", "ViewfinderTestSupport"]),
         .testTarget(name: "MediaIOTests", dependencies: ["ViewfinderCore", "MediaIO", "ViewfinderTestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["ViewfinderCore", "Imaging", "ViewfinderTestSupport"]),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import MediaIO
+import Store
 import Testing
 import ViewfinderCore
 import ViewfinderTestSupport

@@ -9,7 +9,7 @@ import ViewfinderTestSupport
 @Suite("Layering")
 struct LayeringTests {
     static let core: Set = ["Foundation"]
-    static let cModules: Set = ["CFFmpeg", "CVips", "CVipsShim", "CCairo", "CSQLite", "CGtk"]
+    static let cModules: Set = ["CFFmpeg", "CVips", "CVipsShim", "CCairo", "CSQLite", "CCrypto", "CGtk"]
     static let engines: Set = ["MediaIO", "Imaging", "Store"]
 
     /// What each module may import (besides itself); C modules only as `internal import`.
@@ -17,7 +17,7 @@ struct LayeringTests {
         "ViewfinderCore": core,
         "MediaIO": core.union(["ViewfinderCore", "Glibc", "CFFmpeg"]),
         "Imaging": core.union(["ViewfinderCore", "Glibc", "CVips", "CVipsShim", "CCairo"]),
-        "Store": core.union(["ViewfinderCore", "CSQLite"]),
+        "Store": core.union(["ViewfinderCore", "CSQLite", "CCrypto"]),
         "CoverPicker": core.union(["ViewfinderCore"]).union(engines),
         "VideoEditing": core.union(["ViewfinderCore"]).union(engines),
         "AvatarCrop": core.union(["ViewfinderCore"]).union(engines),

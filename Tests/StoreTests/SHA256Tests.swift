@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ViewfinderCore
+import Store
 
 @Suite("SHA-256")
 struct SHA256Tests {
