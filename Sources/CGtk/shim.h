@@ -25,17 +25,10 @@ static inline GtkApplication *vf_application(void *p) { return GTK_APPLICATION(p
 static inline GApplication *vf_gapplication(void *p) { return G_APPLICATION(p); }
 static inline GtkEventController *vf_controller(void *p) { return GTK_EVENT_CONTROLLER(p); }
 static inline GtkGesture *vf_gesture(void *p) { return GTK_GESTURE(p); }
-static inline GtkGestureSingle *vf_gesture_single(void *p) { return GTK_GESTURE_SINGLE(p); }
-static inline GtkGestureDrag *vf_gesture_drag(void *p) { return GTK_GESTURE_DRAG(p); }
 static inline GtkHeaderBar *vf_header_bar(void *p) { return GTK_HEADER_BAR(p); }
 static inline GtkScrolledWindow *vf_scrolled(void *p) { return GTK_SCROLLED_WINDOW(p); }
-static inline GtkFlowBox *vf_flow_box(void *p) { return GTK_FLOW_BOX(p); }
-static inline GtkListBox *vf_list_box(void *p) { return GTK_LIST_BOX(p); }
-static inline GtkDropDown *vf_drop_down(void *p) { return GTK_DROP_DOWN(p); }
 static inline GtkPicture *vf_picture(void *p) { return GTK_PICTURE(p); }
 static inline GdkPaintable *vf_paintable(void *p) { return GDK_PAINTABLE(p); }
-static inline GdkTexture *vf_texture(void *p) { return GDK_TEXTURE(p); }
-static inline GtkNative *vf_native(void *p) { return GTK_NATIVE(p); }
 static inline GtkFileChooser *vf_file_chooser(void *p) { return GTK_FILE_CHOOSER(p); }
 static inline GtkNativeDialog *vf_native_dialog(void *p) { return GTK_NATIVE_DIALOG(p); }
 static inline GtkToggleButton *vf_toggle(void *p) { return GTK_TOGGLE_BUTTON(p); }
@@ -43,14 +36,6 @@ static inline GtkGridView *vf_grid_view(void *p) { return GTK_GRID_VIEW(p); }
 static inline GtkListItem *vf_list_item(void *p) { return GTK_LIST_ITEM(p); }
 static inline GListModel *vf_list_model(void *p) { return G_LIST_MODEL(p); }
 static inline GtkSelectionModel *vf_selection_model(void *p) { return GTK_SELECTION_MODEL(p); }
-static inline GtkDropTarget *vf_drop_target(void *p) { return GTK_DROP_TARGET(p); }
-static inline GtkShortcutController *vf_shortcut_controller(void *p) { return GTK_SHORTCUT_CONTROLLER(p); }
-static inline GtkEditable *vf_editable(void *p) { return GTK_EDITABLE(p); }
-
-/// The GType of a GSList of files, which a drop target accepts for dropped files.
-static inline GType vf_file_list_type(void) { return GDK_TYPE_FILE_LIST; }
-static inline GType vf_string_type(void) { return G_TYPE_STRING; }
-static inline gboolean vf_value_holds_file_list(const GValue *value) { return G_VALUE_HOLDS(value, GDK_TYPE_FILE_LIST); }
 
 /// Light or dark: sets GtkSettings' "gtk-application-prefer-dark-theme" (g_object_set is variadic).
 static inline void vf_set_prefer_dark_theme(gboolean dark) {

@@ -97,7 +97,6 @@ VipsImage *vf_vips_autorotate(VipsImage *image) {
     return vips_autorot(image, &out, NULL) == 0 ? out : NULL;
 }
 
-int vf_vips_has_alpha(VipsImage *image) { return vips_image_hasalpha(image); }
 
 VipsImage *vf_vips_to_srgb8(VipsImage *image) {
     VipsImage *current = image;
@@ -155,12 +154,20 @@ VipsImage *vf_vips_resize(VipsImage *image, double hscale, double vscale) {
     return status == 0 ? out : NULL;
 }
 
-VipsImage *vf_vips_flatten(VipsImage *image, double r, double g, double b) {
-    VipsImage *out = NULL;
-    VipsArrayDouble *background = vips_array_double_newv(3, r, g, b);
-    int status = vips_flatten(image, &out, "background", background, NULL);
+VipsImage *vf_vips_flatten_white(VipsImage *image) {
+    // One background value serves every colour band; grey comes out as three equal bands,
+    // so a flattened picture is always RGB.
+    VipsImage *flat = NULL;
+    VipsArrayDouble *background = vips_array_double_newv(1, 255.0);
+    int status = vips_flatten(image, &flat, "background", background, NULL);
     vips_area_unref(VIPS_AREA(background));
-    return status == 0 ? out : NULL;
+    if (status != 0) return NULL;
+    if (vips_image_get_bands(flat) != 1) return flat;
+    VipsImage *copies[3] = {flat, flat, flat};
+    VipsImage *rgb = NULL;
+    status = vips_bandjoin(copies, &rgb, 3, NULL);
+    g_object_unref(flat);
+    return status == 0 ? rgb : NULL;
 }
 
 int vf_vips_pixels(VipsImage *image, void **buffer, size_t *length) {

@@ -42,20 +42,4 @@ public enum AvatarRenderer {
         }
         return out
     }
-
-    /// The picture over an opaque background colour (for JPEG, which has no alpha).
-    public static func flatten(_ picture: RasterImage, on background: RGB = RGB(255, 255, 255)) -> RasterImage {
-        guard picture.hasAlpha else { return picture }
-        let colourChannels = picture.channels - 1
-        var out = [UInt8](repeating: 0, count: picture.width * picture.height * 3)
-        let back = [background.r, background.g, background.b]
-        for p in 0..<(picture.width * picture.height) {
-            let alpha = Double(picture.bytes[p * picture.channels + colourChannels]) / 255
-            for c in 0..<3 {
-                let source = Double(picture.bytes[p * picture.channels + min(c, colourChannels - 1)])
-                out[p * 3 + c] = UInt8((source * alpha + Double(back[c]) * (1 - alpha)).rounded())
-            }
-        }
-        return RasterImage(width: picture.width, height: picture.height, channels: 3, bytes: out) ?? picture
-    }
 }

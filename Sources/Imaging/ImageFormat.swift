@@ -46,14 +46,19 @@ public enum ImageEncoder {
         guard picture.width > 0, picture.height > 0 else {
             throw .encodeFailed(format: format.name, detail: "the picture is empty")
         }
-        var picture = picture
-        if case .jpeg = format, picture.hasAlpha { picture = AvatarRenderer.flatten(picture) }
         let bands = Int32(picture.channels)
         let image: OpaquePointer? = picture.bytes.withUnsafeBytes { raw in
             vf_vips_image_from_pixels(raw.baseAddress, raw.count, Int32(picture.width), Int32(picture.height), bands)
         }
         guard let image else { throw .encodeFailed(format: format.name, detail: Vips.lastError()) }
-        let owner = VipsImageRef(image)
+        var owner = VipsImageRef(image)
+        // JPEG has no alpha: composite over white (libvips' flatten) before encoding.
+        if case .jpeg = format, picture.hasAlpha {
+            guard let flat = vf_vips_flatten_white(owner.pointer) else {
+                throw .encodeFailed(format: format.name, detail: Vips.lastError())
+            }
+            owner = VipsImageRef(flat)
+        }
         var buffer: UnsafeMutableRawPointer?
         var length = 0
         let status: Int32

@@ -32,6 +32,30 @@ struct ImageEncoderTests {
         #expect(Double(error) / Double(decoded.bytes.count) < 6, "mean error \(Double(error) / Double(decoded.bytes.count))")
     }
 
+    @Test("JPEG composites alpha over white, for RGBA and grey with alpha alike", arguments: [2, 4])
+    func jpegFlattens(_ channels: Int) throws {
+        // 16×16 blocks: opaque black, transparent black, opaque grey 100 at half alpha (128).
+        let side = 16, blocks = 3
+        var bytes: [UInt8] = []
+        for _ in 0..<side {
+            for x in 0..<(side * blocks) {
+                let (value, alpha): (UInt8, UInt8) = [(0, 255), (0, 0), (100, 128)][x / side]
+                bytes += Array(repeating: value, count: channels - 1) + [alpha]
+            }
+        }
+        let picture = try #require(RasterImage(width: side * blocks, height: side, channels: channels, bytes: bytes))
+        let url = TestPaths.scratchFolder("flatten").appendingPathComponent("f.jpg")
+        try ImageEncoder.write(picture, to: url, quality: 100)
+        let decoded = try #require(try decode(url, size: PixelSize(width: side * blocks, height: side)))
+        // The centre pixel of each block, every channel: black, white, and 100·a + 255·(1−a).
+        for (block, expected) in [(0, 0), (1, 255), (2, 177)] {
+            let index = ((side / 2) * side * blocks + block * side + side / 2) * 3
+            for channel in 0..<3 {
+                #expect(abs(Int(decoded.bytes[index + channel]) - expected) <= 2, "block \(block) channel \(channel): \(decoded.bytes[index + channel])")
+            }
+        }
+    }
+
     @Test("unknown extensions and empty pictures are refused; nothing is written")
     func refusals() throws {
         let folder = TestPaths.scratchFolder("refuse")

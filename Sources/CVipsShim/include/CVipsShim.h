@@ -56,13 +56,13 @@ VipsImage *vf_vips_autorotate(VipsImage *image);
 /// widened/narrowed), keeping an alpha band if there is one.
 VipsImage *vf_vips_to_srgb8(VipsImage *image);
 /// Whether the last band is alpha.
-int vf_vips_has_alpha(VipsImage *image);
 /// The part of the image at (left, top) of size width × height.
 VipsImage *vf_vips_crop(VipsImage *image, int left, int top, int width, int height);
 /// Resamples by the given factors with a Lanczos-3 kernel, alpha premultiplied around it.
 VipsImage *vf_vips_resize(VipsImage *image, double hscale, double vscale);
 /// Composites over an opaque colour, dropping alpha.
-VipsImage *vf_vips_flatten(VipsImage *image, double r, double g, double b);
+/// The image composited over white, alpha dropped; grey becomes three equal bands (new reference).
+VipsImage *vf_vips_flatten_white(VipsImage *image);
 /// Renders the pixels into a g_malloc'd buffer (free with vf_vips_free_buffer).
 int vf_vips_pixels(VipsImage *image, void **buffer, size_t *length);
 
