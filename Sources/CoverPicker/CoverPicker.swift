@@ -15,13 +15,20 @@ public enum CoverPicker {
         duration.fraction(value)
     }
 
-    /// Opens `url` for picking a cover. The duration limit is checked first from the header
-    /// alone (nothing decoded, as the original failed to do), then again from the full probe.
+    /// Opens `url` for picking a cover, once. The duration limit is checked first from the
+    /// header alone (nothing analyzed or decoded, as the original failed to do), then again from
+    /// the full probe of the same open file.
     public static func open(_ url: URL, limit: DurationLimit) throws(CoverPickerError) -> FrameReader {
-        try checkLimit(url, limit: limit)
+        let header: MediaHeader
+        do {
+            header = try MediaHeader(url: url)
+        } catch {
+            throw .media(error)
+        }
+        if limit.maximum != nil, let recorded = header.recordedDuration { try limit.check(duration: recorded, path: url.path) }
         let reader: FrameReader
         do {
-            reader = try FrameReader(url: url)
+            reader = try FrameReader(header: header)
         } catch {
             throw .media(error)
         }

@@ -42,9 +42,19 @@ public final class FrameReader {
 
     /// Opens `url` and prepares to read its main video track. Fails for files without video,
     /// with pictures larger than `limits`, or that FFmpeg cannot read.
-    public init(url: URL, limits: DecodeLimits = .default) throws(MediaIOError) {
-        self.url = url
-        let container = try MediaContainer(url: url)
+    public convenience init(url: URL, limits: DecodeLimits = .default) throws(MediaIOError) {
+        try self.init(opened: MediaContainer(url: url), limits: limits)
+    }
+
+    /// Goes on from a file whose header was read (and found acceptable): the same open file is
+    /// analyzed and read, never opened again. A header serves one reader.
+    public convenience init(header: MediaHeader, limits: DecodeLimits = .default) throws(MediaIOError) {
+        try header.container.analyzeStreams()
+        try self.init(opened: header.container, limits: limits)
+    }
+
+    private init(opened container: MediaContainer, limits: DecodeLimits) throws(MediaIOError) {
+        url = URL(fileURLWithPath: container.path)
         let path = container.path
         if let codec = container.stillImageCodec { throw .stillImage(path: path, format: codec) }
         guard let stream = container.videoStream else {

@@ -28,8 +28,13 @@ final class MediaContainer {
             throw .notMedia(path: path)
         }
         context = opened
+        MediaContainer.opens.add(path)
         if analyze { try analyzeStreams() }
     }
+
+    /// How many times each file has been opened in this process (for tests that check that a
+    /// path opens its file once).
+    static let opens = OpenCounter()
 
     /// Fills in stream details by reading (and, for some codecs, decoding) the first packets.
     func analyzeStreams() throws(MediaIOError) {
@@ -261,5 +266,31 @@ public func checkReadableMediaFile(_ url: URL) throws(MediaIOError) -> Int64 {
 /// The duration a file's header records, read without decoding anything (nil when the header
 /// does not record one, as in live recordings). Used to refuse long videos before any work.
 public func headerDuration(of url: URL) throws(MediaIOError) -> MediaTime? {
-    try MediaContainer(url: url, analyze: false).duration()
+    try MediaHeader(url: url).recordedDuration
+}
+
+/// A media file opened with only its header read, nothing analyzed or decoded: what the header
+/// records (its duration) can refuse the file before any work, and a `FrameReader` made from it
+/// goes on with the same open file instead of opening it again.
+public final class MediaHeader {
+    let container: MediaContainer
+
+    /// Opens `url` and reads its header.
+    public init(url: URL) throws(MediaIOError) {
+        container = try MediaContainer(url: url, analyze: false)
+    }
+
+    /// The path as opened.
+    public var path: String { container.path }
+
+    /// The duration the header records, nil when it records none (live recordings).
+    public var recordedDuration: MediaTime? { container.duration() }
+}
+
+/// Counts opens per path across threads.
+final class OpenCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+    func add(_ path: String) { lock.lock(); counts[path, default: 0] += 1; lock.unlock() }
+    func count(of path: String) -> Int { lock.lock(); defer { lock.unlock() }; return counts[path] ?? 0 }
 }

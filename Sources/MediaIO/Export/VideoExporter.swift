@@ -38,10 +38,13 @@ public final class VideoExporter: Sendable {
         if output.standardizedFileURL.resolvingSymlinksInPath().path == input.standardizedFileURL.resolvingSymlinksInPath().path {
             throw .outputIsInput(path: output.path)
         }
-        if let maximum = settings.maxDuration, let recorded = try headerDuration(of: input), recorded > maximum {
+        // One open: the header refuses a long input before any analysis, and the reader goes
+        // on with the same file.
+        let header = try MediaHeader(url: input)
+        if let maximum = settings.maxDuration, let recorded = header.recordedDuration, recorded > maximum {
             throw .timePastEnd(path: input.path, requested: maximum, duration: recorded)
         }
-        let reader = try FrameReader(url: input)
+        let reader = try FrameReader(header: header)
         let plan = try makePlan(reader)
         progress?.totalUnitCount = max(1, Int64(plan.expectedDuration.seconds * 1000))
         if progress?.isCancelled == true { throw .cancelled }
