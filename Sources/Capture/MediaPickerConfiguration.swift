@@ -15,28 +15,6 @@ public enum MediaType: String, Sendable, CaseIterable {
     case video
 }
 
-/// Why a capture or a picker configuration was refused.
-public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
-    case noMediaTypes
-    case sourceUnavailable(MediaSource)
-    case noCamera
-    case unknownDevice(String)
-    case maxDurationNotPositive
-    /// A recording was started while another one runs (the camera records one file at a time).
-    case alreadyRecording
-
-    public var description: String {
-        switch self {
-        case .noMediaTypes: return "no media types were asked for; ask for photo, video or both"
-        case .sourceUnavailable(let source): return "the \(source.rawValue) source is not available on this machine"
-        case .noCamera: return "no camera found; use --device virtual for the test camera"
-        case .unknownDevice(let id): return "no camera '\(id)'; 'viewfinder devices' lists them"
-        case .maxDurationNotPositive: return "the maximum duration must be positive"
-        case .alreadyRecording: return "a recording is running already; stop it first"
-        }
-    }
-}
-
 /// Which sources exist and what they give — checked before any picker is shown.
 public struct MediaSources: Sendable {
     /// The cameras found (plus the virtual one when allowed).

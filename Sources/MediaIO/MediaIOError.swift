@@ -68,7 +68,7 @@ public enum MediaIOError: Error, Sendable, Equatable, CustomStringConvertible {
         case .outputIsInput(let path):
             return "the output \(path) is the input; choose another name"
         case .cannotPassthrough(let path, let reason):
-            return "\(name(path)) cannot be copied into MP4 as it is: \(reason); use --preset highest"
+            return "\(name(path)) cannot be copied into MP4 as it is: \(reason); re-encode it instead (the highest preset keeps its size)"
         case .endsEarly(let path, let at, let expected):
             return "\(name(path)) ends early: the data stops at \(at.decimalString) s of \(expected.decimalString) s (truncated or damaged)"
         }

@@ -22,7 +22,7 @@ public final class VideoWriter {
         }
         self.size = size
         output = try MP4Output(url: url, fastStart: true)
-        let quality = VideoEncoder.Quality(crf: 18, preset: "veryfast", keyframeInterval: keyframeInterval,
+        let quality = VideoEncoder.Quality(crf: ExportPreset.highest.encoding.crf, preset: ExportPreset.realTimeSpeed, keyframeInterval: keyframeInterval,
                                            bFrames: bFrames, fixedKeyframes: true)
         encoder = try VideoEncoder(size: size, timeBase: AVRational(num: 1, den: framesPerSecond),
                                    frameRate: AVRational(num: framesPerSecond, den: 1), quality: quality,

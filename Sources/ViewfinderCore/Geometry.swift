@@ -10,6 +10,21 @@ public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
         self.height = height
     }
 
+    /// The largest side a size written as text may have.
+    public static let largestWrittenSide = 16384
+
+    /// Parses "640x360" or "640×360": both sides whole numbers from 1 to `largestWrittenSide`
+    /// (the one WxH reader: options, presets and specs add their own narrower rules).
+    public init?(parsing text: String) {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).flatMap {
+            $0.split(separator: "×", omittingEmptySubsequences: false)
+        }
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) && $0.count <= 6 }),
+              let width = Int(parts[0]), let height = Int(parts[1]),
+              (1...Self.largestWrittenSide).contains(width), (1...Self.largestWrittenSide).contains(height) else { return nil }
+        self.init(width: width, height: height)
+    }
+
     /// Width × height, widened so that absurd headers cannot overflow.
     public var area: Int64 { Int64(width) * Int64(height) }
 

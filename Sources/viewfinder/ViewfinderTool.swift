@@ -1,4 +1,5 @@
 import Foundation
+import Capture
 import MediaIO
 import MediaLibrary
 
@@ -72,8 +73,19 @@ enum ViewfinderTool {
             standardError("viewfinder: \(error)")
             return 130
         } catch {
-            standardError("viewfinder: \(error)")
+            standardError("viewfinder: \(error)" + (hint(for: error).map { "; \($0)" } ?? ""))
             return 1
+        }
+    }
+
+    /// What to type next, in this tool's words, for errors the engines report in their own
+    /// (they know no command-line flags).
+    static func hint(for error: any Error) -> String? {
+        switch error {
+        case MediaIOError.cannotPassthrough: return "use --preset highest"
+        case CaptureError.noCamera: return "use --device virtual for the test camera"
+        case CaptureError.unknownDevice: return "'viewfinder devices' lists them"
+        default: return nil
         }
     }
 }

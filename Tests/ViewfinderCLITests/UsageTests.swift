@@ -45,3 +45,26 @@ struct UsageTests {
         #expect(result.stdout.hasPrefix("viewfinder "))
     }
 }
+
+@Suite("Help from the tables")
+struct HelpFromTablesTests {
+    @Test("convert and trim list the presets, boxes and qualities of the preset table; capture its qualities")
+    func presets() throws {
+        for command in ["convert", "trim"] {
+            let help = try viewfinder(command, "--help").stdout
+            #expect(help.contains("auto, passthrough, highest, medium, low or WxH (default auto)"), "\(command)")
+            #expect(help.contains("medium fits 960×540 (CRF 21)"), "\(command)")
+        }
+        #expect(try viewfinder("capture", "--help").stdout.contains("high, medium or low (default high)"))
+        let bad = try viewfinder("convert", "x.mp4", "--preset", "huge", "-o", "/tmp/y.mp4")
+        #expect(bad.status == 2 && bad.stderr.contains("expected auto, passthrough, highest, medium, low or WxH, not 'huge'"))
+    }
+
+    @Test("engine errors carry no flags; the tool adds its hint")
+    func hints() throws {
+        let folder = TestPaths.scratchFolder("hints")
+        let result = try viewfinder("capture", "photo", "--device", "no-such-camera", "-o", folder.appendingPathComponent("p.jpg").path)
+        #expect(result.status == 1)
+        #expect(result.stderr == "viewfinder: no camera 'no-such-camera'; 'viewfinder devices' lists them\n")
+    }
+}

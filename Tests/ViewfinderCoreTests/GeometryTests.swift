@@ -33,6 +33,17 @@ struct GeometryTests {
         #expect(p.rotated(.clockwise270)[0, 2] == RGB(255, 0, 0))
         #expect(cw.rotated(.clockwise270) == p)
     }
+
+    @Test("WxH is read once for every option: sides 1 to 16384, digits only, x or ×")
+    func parsing() {
+        #expect(PixelSize(parsing: "640x360") == PixelSize(width: 640, height: 360))
+        #expect(PixelSize(parsing: "640×360") == PixelSize(width: 640, height: 360))
+        #expect(PixelSize(parsing: "640X360") == PixelSize(width: 640, height: 360))
+        #expect(PixelSize(parsing: "1x16384") == PixelSize(width: 1, height: 16384))
+        for bad in ["0x10", "10x16385", "640", "640x", "x360", "640xx360", "-1x5", "+1x5", "1e3x5", "9999999999999999999x1", " 1x1", ""] {
+            #expect(PixelSize(parsing: bad) == nil, "\(bad)")
+        }
+    }
 }
 
 @Suite("Frame index pattern")

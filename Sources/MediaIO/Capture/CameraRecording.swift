@@ -34,7 +34,7 @@ public final class CameraRecording {
         output = try MP4Output(url: url, fastStart: true)
         self.size = ExportPreset.encodedSize(for: size, box: quality.preset.box)
         timeBase = AVRational(num: 1, den: Int32(self.frameRate))
-        var settings = VideoEncoder.Quality(crf: quality.crf, preset: "veryfast", keyframeInterval: Int32(self.frameRate * 2), bFrames: 2)
+        var settings = VideoEncoder.Quality(crf: quality.preset.encoding.crf, preset: ExportPreset.realTimeSpeed, keyframeInterval: Int32(self.frameRate * 2), bFrames: 2)
         settings.fixedKeyframes = true
         encoder = try VideoEncoder(size: self.size, timeBase: timeBase, frameRate: AVRational(num: Int32(self.frameRate), den: 1),
                                    quality: settings, globalHeader: output.needsGlobalHeader, path: url.path)

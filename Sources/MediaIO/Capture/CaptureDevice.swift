@@ -68,7 +68,8 @@ public enum CaptureQuality: String, Sendable, CaseIterable {
     /// Fits 640×360.
     case low
 
-    var preset: ExportPreset {
+    /// The export preset a recording at this quality encodes as (its box and quality).
+    public var preset: ExportPreset {
         switch self {
         case .high: return .highest
         case .medium: return .medium
@@ -76,11 +77,9 @@ public enum CaptureQuality: String, Sendable, CaseIterable {
         }
     }
 
-    var crf: Int {
-        switch self {
-        case .high: return 20
-        case .medium: return 23
-        case .low: return 27
-        }
+    /// "high, medium or low", for help and error texts.
+    public static var choices: String {
+        let names = allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
     }
 }

@@ -16,20 +16,23 @@ public enum ExportPreset: Sendable, Hashable, CustomStringConvertible {
     /// Fit this box (either orientation).
     case fit(PixelSize)
 
-    /// Parses `auto`, `passthrough`, `highest`, `medium`, `low` or `WxH`.
+    /// The named presets, in the order help texts list them (then `WxH` for `.fit`). Help,
+    /// errors and the capture qualities are made from this list and from `encoding`.
+    public static let named: [ExportPreset] = [.auto, .passthrough, .highest, .medium, .low]
+
+    /// "auto, passthrough, highest, medium, low or WxH", for help and error texts.
+    public static var choices: String {
+        named.map(\.description).joined(separator: ", ") + " or WxH"
+    }
+
+    /// Parses a name from `named` or `WxH` (both sides 2 to 16384).
     public init?(parsing text: String) {
-        switch text.lowercased() {
-        case "auto": self = .auto
-        case "passthrough": self = .passthrough
-        case "highest": self = .highest
-        case "medium": self = .medium
-        case "low": self = .low
-        default:
-            let parts = text.lowercased().split(whereSeparator: { $0 == "x" || $0 == "×" })
-            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-                  (2...16384).contains(w), (2...16384).contains(h) else { return nil }
-            self = .fit(PixelSize(width: w, height: h))
+        if let preset = Self.named.first(where: { $0.description == text.lowercased() }) {
+            self = preset
+            return
         }
+        guard let size = PixelSize(parsing: text), size.width >= 2, size.height >= 2 else { return nil }
+        self = .fit(size)
     }
 
     public var description: String {
@@ -43,15 +46,35 @@ public enum ExportPreset: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The box a transcode fits in, nil for "keep the size".
-    var box: PixelSize? {
+    /// How a preset re-encodes: the box the picture fits in (nil keeps its size) and x264's
+    /// constant rate factor. The one quality table of the project: exports, camera recordings
+    /// and rendered animations all read it.
+    public struct Encoding: Sendable, Hashable {
+        /// The box a transcode fits in, nil for "keep the size".
+        public let box: PixelSize?
+        /// x264's constant rate factor (lower is better; 18 is visually lossless).
+        public let crf: Int
+    }
+
+    /// The re-encoding this preset stands for (`auto` and `passthrough` re-encode as `highest`
+    /// when they must).
+    public var encoding: Encoding {
         switch self {
-        case .medium: return PixelSize(width: 960, height: 540)
-        case .low: return PixelSize(width: 640, height: 360)
-        case .fit(let size): return size
-        default: return nil
+        case .auto, .passthrough, .highest: return Encoding(box: nil, crf: 18)
+        case .medium: return Encoding(box: PixelSize(width: 960, height: 540), crf: 21)
+        case .low: return Encoding(box: PixelSize(width: 640, height: 360), crf: 23)
+        case .fit(let size): return Encoding(box: size, crf: 21)
         }
     }
+
+    /// x264's speed preset for an export: "fast" (a good size for the time); recordings that
+    /// must keep up with a camera use `realTimeSpeed`.
+    static let exportSpeed = "fast"
+    /// x264's speed preset for encoding as frames arrive (cameras, animation renders).
+    static let realTimeSpeed = "veryfast"
+
+    /// The box a transcode fits in, nil for "keep the size".
+    var box: PixelSize? { encoding.box }
 
     /// The encoded size for a coded picture: fits the box with the long side against the long
     /// side (so portrait video gets a portrait box), keeps the aspect ratio, never enlarges,
@@ -116,4 +139,7 @@ public struct ExportResult: Sendable, Equatable {
     public let size: PixelSize
     /// Audio: "copied", "aac" (re-encoded) or nil for none.
     public let audio: String?
+    /// When a passthrough cut was re-encoded because it does not start on a keyframe: the
+    /// keyframe before it, where a keyframe cut would start without re-encoding.
+    public var keyframeBefore: MediaTime? = nil
 }

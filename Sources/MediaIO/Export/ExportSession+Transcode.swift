@@ -113,6 +113,7 @@ extension ExportSession {
         progress.map { $0.completedUnitCount = $0.totalUnitCount }
         return ExportResult(method: encoder.name, note: note ?? plan.note, start: start,
                             duration: (end ?? start).subtracting(start) ?? .zero, frameCount: frames, size: size,
-                            audio: audio == nil ? nil : (reencoder == nil ? "copied" : "aac"))
+                            audio: audio == nil ? nil : (reencoder == nil ? "copied" : "aac"),
+                            keyframeBefore: note == nil ? plan.keyframeBefore : nil)
     }
 }

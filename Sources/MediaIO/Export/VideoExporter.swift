@@ -60,6 +60,7 @@ public final class VideoExporter: Sendable {
         let fastStart: Bool
         let passthrough: Bool
         let note: String?
+        let keyframeBefore: MediaTime?
         let box: PixelSize?
         let quality: VideoEncoder.Quality
         /// First frame to write (stream ticks).
@@ -93,6 +94,7 @@ public final class VideoExporter: Sendable {
         var startPTS = reader.timeMapping.origin
         var endTime = reader.duration
         var note: String?
+        var keyframeBefore: MediaTime?
         if let range = settings.range {
             let start = try reader.exactTimestamp(at: range.start)
             startPTS = start.pts
@@ -106,7 +108,8 @@ public final class VideoExporter: Sendable {
                     startPTS = keyPTS
                 } else {
                     let at = reader.timeMapping.time(ofTimestamp: start.pts)
-                    note = "the cut at \(at.decimalString) s is not on a keyframe (the one before is at \(keyTime.decimalString) s), so the video is re-encoded; --keyframe-cut cuts there without re-encoding"
+                    note = "the cut at \(at.decimalString) s is not on a keyframe (the one before is at \(keyTime.decimalString) s), so the video is re-encoded; a keyframe cut would start there without re-encoding"
+                    keyframeBefore = keyTime
                     passthrough = false
                 }
             }
@@ -115,11 +118,8 @@ public final class VideoExporter: Sendable {
         guard endTime > startTime, let expected = endTime.subtracting(startTime) else {
             throw .timePastEnd(path: input.path, requested: startTime, duration: endTime)
         }
-        var quality = VideoEncoder.Quality(crf: 18, preset: "fast")
-        if case .medium = settings.preset { quality.crf = 21 }
-        if case .low = settings.preset { quality.crf = 23 }
-        if case .fit = settings.preset { quality.crf = 21 }
-        return Plan(input: input, fastStart: settings.fastStart, passthrough: passthrough, note: note,
+        let quality = VideoEncoder.Quality(crf: settings.preset.encoding.crf, preset: ExportPreset.exportSpeed)
+        return Plan(input: input, fastStart: settings.fastStart, passthrough: passthrough, note: note, keyframeBefore: keyframeBefore,
                     box: settings.preset.box, quality: quality, startPTS: startPTS, endTime: endTime,
                     expectedDuration: expected, trimsEnd: endTime < reader.duration, audioCodec: audioCodec)
     }

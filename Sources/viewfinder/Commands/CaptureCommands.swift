@@ -46,7 +46,7 @@ enum CaptureCommand: Command {
     static let options = [
         OptionSpec("device", value: "ID", help: "A /dev/video* path, or virtual (default: the first camera)."),
         OptionSpec("size", value: "WxH", help: "Picture size (default: the camera's first)."),
-        OptionSpec("quality", value: "Q", help: "video: high (default), medium or low."),
+        OptionSpec("quality", value: "Q", help: "video: \(CaptureQuality.choices) (default high): the export presets highest, medium and low."),
         OptionSpec("max-duration", value: "S", help: "video: stop after S seconds (default: at Ctrl-C)."),
         OptionSpec("output", short: "o", value: "OUT", help: "The file to write (.jpg for photos, .mp4 for videos)."),
         OptionSpec("save", help: "Store the result in the library's Captures instead of a file."),
@@ -72,7 +72,7 @@ enum CaptureCommand: Command {
         }
         var quality = CaptureQuality.high
         if let text = arguments.value("quality") {
-            guard let parsed = CaptureQuality(rawValue: text) else { throw arguments.invalid("quality", "high, medium or low, not '\(text)'") }
+            guard let parsed = CaptureQuality(rawValue: text) else { throw arguments.invalid("quality", "\(CaptureQuality.choices), not '\(text)'") }
             quality = parsed
         }
         var maxDuration: MediaTime?

@@ -6,25 +6,31 @@ import ViewfinderCore
 enum ExportOptions {
     static let common = [
         OptionSpec("output", short: "o", value: "OUT", help: "The MP4 file to write (.mp4, .m4v or .mov)."),
-        OptionSpec("preset", value: "P", help: "auto, passthrough, highest, medium, low or WxH (default auto)."),
+        OptionSpec("preset", value: "P", help: "\(ExportPreset.choices) (default auto)."),
         OptionSpec("no-faststart", help: "Put the index at the end (default: at the front)."),
         OptionSpec("quiet", short: "q", help: "Show no progress."),
         OptionSpec("json", help: "Print what was written as JSON."),
     ]
 
-    static let presetHelp = """
-    Presets: passthrough copies the streams (no re-encoding); highest keeps the size and encodes
-    H.264 at high quality with AAC audio (AAC is copied); medium fits 960×540, low 640×360, WxH
-    that box (either orientation, aspect kept, even sides). auto is passthrough when the streams
-    fit MP4 (H.264/HEVC video, AAC/MP3/ALAC audio), else highest. The rotation is kept once, as
-    the display matrix. Ctrl-C cancels: nothing is left behind and the exit status is 130.
-    """
+    /// The presets explained, with the boxes and qualities read from `ExportPreset.encoding`.
+    static var presetHelp: String {
+        func box(_ preset: ExportPreset) -> String { preset.encoding.box.map { "\($0.width)×\($0.height)" } ?? "" }
+        func crf(_ preset: ExportPreset) -> Int { preset.encoding.crf }
+        return """
+        Presets: passthrough copies the streams (no re-encoding); highest keeps the size and encodes
+        H.264 (x264 CRF \(crf(.highest))) with AAC audio (AAC is copied); medium fits \(box(.medium)) (CRF \(crf(.medium))),
+        low \(box(.low)) (CRF \(crf(.low))), WxH that box (CRF \(crf(.fit(PixelSize(width: 2, height: 2))))), either orientation,
+        aspect kept, even sides. auto is passthrough when the streams fit MP4 (H.264/HEVC video,
+        AAC/MP3/ALAC audio), else highest. The rotation is kept once, as the display matrix.
+        Ctrl-C cancels: nothing is left behind and the exit status is 130.
+        """
+    }
 
     static func settings(_ arguments: ParsedArguments) throws(UsageError) -> ExportSettings {
         var settings = ExportSettings()
         if let text = arguments.value("preset") {
             guard let preset = ExportPreset(parsing: text) else {
-                throw arguments.invalid("preset", "expected auto, passthrough, highest, medium, low or WxH, not '\(text)'")
+                throw arguments.invalid("preset", "expected \(ExportPreset.choices), not '\(text)'")
             }
             settings.preset = preset
         }
@@ -59,7 +65,10 @@ enum ExportOptions {
                 ("audio", .optional(result.audio)),
             ]).rendered())
         } else {
-            if let note = result.note { ViewfinderTool.standardError("viewfinder: note: \(note)") }
+            if let note = result.note {
+                let hint = result.keyframeBefore == nil ? "" : " (--keyframe-cut)"
+                ViewfinderTool.standardError("viewfinder: note: \(note)\(hint)")
+            }
             print("\(output.path): \(result.frameCount) frames, \(result.duration.decimalString) s from \(result.start.decimalString) s, \(result.size.width)×\(result.size.height), \(result.method)\(result.audio.map { ", audio \($0)" } ?? "")")
         }
         return 0

@@ -25,12 +25,9 @@ enum Arguments {
         return .fit(size)
     }
 
-    /// "640x360" or "640×360".
+    /// "640x360" or "640×360" (see `PixelSize(parsing:)`).
     static func pixelSize(_ text: String) -> PixelSize? {
-        let parts = text.lowercased().split(whereSeparator: { $0 == "x" || $0 == "×" })
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-              (1...16384).contains(w), (1...16384).contains(h) else { return nil }
-        return PixelSize(width: w, height: h)
+        PixelSize(parsing: text)
     }
 
     /// `--max-duration S` (default 30 s, 0 = no limit).

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Why a capture or a picker configuration was refused.
+public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A picker was configured with an empty list of media types.
+    case noMediaTypes
+    /// The source asked for does not exist here.
+    case sourceUnavailable(MediaSource)
+    /// There is no camera to capture with.
+    case noCamera
+    /// No camera has this id.
+    case unknownDevice(String)
+    /// A maximum recording duration of zero or less.
+    case maxDurationNotPositive
+    /// A recording was started while another one runs (the camera records one file at a time).
+    case alreadyRecording
+
+    public var description: String {
+        switch self {
+        case .noMediaTypes: return "no media types were asked for; ask for photo, video or both"
+        case .sourceUnavailable(let source): return "the \(source.rawValue) source is not available on this machine"
+        case .noCamera: return "no camera found (the virtual test camera is always available)"
+        case .unknownDevice(let id): return "no camera '\(id)'"
+        case .maxDurationNotPositive: return "the maximum duration must be positive"
+        case .alreadyRecording: return "a recording is running already; stop it first"
+        }
+    }
+}
