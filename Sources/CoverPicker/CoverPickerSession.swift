@@ -90,10 +90,12 @@ public final class CoverPickerSession {
         guard phase == .idle else { throw phase == .cancelled ? .cancelled : .notOpen }
         phase = .opening
         do throws(CoverPickerError) {
-            let opened = try await FrameService.open(video, limit: configuration.limit)
+            let opened = try await Self.openService(video, limit: configuration.limit)
             service = opened
             info = opened.info
-            strip = try await opened.strip(count: configuration.stripCount, size: configuration.stripFrameSize)
+            strip = try await CoverPickerError.mapping { () throws(MediaIOError) in
+                try await opened.strip(count: configuration.stripCount, size: configuration.stripFrameSize)
+            }
             guard phase == .opening else { throw .cancelled }
             phase = .ready
             _ = try await moveSlider(to: 0)
@@ -102,6 +104,11 @@ public final class CoverPickerSession {
             service = nil
             throw error
         }
+    }
+
+    /// Opens `url` off the main actor, the limit checked from the header before any decoding.
+    private nonisolated static func openService(_ url: URL, limit: DurationLimit) async throws(CoverPickerError) -> FrameService {
+        FrameService(reader: try CoverPicker.open(url, limit: limit))
     }
 
     /// The time a slider value stands for: 0 is the first frame, 1 the end.
@@ -120,7 +127,9 @@ public final class CoverPickerSession {
         let target = time(forSlider: sliderValue)
         let slider = sliderValue
         for mode in [FrameMode.fast, .exact] {
-            let frame = try await service.frame(at: target, mode: mode, size: configuration.previewSize)
+            let frame = try await CoverPickerError.mapping { () throws(MediaIOError) in
+                try await service.frame(at: target, mode: mode, size: configuration.previewSize)
+            }
             guard mine == generation, phase == .ready else { return preview }
             let shown = Preview(sliderValue: slider, requestedTime: target, frame: frame)
             preview = shown
@@ -132,7 +141,10 @@ public final class CoverPickerSession {
     /// Done: the exact frame at the slider as the cover.
     public func complete() async throws(CoverPickerError) -> Cover {
         guard phase == .ready, let service else { throw phase == .cancelled ? .cancelled : .notOpen }
-        let frame = try await service.frame(at: time(forSlider: sliderValue), mode: .exact, size: configuration.coverSize)
+        let at = time(forSlider: sliderValue), size = configuration.coverSize
+        let frame = try await CoverPickerError.mapping { () throws(MediaIOError) in
+            try await service.frame(at: at, mode: .exact, size: size)
+        }
         guard phase == .ready else { throw .cancelled }
         phase = .completed
         self.service = nil

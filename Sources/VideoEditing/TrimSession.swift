@@ -54,8 +54,8 @@ public final class TrimSession {
     private var baseSettings = ExportSettings()
     private var requestedMinimum = MediaTime(value: 1, timescale: 10)
     private let clock: any ClockSource
-    private var scrubber: TrimFrameService?
-    private var player: TrimFrameService?
+    private var scrubber: FrameService?
+    private var player: FrameService?
     private var previewGeneration = 0
     private var playGeneration = 0
 
@@ -78,8 +78,13 @@ public final class TrimSession {
         guard phase == .idle else { throw .notReady }
         phase = .opening
         do throws(VideoEditingError) {
-            let service = try await TrimFrameService.open(video)
-            strip = try await service.strip(count: stripCount, size: stripFrameSize)
+            let service = try await Self.openService(video)
+            // A strip that decodes is also the cookbook's "can it be edited?", with a reason.
+            do {
+                strip = try await service.strip(count: stripCount, size: stripFrameSize)
+            } catch {
+                throw VideoEditingError.cannotEdit(path: video.path, reason: error)
+            }
             scrubber = service
             info = service.info
             startTime = .zero
@@ -154,7 +159,9 @@ public final class TrimSession {
         guard let scrubber else { throw VideoEditingError.notReady }
         previewGeneration += 1
         let mine = previewGeneration
-        let frame = try await scrubber.frame(at: duration.fraction(value), mode: mode, size: previewSize)
+        let frame = try await VideoEditingError.mapping { () throws(MediaIOError) in
+            try await scrubber.frame(at: duration.fraction(value), mode: mode, size: previewSize)
+        }
         guard mine == previewGeneration else { throw CancellationError() }
         return frame
     }
@@ -174,14 +181,20 @@ public final class TrimSession {
         let (start, end) = (startTime, endTime)
         let service = try await playbackService()
         guard mine == playGeneration else { return }
-        var frame = try await service.frame(at: start, mode: .exact, size: previewSize)
+        let size = previewSize
+        var frame = try await VideoEditingError.mapping { () throws(MediaIOError) in
+            try await service.frame(at: start, mode: .exact, size: size)
+        }
         let origin = clock.now
         let first = frame.time
         while true {
             let offset = frame.time.subtracting(first) ?? .zero
             guard try await wait(until: origin + offset.seconds, generation: mine) else { return }
             onFrame(frame)
-            guard let next = try await service.frame(after: frame, size: previewSize), next.time < end else { return }
+            let current = frame
+            guard let next = try await VideoEditingError.mapping({ () throws(MediaIOError) in
+                try await service.frame(after: current, size: size)
+            }), next.time < end else { return }
             guard mine == playGeneration else { return }
             frame = next
         }
@@ -194,11 +207,20 @@ public final class TrimSession {
     }
 
     /// A reader of its own for playback, so scrubbing a handle never moves its decoder.
-    private func playbackService() async throws(VideoEditingError) -> TrimFrameService {
+    private func playbackService() async throws(VideoEditingError) -> FrameService {
         if let player { return player }
-        let opened = try await TrimFrameService.open(video)
+        let opened = try await Self.openService(video)
         player = opened
         return opened
+    }
+
+    /// Opens `url` off the main actor; a file that cannot be read at all is `cannotEdit`.
+    private nonisolated static func openService(_ url: URL) async throws(VideoEditingError) -> FrameService {
+        do {
+            return try await FrameService.open(url)
+        } catch {
+            throw .cannotEdit(path: url.path, reason: error)
+        }
     }
 
     /// Waits until the clock reaches `due`. Polls in short steps rather than sleeping once, so
