@@ -190,16 +190,8 @@ public final class LibraryBrowser {
     /// `Sendable` on Linux, so it travels lent.
     private nonisolated static func run(_ importer: LibraryImporter, _ urls: [URL],
                                         progress: Lent<Progress>) async -> ImportReport {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<ImportReport, Never>) in
-                let worker = Thread {
-                    continuation.resume(returning: importer.run(urls, progress: progress.value))
-                }
-                worker.name = "viewfinder-import"
-                worker.start()
-            }
-        } onCancel: {
-            progress.value.cancel()
+        await BlockingWork.run(named: "viewfinder-import", cancelling: progress) {
+            importer.run(urls, progress: progress.value)
         }
     }
 }

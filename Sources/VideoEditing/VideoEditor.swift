@@ -35,24 +35,14 @@ public struct VideoEditor: Sendable {
     public func run(progress: Progress = Progress(totalUnitCount: 1)) async -> Outcome {
         let exporter = VideoExporter(input: input, output: output, settings: settings)
         let box = Lent(progress)
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-                let worker = Thread {
-                    let outcome: Outcome
-                    do throws(MediaIOError) {
-                        outcome = .saved(exporter.output, try exporter.run(progress: box.value))
-                    } catch MediaIOError.cancelled {
-                        outcome = .cancelled
-                    } catch {
-                        outcome = .failed(error)
-                    }
-                    continuation.resume(returning: outcome)
-                }
-                worker.name = "viewfinder-export"
-                worker.start()
+        return await BlockingWork.run(named: "viewfinder-export", cancelling: box) { () -> Outcome in
+            do throws(MediaIOError) {
+                return .saved(exporter.output, try exporter.run(progress: box.value))
+            } catch MediaIOError.cancelled {
+                return .cancelled
+            } catch {
+                return .failed(error)
             }
-        } onCancel: {
-            box.value.cancel()
         }
     }
 }

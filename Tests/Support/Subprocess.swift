@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderCore
 
 /// The outcome of running a program.
 public struct RunResult: Sendable {
@@ -40,9 +41,7 @@ public enum Subprocess {
     /// of Swift's cooperative pool (two on a 2-core machine): long subprocess waits there
     /// starve every other suite, and time-sensitive tests fail.
     public static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
-        }
+        try await BlockingWork.run(named: "test-subprocess") { Result { try work() } }.get()
     }
 
     /// `run` for async tests, waiting off the cooperative pool. At most four such programs run
