@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderCore
 
 /// What the HUD's indicator shows (the original component's six modes).
 public enum HUDMode: Sendable, Hashable {
@@ -65,30 +66,11 @@ public struct HUDButton: Sendable {
     }
 }
 
-/// A colour with components in 0…1, for renderers to translate into their toolkit's colour.
-public struct HUDColor: Sendable, Hashable {
-    /// Red, 0…1.
-    public var red: Double
-    /// Green, 0…1.
-    public var green: Double
-    /// Blue, 0…1.
-    public var blue: Double
-    /// Opacity, 0 (transparent) … 1 (opaque).
-    public var alpha: Double
-
-    /// A colour; each component is clamped to 0…1.
-    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
-        func unit(_ v: Double) -> Double { v.isFinite ? min(max(v, 0), 1) : 0 }
-        self.red = unit(red)
-        self.green = unit(green)
-        self.blue = unit(blue)
-        self.alpha = unit(alpha)
-    }
-
+extension RGBA {
     /// The box colour the original component uses without blur: 80% grey at 60% opacity.
-    public static let box = HUDColor(red: 0.8, green: 0.8, blue: 0.8, alpha: 0.6)
+    public static let hudBox = RGBA(red: 0.8, green: 0.8, blue: 0.8, alpha: 0.6)
     /// The usual dimming over the whole view: black at 20%.
-    public static let dimming = HUDColor(red: 0, green: 0, blue: 0, alpha: 0.2)
+    public static let hudDimming = RGBA(red: 0, green: 0, blue: 0, alpha: 0.2)
 }
 
 /// How the box and the view behind it look. Parameters only: the renderer draws them.
@@ -96,7 +78,7 @@ public struct HUDBackground: Sendable, Hashable {
     /// How the box itself is filled.
     public enum Style: Sendable, Hashable {
         /// A flat colour.
-        case solidColor(HUDColor)
+        case solidColor(RGBA)
         /// The content behind, blurred.
         case blur
     }
@@ -105,10 +87,10 @@ public struct HUDBackground: Sendable, Hashable {
     public var style: Style
     /// A colour laid over the whole view while the HUD shows, or nil to leave the view undimmed.
     /// It fades with the box.
-    public var dimming: HUDColor?
+    public var dimming: RGBA?
 
     /// A blurred box over an undimmed view, as the original's default.
-    public init(style: Style = .blur, dimming: HUDColor? = nil) {
+    public init(style: Style = .blur, dimming: RGBA? = nil) {
         self.style = style
         self.dimming = dimming
     }

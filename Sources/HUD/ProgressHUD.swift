@@ -178,7 +178,7 @@ public final class ProgressHUD {
 
     /// The box for content of `content` size in a container of `container` size; see
     /// `HUDLayout.box(in:content:)`.
-    public func box(in container: HUDSize, content: HUDSize) -> HUDRect {
+    public func box(in container: Size, content: Size) -> Rect {
         layout.box(in: container, content: content)
     }
 

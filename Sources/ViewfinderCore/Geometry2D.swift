@@ -37,6 +37,12 @@ public struct Size: Sendable, Hashable, Codable, CustomStringConvertible {
         self.height = height
     }
 
+    /// A size whose negative or non-finite sides count as 0 (for layouts that must never see
+    /// a negative box).
+    public init(clampingWidth width: Double, height: Double) {
+        self.init(width: width.isFinite ? max(0, width) : 0, height: height.isFinite ? max(0, height) : 0)
+    }
+
     /// The same size in fractional units, so a photo's pixel size can enter the crop maths.
     public init(_ pixels: PixelSize) {
         self.init(width: Double(pixels.width), height: Double(pixels.height))

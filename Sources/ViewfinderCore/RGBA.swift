@@ -24,6 +24,13 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
         self.alpha = alpha
     }
 
+    /// A colour whose components are clamped to 0…1 (non-finite ones count as 0), for
+    /// settings that must stay a drawable colour.
+    public init(clampingRed red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        func unit(_ v: Double) -> Double { v.isFinite ? min(max(v, 0), 1) : 0 }
+        self.init(red: unit(red), green: unit(green), blue: unit(blue), alpha: unit(alpha))
+    }
+
     /// An opaque colour from a pixel's bytes.
     public init(_ rgb: RGB, alpha: Double = 1) {
         self.init(red: Double(rgb.r) / 255, green: Double(rgb.g) / 255, blue: Double(rgb.b) / 255, alpha: alpha)

@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderCore
 import HUD
 
 extension Automation {
@@ -11,8 +12,8 @@ extension Automation {
         ]
         let backgrounds: [String: HUDBackground] = [
             "blur": HUDBackground(style: .blur),
-            "solid": HUDBackground(style: .solidColor(HUDColor(red: 0.2, green: 0.2, blue: 0.2, alpha: 0.9))),
-            "dim": HUDBackground(style: .blur, dimming: .dimming),
+            "solid": HUDBackground(style: .solidColor(RGBA(clampingRed: 0.2, green: 0.2, blue: 0.2, alpha: 0.9))),
+            "dim": HUDBackground(style: .blur, dimming: .hudDimming),
         ]
         let modeName = try word(args, 0)
         guard let mode = modes[modeName] else {

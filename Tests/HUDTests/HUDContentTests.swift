@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ViewfinderCore
 
 @testable import HUD
 
@@ -20,17 +21,17 @@ struct HUDContentTests {
 
     @Test("colour components are clamped to 0…1")
     func colour() {
-        let colour = HUDColor(red: 2, green: -1, blue: 0.5, alpha: .nan)
-        #expect(colour == HUDColor(red: 1, green: 0, blue: 0.5, alpha: 0))
-        #expect(HUDColor.dimming == HUDColor(red: 0, green: 0, blue: 0, alpha: 0.2))
+        let colour = RGBA(clampingRed: 2, green: -1, blue: 0.5, alpha: .nan)
+        #expect(colour == RGBA(red: 1, green: 0, blue: 0.5, alpha: 0))
+        #expect(RGBA.hudDimming == RGBA(red: 0, green: 0, blue: 0, alpha: 0.2))
     }
 
     @Test("the background is blurred and undimmed unless asked")
     func background() {
         #expect(HUDBackground().style == .blur)
         #expect(HUDBackground().dimming == nil)
-        let dimmed = HUDBackground(style: .solidColor(.box), dimming: .dimming)
-        #expect(dimmed.style == .solidColor(HUDColor(red: 0.8, green: 0.8, blue: 0.8, alpha: 0.6)))
+        let dimmed = HUDBackground(style: .solidColor(.hudBox), dimming: .hudDimming)
+        #expect(dimmed.style == .solidColor(RGBA(red: 0.8, green: 0.8, blue: 0.8, alpha: 0.6)))
         #expect(dimmed.dimming?.alpha == 0.2)
     }
 

@@ -191,8 +191,8 @@ struct ProgressHUDTests {
     @Test("the box comes from the layout")
     func boxFromLayout() {
         let hud = ProgressHUD(clock: VirtualClock())
-        hud.layout = HUDLayout(offset: HUDPoint(x: 0, y: HUDLayout.maxOffset), margin: 10)
-        let box = hud.box(in: HUDSize(width: 200, height: 100), content: HUDSize(width: 40, height: 20))
-        #expect(box == HUDRect(x: 70, y: 50, width: 60, height: 40))
+        hud.layout = HUDLayout(offset: Point(x: 0, y: HUDLayout.maxOffset), margin: 10)
+        let box = hud.box(in: Size(width: 200, height: 100), content: Size(width: 40, height: 20))
+        #expect(box == Rect(x: 70, y: 50, width: 60, height: 40))
     }
 }

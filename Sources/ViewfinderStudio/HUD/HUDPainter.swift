@@ -43,8 +43,8 @@ struct HUDPainter {
         let parts = [indicator, label, details, buttonSize ?? Size(width: 0, height: 0)].filter { $0.height > 0 }
         let contentSize = Size(width: parts.map(\.width).max() ?? 0,
                                height: parts.map(\.height).reduce(0, +) + Self.spacing * Double(max(0, parts.count - 1)))
-        let box = hud.box(in: HUDSize(width: size.width, height: size.height),
-                          content: HUDSize(width: contentSize.width, height: contentSize.height))
+        let box = hud.box(in: Size(clampingWidth: size.width, height: size.height),
+                          content: Size(clampingWidth: contentSize.width, height: contentSize.height))
         let frame = Rect(x: box.origin.x, y: box.origin.y, width: box.size.width, height: box.size.height)
 
         context.save()
