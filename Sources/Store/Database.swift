@@ -1,30 +1,6 @@
 internal import CSQLite
 import Foundation
 
-/// Why a database operation failed; cases can be caught one by one.
-public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The file cannot be opened (missing folder, not a database, …).
-    case cannotOpen(path: String, message: String)
-    /// A write on a database opened read-only (or on a read-only file system).
-    case readOnly(path: String)
-    /// Another process held the lock for longer than the busy timeout.
-    case busy(path: String)
-    /// A UNIQUE or other constraint refused the change.
-    case constraint(message: String)
-    /// Any other SQLite error.
-    case sqlite(code: Int32, message: String)
-
-    public var description: String {
-        switch self {
-        case .cannotOpen(let path, let message): return "cannot open the catalogue \(path): \(message)"
-        case .readOnly(let path): return "the catalogue \(path) is read-only"
-        case .busy(let path): return "the catalogue \(path) stayed locked by another process; try again"
-        case .constraint(let message): return "refused by the catalogue: \(message)"
-        case .sqlite(let code, let message): return "catalogue error \(code): \(message)"
-        }
-    }
-}
-
 /// One SQLite connection (owns the `sqlite3` handle; closed in `deinit`). WAL journal, foreign
 /// keys on, and a busy timeout so that two processes share a catalogue without failing.
 /// Not thread-safe: use one connection per thread.
@@ -137,69 +113,5 @@ public final class Database {
         case SQLITE_CANTOPEN, SQLITE_NOTADB: return .cannotOpen(path: path, message: message)
         default: return .sqlite(code: status, message: message)
         }
-    }
-}
-
-/// A prepared statement: bind by position (1-based), step, read columns (0-based).
-public final class Statement {
-    let handle: OpaquePointer
-    unowned let database: Database
-
-    init(_ handle: OpaquePointer, database: Database) {
-        self.handle = handle
-        self.database = database
-    }
-
-    deinit {
-        sqlite3_finalize(handle)
-    }
-
-    /// A value to bind.
-    public enum Value: Sendable, Equatable {
-        case int(Int64)
-        case double(Double)
-        case text(String)
-        case null
-    }
-
-    /// Binds `values` to the parameters 1, 2, … after resetting the statement.
-    @discardableResult
-    public func bind(_ values: [Value]) throws(StoreError) -> Statement {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
-        for (i, value) in values.enumerated() {
-            let index = Int32(i + 1)
-            let status: Int32
-            switch value {
-            case .int(let v): status = sqlite3_bind_int64(handle, index, v)
-            case .double(let v): status = sqlite3_bind_double(handle, index, v)
-            case .text(let v): status = sqlite3_bind_text(handle, index, v, -1, vf_sqlite_transient())
-            case .null: status = sqlite3_bind_null(handle, index)
-            }
-            guard status == SQLITE_OK else { throw database.error(status) }
-        }
-        return self
-    }
-
-    /// Advances; true while a row is available.
-    public func step() throws(StoreError) -> Bool {
-        let status = sqlite3_step(handle)
-        if status == SQLITE_ROW { return true }
-        if status == SQLITE_DONE { return false }
-        throw database.error(status)
-    }
-
-    /// Runs a statement that returns no rows.
-    public func run(_ values: [Value] = []) throws(StoreError) {
-        try bind(values)
-        while try step() {}
-    }
-
-    public func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
-    public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
-    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
-    public func text(_ column: Int32) -> String {
-        guard let raw = sqlite3_column_text(handle, column) else { return "" }
-        return String(cString: raw)
     }
 }

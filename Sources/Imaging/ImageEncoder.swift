@@ -1,0 +1,92 @@
+internal import CVipsShim
+import Foundation
+import ViewfinderCore
+
+/// Encodes pictures with libvips.
+public enum ImageEncoder {
+
+    /// The encoded bytes of `picture`.
+    public static func encode(_ picture: PixelBuffer, as format: ImageFormat) throws(ImagingError) -> Data {
+        try encode(RasterImage(picture), as: format)
+    }
+
+    /// The encoded bytes of `picture`; alpha is kept by PNG and WebP, and composited over white
+    /// for JPEG.
+    public static func encode(_ picture: RasterImage, as format: ImageFormat) throws(ImagingError) -> Data {
+        try Vips.start()
+        guard picture.width > 0, picture.height > 0 else {
+            throw .encodeFailed(format: format.name, detail: "the picture is empty")
+        }
+        let bands = Int32(picture.channels)
+        let image: OpaquePointer? = picture.bytes.withUnsafeBytes { raw in
+            vf_vips_image_from_pixels(raw.baseAddress, raw.count, Int32(picture.width), Int32(picture.height), bands)
+        }
+        guard let image else { throw .encodeFailed(format: format.name, detail: Vips.lastError()) }
+        var owner = VipsImageRef(image)
+        // JPEG has no alpha: composite over white (libvips' flatten) before encoding.
+        if case .jpeg = format, picture.hasAlpha {
+            guard let flat = vf_vips_flatten_white(owner.pointer) else {
+                throw .encodeFailed(format: format.name, detail: Vips.lastError())
+            }
+            owner = VipsImageRef(flat)
+        }
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        let status: Int32
+        switch format {
+        case .jpeg(let quality): status = vf_vips_save_jpeg(owner.pointer, Int32(clamping: quality), &buffer, &length)
+        // zlib level 3: within about 5 % of level 6 in size at about half the time (measured on
+        // 512 px avatars), which matters when the encode is most of the work.
+        case .png: status = vf_vips_save_png(owner.pointer, 3, &buffer, &length)
+        case .webp(let quality): status = vf_vips_save_webp(owner.pointer, Int32(clamping: quality), &buffer, &length)
+        }
+        defer { vf_vips_free_buffer(buffer) }
+        guard status == 0, let buffer, length > 0 else {
+            throw .encodeFailed(format: format.name, detail: Vips.lastError())
+        }
+        return Data(bytes: buffer, count: length)
+    }
+
+    /// Encodes `picture` in the format its file name asks for and writes it atomically.
+    public static func write(_ picture: PixelBuffer, to url: URL, quality: Int = 90) throws(ImagingError) {
+        try write(RasterImage(picture), to: url, quality: quality)
+    }
+
+    /// A JPEG that records when it was taken (EXIF DateTimeOriginal, in UTC), written atomically.
+    public static func writePhoto(_ picture: PixelBuffer, to url: URL, takenAt date: Date, quality: Int = 92) throws(ImagingError) {
+        try Vips.start()
+        let image: OpaquePointer? = picture.bytes.withUnsafeBytes { raw in
+            vf_vips_image_from_pixels(raw.baseAddress, raw.count, Int32(picture.width), Int32(picture.height), 3)
+        }
+        guard let image else { throw .encodeFailed(format: "JPEG", detail: Vips.lastError()) }
+        let owner = VipsImageRef(image)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let stamp = String(format: "%04d:%02d:%02d %02d:%02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0,
+                           c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        let status = vf_vips_save_jpeg_dated(owner.pointer, Int32(clamping: quality), stamp, &buffer, &length)
+        defer { vf_vips_free_buffer(buffer) }
+        guard status == 0, let buffer, length > 0 else { throw .encodeFailed(format: "JPEG", detail: Vips.lastError()) }
+        do {
+            try AtomicFile.write(Data(bytes: buffer, count: length), to: url)
+        } catch {
+            throw .encodeFailed(format: "JPEG", detail: error.description)
+        }
+    }
+
+    /// Encodes `picture` in the format its file name asks for and writes it atomically.
+    public static func write(_ picture: RasterImage, to url: URL, quality: Int = 90) throws(ImagingError) {
+        guard let format = ImageFormat(pathExtension: url.pathExtension, quality: quality) else {
+            throw .unsupportedFormat(path: url.path)
+        }
+        let data = try encode(picture, as: format)
+        do {
+            try AtomicFile.write(data, to: url)
+        } catch {
+            throw .encodeFailed(format: format.name, detail: error.description)
+        }
+    }
+}
