@@ -61,42 +61,29 @@ extension Studio {
     /// The cover flow: refuse long videos from the header, convert MOV to MP4 under the HUD,
     /// then open the cover screen.
     func openCover(_ origin: Origin) {
+        let plan: CoverFlow.Plan
         do {
-            try CoverPicker.checkLimit(origin.url, limit: .standard)
+            plan = try CoverFlow.plan(for: origin.url, limit: .standard, cache: cacheFolder)
         } catch {
             return report(error, doing: "Cannot choose a cover")
         }
-        guard CoverPicker.needsConversion(origin.url) else { return showCoverScreen(video: origin.url, origin: origin) }
+        guard case .convert(_, let output) = plan else { return showCoverScreen(video: origin.url, origin: origin) }
         Task {
-            guard let converted = await convertForCover(origin) else { return }
-            showCoverScreen(video: converted, origin: origin)
+            let progress = Progress(totalUnitCount: 1)
+            hudOverlay.follow(progress, label: "Converting to MP4", details: origin.displayName)
+            events.emit("converting", ["input": origin.url.path, "output": output.path])
+            do throws(CoverPickerError) {
+                let converted = try await CoverFlow.run(plan, progress: progress)
+                hudOverlay.hide()
+                events.emit("converted", ["output": converted.path])
+                showCoverScreen(video: converted, origin: origin)
+            } catch .cancelled {
+                hudOverlay.flash(.text, label: "Conversion cancelled")
+                events.emit("cancelled", ["what": "conversion"])
+            } catch {
+                report(error, doing: "Conversion failed")
+            }
         }
-    }
-
-    private func convertForCover(_ origin: Origin) async -> URL? {
-        let output: URL
-        do {
-            output = CoverPicker.outputURL(in: try CoverPicker.conversionFolder(in: cacheFolder))
-        } catch {
-            report(error, doing: "Cannot convert the video")
-            return nil
-        }
-        let progress = Progress(totalUnitCount: 1)
-        hudOverlay.follow(progress, label: "Converting to MP4", details: origin.displayName)
-        events.emit("converting", ["input": origin.url.path, "output": output.path])
-        let outcome = await VideoEditor(input: origin.url, output: output, settings: CoverPicker.conversionSettings).run(progress: progress)
-        switch outcome {
-        case .saved:
-            hudOverlay.hide()
-            events.emit("converted", ["output": output.path])
-            return output
-        case .failed(let error):
-            report(error, doing: "Conversion failed")
-        case .cancelled:
-            hudOverlay.flash(.text, label: "Conversion cancelled")
-            events.emit("cancelled", ["what": "conversion"])
-        }
-        return nil
     }
 
     private func showCoverScreen(video: URL, origin: Origin) {
@@ -123,8 +110,8 @@ extension Studio {
     private func saveCover(_ cover: CoverPickerSession.Cover, origin: Origin) {
         let stem = (origin.displayName as NSString).deletingPathExtension + " cover"
         save(kind: "cover", stem: stem, ext: "jpg", origin: origin, album: "Covers",
-             fields: ["time": cover.time.seconds]) { url throws(ImagingError) in
-            try ImageEncoder.write(cover.image, to: url, quality: 92)
+             fields: ["time": cover.time.seconds]) { url in
+            try CoverFlow.write(cover.image, to: url)
         }
     }
 
@@ -140,7 +127,7 @@ extension Studio {
         screen.onDone = { [unowned self] avatar, spec in
             let stem = (origin.displayName as NSString).deletingPathExtension + " avatar"
             self.save(kind: "avatar", stem: stem, ext: "png", origin: origin, album: "Avatars",
-                      fields: ["spec": spec.json()]) { url throws(ImagingError) in
+                      fields: ["spec": spec.json()]) { url in
                 try ImageEncoder.write(avatar, to: url)
             }
         }
@@ -161,7 +148,7 @@ extension Studio {
     /// Writes a result (cover, avatar) beside a file from the command line, or into the
     /// library's `album` for a library item; then shows the success HUD and goes back.
     func save(kind: String, stem: String, ext: String, origin: Origin, album: String,
-              fields: [String: Any], write: (URL) throws(ImagingError) -> Void) {
+              fields: [String: Any], write: (URL) throws -> Void) {
         switch origin {
         case .file(let url):
             let target = CoverPicker.freeURL(in: url.deletingLastPathComponent(), stem: stem, extension: ext)

@@ -1,5 +1,6 @@
 import Foundation
 import Capture
+import CoverPicker
 import MediaIO
 import MediaLibrary
 
@@ -68,6 +69,9 @@ enum ViewfinderTool {
             return 2
         } catch let error as MediaIOError where error == .cancelled {
             standardError("viewfinder: \(error)")
+            return 130
+        } catch CoverPickerError.media(.cancelled) {
+            standardError("viewfinder: \(MediaIOError.cancelled)")
             return 130
         } catch let error as LibraryError where error == .cancelled {
             standardError("viewfinder: \(error)")

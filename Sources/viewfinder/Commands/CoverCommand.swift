@@ -15,7 +15,7 @@ enum CoverCommand: Command {
         OptionSpec("output", short: "o", value: "OUT", help: "Image to write: .jpg, .png or .webp."),
         OptionSpec("max-size", value: "WxH", help: "Fit the cover in this box (never enlarged)."),
         OptionSpec("max-duration", value: "S", help: "Refuse longer videos (default 30, 0 = no limit)."),
-        OptionSpec("quality", value: "Q", help: "JPEG/WebP quality 1-100 (default 90)."),
+        OptionSpec("quality", value: "Q", help: "JPEG/WebP quality 1-100 (default \(CoverFlow.coverQuality))."),
         OptionSpec("json", help: "Print the requested and actual times and the output as JSON."),
     ]
     static let discussion = """
@@ -30,13 +30,13 @@ enum CoverCommand: Command {
         let position = try Arguments.position(arguments.value("at") ?? "0", option: "at", in: arguments)
         let size = try Arguments.frameSize(arguments)
         let limit = try Arguments.durationLimit(arguments)
-        let quality = try arguments.integer("quality", in: 1...100, default: 90)
+        let quality = try arguments.integer("quality", in: 1...100, default: CoverFlow.coverQuality)
         try Arguments.checkImageOutput(output, input: input, option: "output", in: arguments)
 
         ImagingRuntime.loadsOptionalFormats = false  // only JPEG/PNG/WebP are written here
         let reader = try CoverPicker.open(input, limit: limit)
         let frame = try CoverPicker.cover(from: reader, at: position, size: size)
-        try ImageEncoder.write(frame.image, to: output, quality: quality)
+        try CoverFlow.write(frame.image, to: output, quality: quality)
 
         if arguments.flag("json") {
             print(JSONValue.object([

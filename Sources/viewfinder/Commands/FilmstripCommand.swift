@@ -46,17 +46,9 @@ enum FilmstripCommand: Command {
         if mode == .exact {
             // Exact frames can take a while on long GOPs: decode them under the HUD.
             let shared = Lent(reader)
-            let times = CoverPicker.stripTimes(duration: reader.duration, count: count)
             frames = try ProgressDisplay.run(label: "Decoding \(count) exact frames of \(input.lastPathComponent)",
                                              quiet: arguments.flag("quiet"), unit: .frames) { progress in
-                progress.totalUnitCount = Int64(times.count)
-                var decoded: [VideoFrame] = []
-                for time in times {
-                    if progress.isCancelled { throw MediaIOError.cancelled }
-                    decoded.append(try shared.value.frame(at: .time(time), mode: .exact, size: .height(height)))
-                    progress.completedUnitCount += 1
-                }
-                return decoded
+                try CoverPicker.filmstrip(from: shared.value, count: count, mode: .exact, size: .height(height), progress: progress)
             }
         } else {
             frames = try CoverPicker.filmstrip(from: reader, count: count, mode: mode, size: .height(height))
