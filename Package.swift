@@ -81,10 +81,12 @@ let package = Package(
         // The desktop app's thin GTK layer: object ownership, signals, the main loop, drawing.
         .target(name: "StudioKit", dependencies: ["ViewfinderCore", "CGtk"], swiftSettings: [gtkIncludeFlags]),
 
-        // Front ends.
+        // Front ends. CommandLineKit is the CLI's generic option parser, a library so the fuzz
+        // targets can reach it.
+        .target(name: "CommandLineKit"),
         .executableTarget(
             name: "viewfinder",
-            dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion", "MotionRenderer"]
+            dependencies: ["CommandLineKit", "ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion", "MotionRenderer"]
         ),
         .executableTarget(
             name: "ViewfinderStudio",
@@ -123,6 +125,7 @@ let package = Package(
             dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store", "MediaLibrary", "ViewfinderTestSupport"]
         ),
         .testTarget(name: "CaptureTests", dependencies: ["ViewfinderCore", "MediaIO", "Capture", "Imaging", "ViewfinderTestSupport"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(name: "ViewfinderCLITests", dependencies: ["ViewfinderCore", "ViewfinderTestSupport"]),
         // The desktop app, driven under Xvfb; reads its screenshots with Imaging.
         .testTarget(name: "StudioTests", dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "MediaLibrary", "ViewfinderTestSupport"]),
