@@ -95,6 +95,17 @@ let package = Package(
             swiftSettings: [gtkIncludeFlags]
         ),
 
+        // libFuzzer targets (`make fuzz`). Built with -sanitize=fuzzer and -DFUZZING, each one's
+        // main runs libFuzzer; in a normal build each is a replay tool that runs its inputs once.
+        .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Support"),
+        .executableTarget(name: "FuzzScene", dependencies: ["Motion", "FuzzSupport"], path: "Fuzz/FuzzScene"),
+        .executableTarget(name: "FuzzTime", dependencies: ["ViewfinderCore", "FuzzSupport"], path: "Fuzz/FuzzTime"),
+        .executableTarget(name: "FuzzCropSpec", dependencies: ["ViewfinderCore", "FuzzSupport"], path: "Fuzz/FuzzCropSpec"),
+        .executableTarget(name: "FuzzCommandLine", dependencies: ["CommandLineKit", "FuzzSupport"], path: "Fuzz/FuzzCommandLine"),
+        .executableTarget(name: "FuzzPhotoProbe", dependencies: ["Imaging", "FuzzSupport"], path: "Fuzz/FuzzPhotoProbe"),
+        .executableTarget(name: "FuzzVideoProbe", dependencies: ["MediaIO", "FuzzSupport"], path: "Fuzz/FuzzVideoProbe"),
+
         // Tests mirror the sources. The support target generates fixtures with the ffmpeg CLI
         // (the tests' independent oracle) and finds the shared media corpus and the built tool.
         .target(name: "ViewfinderTestSupport", dependencies: ["ViewfinderCore"], path: "Tests/Support"),
