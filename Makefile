@@ -5,8 +5,10 @@ PREFIX ?= /usr/local
 # Extra options for `make studio`, e.g. STUDIO_ARGS="--library ~/Pictures/Library --dark".
 STUDIO_ARGS ?= --device virtual
 APP_ID := org.viewfinder.Studio
+# How long `make fuzz` runs each fuzz target, in seconds.
+FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build release test demo studio install uninstall bench clean
+.PHONY: all deps build release test fuzz demo studio install uninstall bench clean
 
 all: build
 
@@ -22,6 +24,12 @@ release: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The libFuzzer targets under Fuzz/, built in .build/fuzz with the fuzzer and address
+# sanitizers; fails on any crash, leak or timeout and leaves the input in Fuzz/crashes/.
+fuzz:
+	@scripts/install-deps --fuzz
+	@SWIFT="$(SWIFT)" FUZZ_SECONDS="$(FUZZ_SECONDS)" scripts/fuzz
 
 demo: release
 	@scripts/demo "$(DEMO_DIR)"

@@ -83,10 +83,12 @@ let package = Package(
         // The desktop app's thin GTK layer: object ownership, signals, the main loop, drawing.
         .target(name: "StudioKit", dependencies: ["ViewfinderCore", "CGtk"], swiftSettings: [gtkIncludeFlags]),
 
-        // Front ends.
+        // Front ends. CommandLineKit is the CLI's generic option parser, a library so the fuzz
+        // targets can reach it.
+        .target(name: "CommandLineKit"),
         .executableTarget(
             name: "viewfinder",
-            dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion", "MotionRenderer"]
+            dependencies: ["CommandLineKit", "ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion", "MotionRenderer"]
         ),
         .executableTarget(
             name: "ViewfinderStudio",
@@ -94,6 +96,17 @@ let package = Package(
                            "AvatarCrop", "MediaLibrary", "Capture", "Motion"],
             swiftSettings: [gtkIncludeFlags]
         ),
+
+        // libFuzzer targets (`make fuzz`). Built with -sanitize=fuzzer and -DFUZZING, each one's
+        // main runs libFuzzer; in a normal build each is a replay tool that runs its inputs once.
+        .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Support"),
+        .executableTarget(name: "FuzzScene", dependencies: ["Motion", "FuzzSupport"], path: "Fuzz/FuzzScene"),
+        .executableTarget(name: "FuzzTime", dependencies: ["ViewfinderCore", "FuzzSupport"], path: "Fuzz/FuzzTime"),
+        .executableTarget(name: "FuzzCropSpec", dependencies: ["ViewfinderCore", "FuzzSupport"], path: "Fuzz/FuzzCropSpec"),
+        .executableTarget(name: "FuzzCommandLine", dependencies: ["CommandLineKit", "FuzzSupport"], path: "Fuzz/FuzzCommandLine"),
+        .executableTarget(name: "FuzzPhotoProbe", dependencies: ["Imaging", "FuzzSupport"], path: "Fuzz/FuzzPhotoProbe"),
+        .executableTarget(name: "FuzzVideoProbe", dependencies: ["MediaIO", "FuzzSupport"], path: "Fuzz/FuzzVideoProbe"),
 
         // Tests mirror the sources. The support target generates fixtures with the ffmpeg CLI
         // (the tests' independent oracle) and finds the shared media corpus and the built tool.
@@ -125,6 +138,7 @@ let package = Package(
             dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store", "MediaLibrary", "ViewfinderTestSupport"]
         ),
         .testTarget(name: "CaptureTests", dependencies: ["ViewfinderCore", "MediaIO", "Capture", "Imaging", "ViewfinderTestSupport"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(name: "ViewfinderCLITests", dependencies: ["ViewfinderCore", "Store", "ViewfinderTestSupport"]),
         // The desktop app, driven under Xvfb; reads its screenshots with Imaging.
         .testTarget(name: "StudioTests", dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "MediaLibrary", "ViewfinderTestSupport"]),

@@ -1,4 +1,5 @@
 import AvatarCrop
+import CommandLineKit
 import Foundation
 import Imaging
 import MediaIO

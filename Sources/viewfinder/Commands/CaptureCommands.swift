@@ -1,3 +1,4 @@
+import CommandLineKit
 import Capture
 import Foundation
 import Imaging

@@ -1,3 +1,4 @@
+import CommandLineKit
 import CoverPicker
 import Foundation
 import Imaging

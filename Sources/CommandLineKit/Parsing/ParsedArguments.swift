@@ -1,86 +1,21 @@
-import Foundation
-
-/// One option a command accepts.
-struct OptionSpec {
-    /// Long name without dashes ("max-size").
-    let name: String
-    /// One-letter alias ("o"), if any.
-    let short: Character?
-    /// Placeholder for its value ("WxH"), nil for a flag.
-    let value: String?
-    /// One line of help.
-    let help: String
-
-    init(_ name: String, short: Character? = nil, value: String? = nil, help: String) {
-        self.name = name
-        self.short = short
-        self.value = value
-        self.help = help
-    }
-}
-
-/// A subcommand's shape: what it is called, what it takes, and how to run it.
-protocol Command {
-    static var name: String { get }
-    static var summary: String { get }
-    /// The synopsis after `viewfinder NAME`.
-    static var synopsis: String { get }
-    static var options: [OptionSpec] { get }
-    /// Extra paragraphs for `--help`.
-    static var discussion: String { get }
-    /// Positional arguments: the minimum and maximum count.
-    static var positionalCount: ClosedRange<Int> { get }
-    static func run(_ arguments: ParsedArguments) throws -> Int32
-}
-
-// MARK: - Defaults
-
-extension Command {
-    static var discussion: String { "" }
-
-    static var usage: String {
-        var text = "usage: viewfinder \(name) \(synopsis)\n\n\(summary)\n"
-        if !discussion.isEmpty { text += "\n\(discussion)\n" }
-        let all = options + [OptionSpec("help", short: "h", help: "Show this help.")]
-        text += "\noptions:\n"
-        for option in all {
-            var left = "--\(option.name)"
-            if let short = option.short { left = "-\(short), " + left }
-            if let value = option.value { left += " \(value)" }
-            let padded = left.count < 24 ? left + String(repeating: " ", count: 24 - left.count) : left + "  "
-            text += "  \(padded)\(option.help)\n"
-        }
-        return text
-    }
-
-    /// Parses `arguments` for this command.
-    static func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
-        try ParsedArguments(arguments, options: options, positionalCount: positionalCount, command: name)
-    }
-}
-
-/// A mistake in how the tool was called: reported with the usage, exit status 2.
-struct UsageError: Error {
-    let message: String
-    let command: String?
-}
-
-/// A failure while doing the work: one line on stderr, exit status 1.
-struct RuntimeError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// Options and positional arguments, checked against a command's specs.
-struct ParsedArguments {
-    private(set) var positionals: [String] = []
+///
+/// `--name VALUE`, `--name=VALUE` and `-x VALUE` give a value; `--` ends the options; `-` alone
+/// is a positional (standard input by convention); `--help` and `-h` ask for help, which skips the
+/// positional count check.
+public struct ParsedArguments: Sendable {
+    /// The arguments that are not options, in order.
+    public private(set) var positionals: [String] = []
     private var values: [String: String] = [:]
     private var flags: Set<String> = []
-    private(set) var wantsHelp = false
+    /// Whether `--help` or `-h` was given.
+    public private(set) var wantsHelp = false
     private let command: String
 
-    init(_ arguments: [String], options: [OptionSpec], positionalCount: ClosedRange<Int>,
-         command: String) throws(UsageError) {
+    /// Reads `arguments` against `options`, expecting `positionalCount` positionals; any mistake
+    /// is a `UsageError` about `command`.
+    public init(_ arguments: [String], options: [OptionSpec], positionalCount: ClosedRange<Int>,
+                command: String) throws(UsageError) {
         self.command = command
         var index = 0
         var onlyPositionals = false
@@ -137,17 +72,20 @@ struct ParsedArguments {
         }
     }
 
-    func value(_ name: String) -> String? { values[name] }
-    func flag(_ name: String) -> Bool { flags.contains(name) }
+    /// The value given to `--name`, if any (the last one when given twice).
+    public func value(_ name: String) -> String? { values[name] }
+
+    /// Whether the flag `--name` was given.
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
 
     /// A required option's value.
-    func required(_ name: String) throws(UsageError) -> String {
+    public func required(_ name: String) throws(UsageError) -> String {
         guard let value = values[name] else { throw UsageError(message: "--\(name) is required", command: command) }
         return value
     }
 
     /// An integer option within `range`, or `fallback` when absent.
-    func integer(_ name: String, in range: ClosedRange<Int>, default fallback: Int) throws(UsageError) -> Int {
+    public func integer(_ name: String, in range: ClosedRange<Int>, default fallback: Int) throws(UsageError) -> Int {
         guard let text = values[name] else { return fallback }
         guard let number = Int(text), range.contains(number) else {
             throw UsageError(message: "--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'", command: command)
@@ -156,7 +94,7 @@ struct ParsedArguments {
     }
 
     /// Reports a malformed value as a usage error.
-    func invalid(_ name: String, _ reason: String) -> UsageError {
+    public func invalid(_ name: String, _ reason: String) -> UsageError {
         UsageError(message: "--\(name): \(reason)", command: command)
     }
 }

@@ -1,0 +1,78 @@
+import CommandLineKit
+import FuzzSupport
+
+/// The input is an argv: arguments separated by NUL bytes, as the kernel hands them over.
+///
+/// The parser is table-driven and has no per-command code, so rather than import viewfinder's
+/// commands (an executable nothing can link) this parses against one table holding every shape
+/// their tables have — flags and valued options, with and without a one-letter alias, hyphenated
+/// names, names that prefix others — under each positional range they use (none, exactly one,
+/// one or more), then reads every option back the way the commands do.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let argv = UnsafeBufferPointer(start: bytes, count: size)
+        .split(separator: 0, omittingEmptySubsequences: false)
+        .map { String(decoding: $0, as: UTF8.self) }
+    for range in RepresentativeCommand.positionalRanges {
+        check(argv, positionalCount: range)
+    }
+    // The protocol's default parse, as viewfinder's dispatcher calls it.
+    _ = try? RepresentativeCommand.parse(argv)
+    return 0
+}
+
+/// Parses `argv` and checks what any successful parse must satisfy.
+private func check(_ argv: [String], positionalCount: ClosedRange<Int>) {
+    let options = RepresentativeCommand.options
+    let arguments: ParsedArguments
+    do {
+        arguments = try ParsedArguments(argv, options: options, positionalCount: positionalCount,
+                                        command: RepresentativeCommand.name)
+    } catch {
+        precondition(!error.message.isEmpty && error.command == RepresentativeCommand.name)
+        return
+    }
+    precondition(arguments.wantsHelp || positionalCount.contains(arguments.positionals.count),
+                 "\(arguments.positionals.count) positionals accepted for \(positionalCount)")
+    precondition(arguments.positionals.count <= argv.count)
+    for option in options {
+        if option.value == nil {
+            precondition(arguments.value(option.name) == nil, "flag --\(option.name) got a value")
+        } else {
+            precondition(!arguments.flag(option.name), "valued --\(option.name) read as a flag")
+            _ = try? arguments.required(option.name)
+            _ = try? arguments.integer(option.name, in: 1...100, default: 6)
+            _ = arguments.invalid(option.name, "fuzzed")
+        }
+    }
+}
+
+/// A command whose table has the shape of all of viewfinder's.
+enum RepresentativeCommand: Command {
+    static let toolName = "fuzz"
+    static let name = "probe"
+    static let summary = "Stands for every viewfinder command."
+    static let synopsis = "INPUT [OPTIONS]"
+    static let positionalCount = 1...1
+    /// `sample`/`devices` take none, most commands one, `library` one to 10 000.
+    static let positionalRanges: [ClosedRange<Int>] = [0...0, 1...1, 1...10_000]
+    static let options = [
+        OptionSpec("output", short: "o", value: "OUT", help: "A valued option with an alias."),
+        OptionSpec("quiet", short: "q", help: "A flag with an alias."),
+        OptionSpec("json", help: "A flag."),
+        OptionSpec("at", value: "TIME", help: "A valued option."),
+        OptionSpec("max-size", value: "WxH", help: "A hyphenated valued option."),
+        OptionSpec("max-duration", value: "S", help: "Another one sharing its prefix."),
+        OptionSpec("size", value: "N", help: "A name that ends another's."),
+        OptionSpec("print-spec", help: "A hyphenated flag."),
+        OptionSpec("thumbnail-size", value: "N", help: "A long valued option."),
+        OptionSpec("count", value: "N", help: "An integer option."),
+    ]
+
+    static func run(_ arguments: ParsedArguments) throws -> Int32 { 0 }
+}
+
+@main
+enum Main {
+    static func main() { FuzzInput.run(fuzz) }
+}

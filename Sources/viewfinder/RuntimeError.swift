@@ -1,0 +1,5 @@
+/// A failure while doing the work: one line on stderr, exit status 1.
+struct RuntimeError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
