@@ -21,7 +21,9 @@ public enum SpriteStop: Sendable, Hashable {
 /// A sprite waiting to be activated, with its callbacks and what follows it, possibly on
 /// another layer.
 struct PendingSprite {
-    let layer: Layer
+    /// The layer it will animate. Weak: a pending follower is kept in that layer's own records,
+    /// and a strong reference there would keep every tree with a chained sprite alive forever.
+    weak var layer: Layer?
     let recipe: SpriteRecipe
     var didStop: ((SpriteStop) -> Void)?
     var next: [PendingSprite] = []
@@ -123,7 +125,7 @@ extension Layer {
         record.didStop?(.finished)
         if let follower = record.follower {
             root.eventTime = end
-            follower.layer.activate(follower, at: end)
+            follower.layer?.activate(follower, at: end)
         }
         guard let now = records.firstIndex(where: { $0.id == id }) else { return }
         if tracks[now].timing.keepsAlive {
