@@ -81,7 +81,7 @@ let package = Package(
         .target(name: "Capture", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"]),
 
         // The desktop app's thin GTK layer: object ownership, signals, the main loop, drawing.
-        .target(name: "StudioKit", dependencies: ["ViewfinderCore", "CGtk"], swiftSettings: [gtkIncludeFlags]),
+        .target(name: "StudioKit", dependencies: ["ViewfinderCore", "CGtk", "CCairo"], swiftSettings: [gtkIncludeFlags]),
 
         // Front ends. CommandLineKit is the CLI's generic option parser, a library so the fuzz
         // targets can reach it.

@@ -23,9 +23,9 @@ extension Canvas {
                     } else {
                         // Premultiplied source over an opaque background: c + bg·(1 − a).
                         let inverse = 255 - a
-                        o[0] = UInt8(truncatingIfNeeded: (pixel >> 16 & 0xFF) + premultiply(br, inverse))
-                        o[1] = UInt8(truncatingIfNeeded: (pixel >> 8 & 0xFF) + premultiply(bg, inverse))
-                        o[2] = UInt8(truncatingIfNeeded: (pixel & 0xFF) + premultiply(bb, inverse))
+                        o[0] = UInt8(truncatingIfNeeded: (pixel >> 16 & 0xFF) + Premultiplied.scale(br, by: inverse))
+                        o[1] = UInt8(truncatingIfNeeded: (pixel >> 8 & 0xFF) + Premultiplied.scale(bg, by: inverse))
+                        o[2] = UInt8(truncatingIfNeeded: (pixel & 0xFF) + Premultiplied.scale(bb, by: inverse))
                     }
                     o += 3
                 }

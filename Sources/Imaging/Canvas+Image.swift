@@ -137,25 +137,7 @@ extension Canvas {
         private static func copy(_ picture: RasterImage, into surface: OpaquePointer) {
             cairo_surface_flush(surface)
             guard let data = cairo_image_surface_get_data(surface) else { return }
-            let stride = Int(cairo_image_surface_get_stride(surface))
-            let (width, height, channels) = (picture.width, picture.height, picture.channels)
-            picture.bytes.withUnsafeBufferPointer { source in
-                for y in 0..<height {
-                    let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-                    var s = y * width * channels
-                    for x in 0..<width {
-                        let r, g, b, a: UInt32
-                        switch channels {
-                        case 1: (r, g, b, a) = (UInt32(source[s]), UInt32(source[s]), UInt32(source[s]), 255)
-                        case 2: (r, g, b, a) = (UInt32(source[s]), UInt32(source[s]), UInt32(source[s]), UInt32(source[s + 1]))
-                        case 3: (r, g, b, a) = (UInt32(source[s]), UInt32(source[s + 1]), UInt32(source[s + 2]), 255)
-                        default: (r, g, b, a) = (UInt32(source[s]), UInt32(source[s + 1]), UInt32(source[s + 2]), UInt32(source[s + 3]))
-                        }
-                        s += channels
-                        row[x] = a << 24 | premultiply(r, a) << 16 | premultiply(g, a) << 8 | premultiply(b, a)
-                    }
-                }
-            }
+            picture.writePremultipliedARGB32(to: data, rowBytes: Int(cairo_image_surface_get_stride(surface)))
             cairo_surface_mark_dirty(surface)
         }
     }
@@ -214,11 +196,4 @@ extension Canvas {
                      alpha: Double = 1) throws(Canvas.Error) {
         draw(try Image(picture), in: rect, from: source, alpha: alpha)
     }
-}
-
-/// `value · alpha / 255`, rounded.
-@inline(__always)
-func premultiply(_ value: UInt32, _ alpha: UInt32) -> UInt32 {
-    let t = value * alpha + 128
-    return (t + (t >> 8)) >> 8
 }

@@ -93,10 +93,8 @@ final class ShadowScratch {
     let surface: OpaquePointer
     let context: OpaquePointer
     let stride: Int
-    /// One row of the region at a time (the horizontal pass), or the whole region (vertical).
-    private var work: [UInt8]
-    /// Running column sums for the vertical pass.
-    private var sums: [UInt32]
+    /// The blur and its scratch memory, kept between frames.
+    private var blur = BoxBlur()
     /// Per output column of `enlarge`: the source column on the left and its weight (0…256).
     private var columns: [(index: Int, weight: UInt32)] = []
 
@@ -108,8 +106,6 @@ final class ShadowScratch {
         surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height))
         context = cairo_create(surface)
         stride = Int(cairo_image_surface_get_stride(surface))
-        work = []
-        sums = []
     }
 
     deinit {
@@ -177,52 +173,7 @@ final class ShadowScratch {
     /// counts as transparent (the region has a margin wider than three passes reach).
     func boxBlur(region: (x: Int, y: Int, width: Int, height: Int), radius: Int) {
         guard let data = cairo_image_surface_get_data(surface) else { return }
-        let (w, h) = (region.width, region.height)
-        // Dividing by the box's width is a multiply and a shift: a division per pixel would
-        // cost more than the rest of the blur and keep the loops from vectorising.
-        let n = UInt32(2 * radius + 1)
-        let reciprocal = (65536 + n / 2) / n
-        @inline(__always) func average(_ sum: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: (sum &* reciprocal &+ 32768) >> 16) }
-        if work.count < w * h { work = [UInt8](repeating: 0, count: w * h) }
-        if sums.count < w { sums = [UInt32](repeating: 0, count: w) }
-        let stride = self.stride
-        work.withUnsafeMutableBufferPointer { work in
-            sums.withUnsafeMutableBufferPointer { sums in
-                let work = work.baseAddress!, sums = sums.baseAddress!
-                // Horizontal: surface rows → work.
-                for y in 0..<h {
-                    let row = data + (region.y + y) * stride + region.x
-                    let out = work + y * w
-                    // The window [x − r, x + r] slides right: one pixel enters, one leaves.
-                    var sum: UInt32 = 0
-                    for x in 0..<min(radius, w) { sum &+= UInt32(row[x]) }
-                    var x = 0
-                    while x < w {
-                        if x &+ radius < w { sum &+= UInt32(row[x &+ radius]) }
-                        out[x] = average(sum)
-                        if x >= radius { sum &-= UInt32(row[x &- radius]) }
-                        x &+= 1
-                    }
-                }
-                // Vertical: work → surface rows, with running sums per column.
-                for x in 0..<w { sums[x] = 0 }
-                for y in 0..<min(radius, h) {
-                    let line = work + y * w
-                    for x in 0..<w { sums[x] &+= UInt32(line[x]) }
-                }
-                for y in 0..<h {
-                    if y + radius < h {
-                        let entering = work + (y + radius) * w
-                        for x in 0..<w { sums[x] &+= UInt32(entering[x]) }
-                    }
-                    let row = data + (region.y + y) * stride + region.x
-                    for x in 0..<w { row[x] = average(sums[x]) }
-                    if y >= radius {
-                        let leaving = work + (y - radius) * w
-                        for x in 0..<w { sums[x] &-= UInt32(leaving[x]) }
-                    }
-                }
-            }
-        }
+        blur.pass(data + region.y * stride + region.x, width: region.width, height: region.height,
+                  rowBytes: stride, radius: radius, edges: .transparent)
     }
 }

@@ -165,18 +165,8 @@ public final class Canvas {
 
     /// Adds a closed rounded-rectangle path to `cr` (this canvas's context unless given).
     func addRoundedRect(_ rect: Rect, radius: Double, to cr: OpaquePointer? = nil) {
-        let cr = cr ?? context
-        let r = Self.clampedRadius(radius, for: rect)
-        guard r > 0 else {
-            cairo_rectangle(cr, rect.minX, rect.minY, rect.width, rect.height)
-            return
-        }
-        cairo_new_sub_path(cr)
-        cairo_arc(cr, rect.maxX - r, rect.minY + r, r, -Double.pi / 2, 0)
-        cairo_arc(cr, rect.maxX - r, rect.maxY - r, r, 0, Double.pi / 2)
-        cairo_arc(cr, rect.minX + r, rect.maxY - r, r, Double.pi / 2, Double.pi)
-        cairo_arc(cr, rect.minX + r, rect.minY + r, r, Double.pi, 3 * Double.pi / 2)
-        cairo_close_path(cr)
+        vf_cairo_rounded_rectangle(cr ?? context, rect.minX, rect.minY, rect.width, rect.height,
+                                   Self.clampedRadius(radius, for: rect))
     }
 
     func setSource(_ color: Color) {

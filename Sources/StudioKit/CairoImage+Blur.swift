@@ -28,46 +28,28 @@ extension CairoImage {
         let stride = Int(cairo_image_surface_get_stride(surface))
         cairo_surface_flush(surface)
         // Four planes of premultiplied channels; blurring premultiplied values keeps edges clean.
-        var planes = [[Int32]](repeating: [Int32](repeating: 0, count: w * h), count: 4)
+        var planes = [[UInt8]](repeating: [UInt8](repeating: 0, count: w * h), count: 4)
         for y in 0..<h {
             let row = data.advanced(by: (y0 + y) * stride + x0 * 4)
             for x in 0..<w {
-                for c in 0..<4 { planes[c][y * w + x] = Int32(row[x * 4 + c]) }
+                for c in 0..<4 { planes[c][y * w + x] = row[x * 4 + c] }
             }
         }
-        let r = max(1, radius)
+        var blur = BoxBlur()
         for c in 0..<4 {
-            for _ in 0..<3 {
-                Self.boxBlur(&planes[c], width: w, height: h, radius: r, horizontal: true)
-                Self.boxBlur(&planes[c], width: w, height: h, radius: r, horizontal: false)
+            planes[c].withUnsafeMutableBufferPointer { plane in
+                guard let base = plane.baseAddress else { return }
+                for _ in 0..<3 { blur.pass(base, width: w, height: h, rowBytes: w, radius: max(1, radius), edges: .extended) }
             }
         }
         guard let result = CairoImage(width: w, height: h) else { return nil }
         result.withPixels { pixels, outStride in
             for y in 0..<h {
                 for x in 0..<w {
-                    for c in 0..<4 { pixels[y * outStride + x * 4 + c] = UInt8(clamping: planes[c][y * w + x]) }
+                    for c in 0..<4 { pixels[y * outStride + x * 4 + c] = planes[c][y * w + x] }
                 }
             }
         }
         return result
-    }
-
-    /// One running-sum box pass of `2·radius + 1` along rows or columns, edges extended.
-    private static func boxBlur(_ plane: inout [Int32], width: Int, height: Int, radius: Int, horizontal: Bool) {
-        let (lines, length) = horizontal ? (height, width) : (width, height)
-        let step = horizontal ? 1 : width
-        let span = Int32(2 * radius + 1)
-        var line = [Int32](repeating: 0, count: length)
-        for l in 0..<lines {
-            let start = horizontal ? l * width : l
-            for i in 0..<length { line[i] = plane[start + i * step] }
-            var sum: Int32 = 0
-            for i in -radius...radius { sum += line[min(max(i, 0), length - 1)] }
-            for i in 0..<length {
-                plane[start + i * step] = (sum + span / 2) / span
-                sum += line[min(i + radius + 1, length - 1)] - line[max(i - radius, 0)]
-            }
-        }
     }
 }

@@ -1,3 +1,4 @@
+internal import CCairo
 internal import CGtk
 import ViewfinderCore
 
@@ -57,23 +58,8 @@ public final class CairoImage {
         surface = made
         width = image.width
         height = image.height
-        let stride = Int(cairo_image_surface_get_stride(made))
-        let channels = image.channels
         cairo_surface_flush(made)
-        image.bytes.withUnsafeBufferPointer { source in
-            for y in 0..<image.height {
-                let row = data.advanced(by: y * stride).withMemoryRebound(to: UInt32.self, capacity: image.width) { $0 }
-                var index = y * image.width * channels
-                for x in 0..<image.width {
-                    let a = channels == 4 ? UInt32(source[index + 3]) : 255
-                    let r = (UInt32(source[index]) * a + 127) / 255
-                    let g = (UInt32(source[index + 1]) * a + 127) / 255
-                    let b = (UInt32(source[index + 2]) * a + 127) / 255
-                    row[x] = a << 24 | r << 16 | g << 8 | b
-                    index += channels
-                }
-            }
-        }
+        image.writePremultipliedARGB32(to: data, rowBytes: Int(cairo_image_surface_get_stride(made)))
         cairo_surface_mark_dirty(made)
     }
 
@@ -113,14 +99,7 @@ public struct CairoContext {
 
     /// A rectangle with corners of `radius`.
     public func roundedRectangle(_ rect: Rect, radius: Double) {
-        let r = max(0, min(radius, rect.width / 2, rect.height / 2))
-        guard r > 0 else { return rectangle(rect) }
-        cairo_new_sub_path(cairo)
-        cairo_arc(cairo, rect.maxX - r, rect.minY + r, r, -.pi / 2, 0)
-        cairo_arc(cairo, rect.maxX - r, rect.maxY - r, r, 0, .pi / 2)
-        cairo_arc(cairo, rect.minX + r, rect.maxY - r, r, .pi / 2, .pi)
-        cairo_arc(cairo, rect.minX + r, rect.minY + r, r, .pi, 3 * .pi / 2)
-        cairo_close_path(cairo)
+        vf_cairo_rounded_rectangle(cairo, rect.minX, rect.minY, rect.width, rect.height, radius)
     }
 
     /// An ellipse filling `rect`.

@@ -26,7 +26,7 @@ struct LayeringTests {
         "HUD": core.union(["ViewfinderCore"]),
         "Motion": core.union(["ViewfinderCore"]),
         "MotionRenderer": core.union(["ViewfinderCore", "Motion"]).union(engines),
-        "StudioKit": core.union(["ViewfinderCore", "Glibc", "CGtk"]),
+        "StudioKit": core.union(["ViewfinderCore", "Glibc", "CGtk", "CCairo"]),
         "CommandLineKit": core.union(["ViewfinderCore"]),
     ]
 
