@@ -92,7 +92,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ViewfinderStudio",
-            dependencies: ["ViewfinderCore", "StudioKit", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD",
+            dependencies: ["CommandLineKit", "ViewfinderCore", "StudioKit", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD",
                            "AvatarCrop", "MediaLibrary", "Capture", "Motion"],
             swiftSettings: [gtkIncludeFlags]
         ),

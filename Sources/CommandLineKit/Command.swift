@@ -31,15 +31,7 @@ extension Command {
     public static var usage: String {
         var text = "usage: \(toolName) \(name) \(synopsis)\n\n\(summary)\n"
         if !discussion.isEmpty { text += "\n\(discussion)\n" }
-        let all = options + [OptionSpec("help", short: "h", help: "Show this help.")]
-        text += "\noptions:\n"
-        for option in all {
-            var left = "--\(option.name)"
-            if let short = option.short { left = "-\(short), " + left }
-            if let value = option.value { left += " \(value)" }
-            let padded = left.count < 24 ? left + String(repeating: " ", count: 24 - left.count) : left + "  "
-            text += "  \(padded)\(option.help)\n"
-        }
+        text += "\noptions:\n" + OptionSpec.helpLines(options + [OptionSpec("help", short: "h", help: "Show this help.")])
         return text
     }
 

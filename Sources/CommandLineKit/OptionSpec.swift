@@ -17,3 +17,18 @@ public struct OptionSpec: Sendable, Hashable {
         self.help = help
     }
 }
+
+extension OptionSpec {
+    /// The options as `--help` lists them: one aligned line each, `-x, --name VALUE` then its help.
+    public static func helpLines(_ options: [OptionSpec]) -> String {
+        var text = ""
+        for option in options {
+            var left = "--\(option.name)"
+            if let short = option.short { left = "-\(short), " + left }
+            if let value = option.value { left += " \(value)" }
+            let padded = left.count < 24 ? left + String(repeating: " ", count: 24 - left.count) : left + "  "
+            text += "  \(padded)\(option.help)\n"
+        }
+        return text
+    }
+}

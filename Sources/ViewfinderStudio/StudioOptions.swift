@@ -1,6 +1,7 @@
+import CommandLineKit
 import Foundation
 
-/// What `viewfinder-studio` was asked to do.
+/// What `viewfinder-studio` was asked to do, read with the CLI's own parser (CommandLineKit).
 struct StudioOptions {
     /// The library folder (`--library`, else the same default as the CLI's).
     var library: URL?
@@ -21,66 +22,59 @@ struct StudioOptions {
         case run(StudioOptions), help, version
     }
 
-    struct UsageError: Error {
-        let message: String
+    /// The app's options, in the order `--help` lists them.
+    static let options = [
+        OptionSpec("library", value: "DIR", help: "The library to open (default: $VIEWFINDER_LIBRARY, else $XDG_DATA_HOME/viewfinder/Library)."),
+        OptionSpec("device", value: "ID", help: "Also offer this camera: 'virtual' (a test pattern) or a /dev/video path."),
+        OptionSpec("cover", value: "VIDEO", help: "Open VIDEO in the cover chooser (the cover is saved beside it)."),
+        OptionSpec("avatar", value: "PHOTO", help: "Open PHOTO in the avatar editor (the avatar is saved beside it)."),
+        OptionSpec("trim", value: "VIDEO", help: "Open VIDEO in the trimmer (the trimmed copy is saved beside it)."),
+        OptionSpec("camera", help: "Start on the camera screen."),
+        OptionSpec("dark", help: "Start with the dark theme."),
+        OptionSpec("light", help: "Start with the light theme."),
+        OptionSpec("script", value: "FILE", help: "Play the user actions in FILE, one per line, printing what happens as JSON lines (the tests' driver)."),
+        OptionSpec("version", help: "Show the version."),
+        OptionSpec("help", short: "h", help: "Show this help."),
+    ]
+
+    static var usage: String {
+        """
+        usage: viewfinder-studio [OPTIONS]
+
+        Viewfinder Studio: the desktop app. Browse and import into the photo library, take photos and
+        videos, choose a video's cover frame, crop an avatar, trim a video, with progress you can cancel.
+
+        options:
+        \(OptionSpec.helpLines(options))
+        keys: Ctrl+I import, Ctrl+Q quit, Escape back, Ctrl+Return done, Ctrl+Shift+D dark/light,
+              Space play the trim range
+
+        """
     }
 
-    static let usage = """
-    usage: viewfinder-studio [OPTIONS]
-
-    Viewfinder Studio: the desktop app. Browse and import into the photo library, take photos and
-    videos, choose a video's cover frame, crop an avatar, trim a video, with progress you can cancel.
-
-    options:
-      --library DIR     the library to open (default: $VIEWFINDER_LIBRARY, else
-                        $XDG_DATA_HOME/viewfinder/Library)
-      --device ID       also offer this camera: 'virtual' (a test pattern) or a /dev/video path
-      --cover VIDEO     open VIDEO in the cover chooser (the cover is saved beside it)
-      --avatar PHOTO    open PHOTO in the avatar editor (the avatar is saved beside it)
-      --trim VIDEO      open VIDEO in the trimmer (the trimmed copy is saved beside it)
-      --camera          start on the camera screen
-      --dark, --light   start with the dark or the light theme
-      --script FILE     play the user actions in FILE, one per line, and print what happens as
-                        JSON lines (used by the tests; see Tests/StudioTests)
-      -h, --help        show this help
-      --version         show the version
-
-    keys: Ctrl+I import, Ctrl+Q quit, Escape back, Ctrl+Return done, Ctrl+Shift+D dark/light,
-          Space play the trim range
-
-    """
-
     static func parse(_ arguments: [String]) throws(UsageError) -> Parsed {
-        var options = StudioOptions()
-        var index = 0
-        func value(_ flag: String) throws(UsageError) -> String {
-            index += 1
-            guard index < arguments.count, !arguments[index].isEmpty else { throw UsageError(message: "\(flag) needs a value") }
-            return arguments[index]
+        let parsed = try ParsedArguments(arguments, options: options.filter { $0.name != "help" },
+                                         positionalCount: 0...0, command: "viewfinder-studio")
+        if parsed.wantsHelp { return .help }
+        if parsed.flag("version") { return .version }
+        var result = StudioOptions()
+        result.library = parsed.value("library").map { URL(fileURLWithPath: $0) }
+        result.device = parsed.value("device")
+        result.script = parsed.value("script").map { URL(fileURLWithPath: $0) }
+        if parsed.flag("dark") && parsed.flag("light") {
+            throw UsageError(message: "choose --dark or --light, not both", command: nil)
         }
-        func setInitial(_ initial: Initial) throws(UsageError) {
-            guard options.initial == nil else { throw UsageError(message: "open one file at a time (--cover, --avatar, --trim, --camera)") }
-            options.initial = initial
+        result.darkTheme = parsed.flag("dark") ? true : parsed.flag("light") ? false : nil
+        let initial: [Initial] = [
+            parsed.value("cover").map { .cover(URL(fileURLWithPath: $0)) },
+            parsed.value("avatar").map { .avatar(URL(fileURLWithPath: $0)) },
+            parsed.value("trim").map { .trim(URL(fileURLWithPath: $0)) },
+            parsed.flag("camera") ? .camera : nil,
+        ].compactMap { $0 }
+        guard initial.count <= 1 else {
+            throw UsageError(message: "open one file at a time (--cover, --avatar, --trim, --camera)", command: nil)
         }
-        while index < arguments.count {
-            let argument = arguments[index]
-            switch argument {
-            case "-h", "--help": return .help
-            case "--version": return .version
-            case "--library": options.library = URL(fileURLWithPath: try value(argument))
-            case "--device": options.device = try value(argument)
-            case "--cover": try setInitial(.cover(URL(fileURLWithPath: try value(argument))))
-            case "--avatar": try setInitial(.avatar(URL(fileURLWithPath: try value(argument))))
-            case "--trim": try setInitial(.trim(URL(fileURLWithPath: try value(argument))))
-            case "--camera": try setInitial(.camera)
-            case "--dark": options.darkTheme = true
-            case "--light": options.darkTheme = false
-            case "--script": options.script = URL(fileURLWithPath: try value(argument))
-            default:
-                throw UsageError(message: argument.hasPrefix("-") ? "unknown option '\(argument)'" : "unexpected argument '\(argument)'")
-            }
-            index += 1
-        }
-        return .run(options)
+        result.initial = initial.first
+        return .run(result)
     }
 }
