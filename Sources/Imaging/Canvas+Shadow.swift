@@ -14,20 +14,39 @@ extension Canvas {
     /// Wide blurs (σ ≥ 4 device pixels) are computed at half or quarter resolution and
     /// stretched back bilinearly: nothing that fine survives such a blur, and it is 4–16 times
     /// less work.
-    public func drawShadow(of rect: Rect, cornerRadius: Double = 0, offset: Point, blurRadius: Double, color: Color) {
+    ///
+    /// A blur wider than `maxBlurRadius` device pixels is drawn that wide and faded so that its
+    /// centre is as strong as the wider blur's: the scratch memory follows the limit, not the
+    /// radius (a radius of 5000 on a 100-pixel canvas would take a gigabyte).
+    public func drawShadow(of rect: Rect, cornerRadius: Double = 0, offset: Point, blurRadius: Double, color: Color,
+                           maxBlurRadius: Double = .infinity) {
         guard color.alpha > 0, rect.width > 0, rect.height > 0 else { return }
         let m = currentTransform
         guard !m.isDegenerate else { return }
-        let sigma = max(0, blurRadius.isFinite ? blurRadius : 0) * abs(m.a * m.d - m.b * m.c).squareRoot()
+        var sigma = max(0, blurRadius.isFinite ? blurRadius : 0) * abs(m.a * m.d - m.b * m.c).squareRoot()
+        let shape = Rect(x: rect.minX + offset.x, y: rect.minY + offset.y, width: rect.width, height: rect.height)
+        let p0 = m.apply(to: Point(x: shape.minX, y: shape.minY)), p1 = m.apply(to: Point(x: shape.maxX, y: shape.minY))
+        let p2 = m.apply(to: Point(x: shape.minX, y: shape.maxY)), p3 = m.apply(to: Point(x: shape.maxX, y: shape.maxY))
+        // Corners beyond what a Double holds cannot be turned into pixel indices.
+        guard sigma.isFinite, [p0, p1, p2, p3].allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return }
+        var color = color
+        if sigma > maxBlurRadius, maxBlurRadius >= 0 {
+            // The centre of a blurred w × h box is erf(w / 2√2σ) · erf(h / 2√2σ) of its colour.
+            let width = max(p0.x, p1.x, p2.x, p3.x) - min(p0.x, p1.x, p2.x, p3.x)
+            let height = max(p0.y, p1.y, p2.y, p3.y) - min(p0.y, p1.y, p2.y, p3.y)
+            func centre(_ s: Double) -> Double { erf(width / (2 * 2.0.squareRoot() * s)) * erf(height / (2 * 2.0.squareRoot() * s)) }
+            let limited = centre(maxBlurRadius)
+            guard limited > 0 else { return }
+            color = color.fading(by: min(1, centre(sigma) / limited))
+            sigma = maxBlurRadius
+            guard color.alpha > 0 else { return }
+        }
         let reduction = sigma >= 16 ? 4 : sigma >= 4 ? 2 : 1
         let q = Double(reduction)
         let reducedSigma = sigma / q
         let box = Int((((1 + 4 * reducedSigma * reducedSigma).squareRoot() - 1) / 2).rounded())
         let pad = 3 * box + 2
 
-        let shape = Rect(x: rect.minX + offset.x, y: rect.minY + offset.y, width: rect.width, height: rect.height)
-        let p0 = m.apply(to: Point(x: shape.minX, y: shape.minY)), p1 = m.apply(to: Point(x: shape.maxX, y: shape.minY))
-        let p2 = m.apply(to: Point(x: shape.minX, y: shape.maxY)), p3 = m.apply(to: Point(x: shape.maxX, y: shape.maxY))
         // In reduced pixels, only what can reach a visible pixel through the blur: at most
         // `pad` beyond the canvas.
         let (reducedWidth, reducedHeight) = ((size.width + reduction - 1) / reduction, (size.height + reduction - 1) / reduction)
@@ -54,18 +73,24 @@ extension Canvas {
         // Cairo masks fast only with an unscaled A8 surface: bring a reduced blur back to full
         // resolution here (bilinear) rather than have Cairo scale it pixel by pixel.
         var mask = (scratch: scratch, region: region)
+        var visible = (x0: x0 * reduction, y0: y0 * reduction, x1: x1 * reduction, y1: y1 * reduction)
         if reduction > 1 {
-            let full = shadowScratch(reduction: 1, padding: pad * reduction)
-            let fullRegion = (x: x0 * reduction + full.padding, y: y0 * reduction + full.padding,
-                              width: (x1 - x0) * reduction, height: (y1 - y0) * reduction)
-            full.enlarge(region, of: scratch, by: reduction, into: fullRegion)
+            // Only what lands on the canvas is enlarged: the full-resolution mask is the size of
+            // the canvas, however far the blur reaches beyond it.
+            visible = (max(visible.x0, 0), max(visible.y0, 0), min(visible.x1, size.width), min(visible.y1, size.height))
+            guard visible.x0 < visible.x1, visible.y0 < visible.y1 else { return }
+            let full = shadowScratch(reduction: 1, padding: 0)
+            let fullRegion = (x: visible.x0 + full.padding, y: visible.y0 + full.padding,
+                              width: visible.x1 - visible.x0, height: visible.y1 - visible.y0)
+            full.enlarge(region, of: scratch, by: reduction, into: fullRegion,
+                         skipping: (x: visible.x0 - x0 * reduction, y: visible.y0 - y0 * reduction))
             full.markDirty(fullRegion)
             mask = (full, fullRegion)
         }
 
         cairo_save(context)
         cairo_identity_matrix(context)
-        cairo_rectangle(context, Double(x0) * q, Double(y0) * q, Double(x1 - x0) * q, Double(y1 - y0) * q)
+        cairo_rectangle(context, Double(visible.x0), Double(visible.y0), Double(visible.x1 - visible.x0), Double(visible.y1 - visible.y0))
         cairo_clip(context)
         setSource(color)
         cairo_mask_surface(context, mask.scratch.surface, Double(-mask.scratch.padding), Double(-mask.scratch.padding))
@@ -135,9 +160,10 @@ final class ShadowScratch {
     }
 
     /// Fills `target` (in this surface) with `region` of `source` enlarged `factor` times,
-    /// bilinearly, pixel centres aligned; beyond the region counts as its edge.
+    /// bilinearly, pixel centres aligned; beyond the region counts as its edge. `skipping`
+    /// is where the target starts in the whole enlargement (when only part of it is needed).
     func enlarge(_ region: (x: Int, y: Int, width: Int, height: Int), of source: ShadowScratch, by factor: Int,
-                 into target: (x: Int, y: Int, width: Int, height: Int)) {
+                 into target: (x: Int, y: Int, width: Int, height: Int), skipping: (x: Int, y: Int) = (0, 0)) {
         guard let input = cairo_image_surface_get_data(source.surface),
               let output = cairo_image_surface_get_data(surface) else { return }
         cairo_surface_flush(surface)
@@ -149,11 +175,11 @@ final class ShadowScratch {
             return (index, UInt32(((u - Double(index)) * 256).rounded()))
         }
         columns.removeAll(keepingCapacity: true)
-        for k in 0..<target.width { columns.append(position(k, limit: region.width)) }
+        for k in 0..<target.width { columns.append(position(k + skipping.x, limit: region.width)) }
         let (inStride, outStride) = (source.stride, stride)
         columns.withUnsafeBufferPointer { columns in
             for k in 0..<target.height {
-                let (row, g) = position(k, limit: region.height)
+                let (row, g) = position(k + skipping.y, limit: region.height)
                 let upper = input + (region.y + row) * inStride + region.x
                 let lower = input + (region.y + min(row + 1, region.height - 1)) * inStride + region.x
                 let out = output + (target.y + k) * outStride + target.x

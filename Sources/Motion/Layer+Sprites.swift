@@ -50,6 +50,18 @@ struct SpriteRecord {
     let follower: PendingSprite?
     /// Finished, and still listed only because it holds its end state.
     var hasFinished = false
+    /// A held sprite that finished in the current delivery of stop events: the finished
+    /// sprites before it on its property are dropped when the delivery ends.
+    var isNewHold = false
+}
+
+/// A layer's presentation at one instant with all its current sprites applied (see
+/// `Layer.activationCache`).
+struct ActivationCache {
+    let time: Double
+    let generation: Int
+    let model: LayerState
+    let state: LayerState
 }
 
 /// A stop event found by `Layer.advance(to:)`.
@@ -93,6 +105,7 @@ extension Layer {
                 // A sprite started by a callback may end before the next event: look again.
                 if index < due.count && root.earliestNewEnd < due[index].end { break }
             }
+            for stop in due[..<index] where stop.layer.hasNewHolds { stop.layer.dropCoveredHolds() }
         }
     }
 
@@ -117,7 +130,7 @@ extension Layer {
     /// Finishes one sprite at its end time. Its callback and its follower run while it still
     /// shows its end state, so a follower's "from" continues where it stopped.
     private func finish(_ id: SpriteID, at end: Double) {
-        guard let index = records.firstIndex(where: { $0.id == id }), !records[index].hasFinished else { return }
+        guard let index = recordIndex(of: id), !records[index].hasFinished else { return }
         records[index].hasFinished = true
         let record = records[index]
         let root = self.root
@@ -127,9 +140,10 @@ extension Layer {
             root.eventTime = end
             follower.layer?.activate(follower, at: end)
         }
-        guard let now = records.firstIndex(where: { $0.id == id }) else { return }
+        guard let now = recordIndex(of: id) else { return }
         if tracks[now].timing.keepsAlive {
-            dropHolds(coveredBy: now)
+            records[now].isNewHold = true
+            hasNewHolds = true
         } else {
             // Stays listed until time passes its end, so that presentation(at: end) shows the
             // end state whether or not the stop has been delivered yet.
@@ -140,34 +154,59 @@ extension Layer {
 
     /// Drops finished, unheld sprites whose end is before `t`: they show nothing any more.
     private func purgeFinished(before t: Double) {
-        var index = records.count - 1
         var remaining = false
-        while index >= 0 {
-            if records[index].hasFinished && !tracks[index].timing.keepsAlive {
-                if tracks[index].timing.end < t {
-                    tracks.remove(at: index)
-                    records.remove(at: index)
-                } else {
-                    remaining = true
-                }
-            }
-            index -= 1
+        removeSprites { index in
+            guard records[index].hasFinished && !tracks[index].timing.keepsAlive else { return false }
+            if tracks[index].timing.end < t { return true }
+            remaining = true
+            return false
         }
         hasFinishedSprites = remaining
     }
 
-    /// Forgets held sprites on the same property listed before `index`, now that the held
-    /// sprite at `index` hides them for ever, so a live view's list does not grow without end.
-    private func dropHolds(coveredBy index: Int) {
-        let property = tracks[index].property
-        var position = index - 1
-        while position >= 0 {
-            if records[position].hasFinished && tracks[position].property == property {
-                tracks.remove(at: position)
-                records.remove(at: position)
+    /// Forgets the finished sprites listed before a held sprite that finished in this delivery
+    /// on the same property: it hides them for ever, so a live view's list does not grow
+    /// without end. One pass for all the holds that began, however many.
+    func dropCoveredHolds() {
+        hasNewHolds = false
+        var covered = Set<AnimatedProperty>()
+        var drop = [Bool](repeating: false, count: records.count)
+        for index in records.indices.reversed() {
+            if records[index].hasFinished && covered.contains(tracks[index].property) {
+                drop[index] = true
+            } else if records[index].isNewHold {
+                covered.insert(tracks[index].property)
             }
-            position -= 1
+            records[index].isNewHold = false
         }
+        removeSprites { drop[$0] }
+    }
+
+    /// Removes the sprites at the indices `shouldRemove` picks, keeping the others' order, in
+    /// one pass (removing them one by one would move the rest of the list each time).
+    private func removeSprites(where shouldRemove: (Int) -> Bool) {
+        var kept = 0
+        for index in records.indices where !shouldRemove(index) {
+            if kept != index {
+                records[kept] = records[index]
+                tracks[kept] = tracks[index]
+            }
+            kept += 1
+        }
+        guard kept < records.count else { return }
+        records.removeLast(records.count - kept)
+        tracks.removeLast(tracks.count - kept)
+    }
+
+    /// Where `id` is listed. Sprites are listed in activation order, so by number: a binary
+    /// search keeps finishing each of n sprites from costing n.
+    func recordIndex(of id: SpriteID) -> Int? {
+        var low = 0, high = records.count
+        while low < high {
+            let middle = (low + high) / 2
+            if records[middle].id.number < id.number { low = middle + 1 } else { high = middle }
+        }
+        return low < records.count && records[low].id == id ? low : nil
     }
 
     /// Activates a sprite now (or at `time`), reading missing start values from the
@@ -177,10 +216,19 @@ extension Layer {
         let root = self.root
         let start = time ?? currentTime
         if !root.isSettling { advance(to: start) }
-        let track = pending.recipe.resolved(at: start, presentation: presentation(at: start), model: model)
+        let shown: LayerState
+        if let cache = activationCache, cache.generation == trackGeneration, cache.time == start, cache.model == model {
+            shown = cache.state
+        } else {
+            shown = presentation(at: start)
+        }
+        let track = pending.recipe.resolved(at: start, presentation: shown, model: model)
         let id = SpriteID(number: nextSpriteNumber)
         nextSpriteNumber += 1
         tracks.append(track)
+        var next = shown
+        track.apply(at: start, to: &next)
+        activationCache = ActivationCache(time: start, generation: trackGeneration, model: model, state: next)
         records.append(SpriteRecord(id: id, name: pending.recipe.name, didStop: pending.didStop,
                                     follower: pending.follower))
         root.earliestEnd = min(root.earliestEnd, track.timing.end)
@@ -201,13 +249,13 @@ extension Layer {
 
     /// Whether `id` is activated and has not finished or been stopped.
     func isRunning(_ id: SpriteID) -> Bool {
-        records.contains { $0.id == id && !$0.hasFinished }
+        recordIndex(of: id).map { !records[$0].hasFinished } ?? false
     }
 
     /// Ends one sprite: a running one is interrupted (didStop(.interrupted), no `then`); a held
     /// one lets go of its end state. Unknown ids are ignored.
     func stopSprite(_ id: SpriteID) {
-        guard let index = records.firstIndex(where: { $0.id == id }) else { return }
+        guard let index = recordIndex(of: id) else { return }
         let record = records.remove(at: index)
         tracks.remove(at: index)
         if !record.hasFinished { record.didStop?(.interrupted) }

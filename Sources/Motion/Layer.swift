@@ -33,7 +33,18 @@ public final class Layer {
     public var clock: (any ClockSource)?
 
     /// Evaluation data of the active sprites, in activation order (later ones win).
-    var tracks: [SpriteTrack] = []
+    var tracks: [SpriteTrack] = [] {
+        didSet { trackGeneration &+= 1 }
+    }
+    /// Counts changes to `tracks`, so that `activationCache` knows when it is stale.
+    var trackGeneration = 0
+    /// The presentation at the time of the last activation with every track applied: sprites
+    /// activated one after another at one instant (a scene's, at 0) then each read their start
+    /// value in constant time instead of re-evaluating every sprite before them.
+    var activationCache: ActivationCache?
+    /// Whether a held sprite finished during the current delivery of stop events, so that the
+    /// sprites it hides are dropped (`dropCoveredHolds`) once the delivery ends.
+    var hasNewHolds = false
     /// Bookkeeping for the same sprites, index for index with `tracks`.
     var records: [SpriteRecord] = []
     /// Whether some finished, unheld sprite is still listed (it shows its end state at exactly

@@ -17,8 +17,10 @@ extension Scene {
     /// perspective, sprites, sublayers. Sprite keys: kind, axis, from, to, by, keyframes,
     /// keyTimes, curves, path, stopAt, duration, delay, repeat (a number or "forever"),
     /// autoreverse, keepAlive, timing (a curve name or [c1x, c1y, c2x, c2y]), spring, name, then.
-    /// Unknown keys are errors, so a typo does not pass silently.
+    /// Unknown keys are errors, so a typo does not pass silently. Every number, count and
+    /// depth is checked against `SceneLimits` before it is used.
     public static func parse(_ data: Data) throws -> Scene {
+        try JSONPreflight.check(data)
         let document: JSONValue
         do {
             document = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -28,14 +30,14 @@ extension Scene {
         let reader = try SceneReader(document, at: "")
         try reader.rejectUnknownKeys(["size", "duration", "background", "layers"])
         guard let sizeValue = reader.object["size"] else { throw reader.fail("size", "missing; expected [width, height]") }
-        let sides = try reader.numbers(sizeValue, key: "size", counts: [2], what: "[width, height] with both above 0")
+        let sides = try reader.numbers(sizeValue, key: "size", counts: [2], what: "[width, height] with both above 0",
+                                       in: 0...SceneLimits.maxCanvasSide)
         guard sides[0] > 0, sides[1] > 0 else { throw reader.expected("size", "[width, height] with both above 0", got: sizeValue) }
         var scene = Scene(size: Size(width: sides[0], height: sides[1]),
-                          duration: try reader.number("duration", atLeast: 0),
+                          duration: try reader.number("duration", atLeast: 0, atMost: SceneLimits.maxDuration),
                           background: try reader.color("background") ?? .black)
-        var names = Set<String>()
-        var counter = 0
-        scene.layers = try layerList(reader, names: &names, counter: &counter)
+        var tally = Tally()
+        scene.layers = try layerList(reader, depth: 1, tally: &tally)
         return scene
     }
 
@@ -47,12 +49,32 @@ extension Scene {
         return "\(error)"
     }
 
-    private static func layerList(_ reader: SceneReader, names: inout Set<String>, counter: inout Int) throws -> [SceneLayer] {
+    /// What the scene holds so far, to name layers and keep within `SceneLimits`.
+    struct Tally {
+        var names = Set<String>()
+        var layers = 0
+        var sprites = 0
+
+        /// Counts one more sprite at `path`.
+        mutating func addSprite(at path: String) throws {
+            sprites += 1
+            guard sprites <= SceneLimits.maxSpriteCount else {
+                throw SceneError(path: path, message: "more than \(SceneLimits.maxSpriteCount) sprites in the scene (the limit)")
+            }
+        }
+    }
+
+    /// The layers under `reader`, which are at nesting level `depth` (top-level layers are 1).
+    private static func layerList(_ reader: SceneReader, depth: Int, tally: inout Tally) throws -> [SceneLayer] {
         let key = reader.path.isEmpty ? "layers" : "sublayers"
         guard let value = reader.object[key] else { return [] }
         guard case .array(let items) = value else { throw reader.expected(key, "an array of layers", got: value) }
         return try items.enumerated().map { index, item in
-            try layer(SceneReader(item, at: "\(reader.at(key))[\(index)]"), names: &names, counter: &counter)
+            let path = "\(reader.at(key))[\(index)]"
+            guard depth <= SceneLimits.maxLayerDepth else {
+                throw SceneError(path: path, message: "sublayers nested more than \(SceneLimits.maxLayerDepth) levels deep (the limit)")
+            }
+            return try layer(SceneReader(item, at: path), depth: depth, tally: &tally)
         }
     }
 
@@ -62,12 +84,15 @@ extension Scene {
         "contentsRect", "scale", "rotation", "translation", "perspective", "sprites", "sublayers",
     ]
 
-    private static func layer(_ r: SceneReader, names: inout Set<String>, counter: inout Int) throws -> SceneLayer {
+    private static func layer(_ r: SceneReader, depth: Int, tally: inout Tally) throws -> SceneLayer {
         try r.rejectUnknownKeys(layerKeys)
-        counter += 1
-        let name = try r.string("name") ?? "layer\(counter)"
+        tally.layers += 1
+        guard tally.layers <= SceneLimits.maxLayerCount else {
+            throw SceneError(path: r.path, message: "more than \(SceneLimits.maxLayerCount) layers in the scene (the limit)")
+        }
+        let name = try r.string("name") ?? "layer\(tally.layers)"
         guard !name.isEmpty else { throw r.fail("name", "must not be empty") }
-        guard names.insert(name).inserted else { throw r.fail("name", "\"\(name)\" is used by another layer; names must be unique") }
+        guard tally.names.insert(name).inserted else { throw r.fail("name", "\"\(name)\" is used by another layer; names must be unique") }
         var m = LayerState()
         if let v = try r.point("position") { m.position = v }
         if let v = try r.rect("bounds") { m.bounds = v }
@@ -80,7 +105,7 @@ extension Scene {
         if let v = try r.color("borderColor") { m.borderColor = v }
         if let v = try r.point("shadowOffset") { m.shadowOffset = v }
         if let v = try r.number("shadowOpacity") { m.shadowOpacity = v }
-        if let v = try r.number("shadowRadius", atLeast: 0) { m.shadowRadius = v }
+        if let v = try r.number("shadowRadius", atLeast: 0, atMost: SceneLimits.maxShadowRadius) { m.shadowRadius = v }
         if let v = try r.color("shadowColor") { m.shadowColor = v }
         if let v = try r.string("contents") { m.contents = ImageReference(v) }
         if let v = try r.rect("contentsRect") { m.contentsRect = v }
@@ -92,10 +117,10 @@ extension Scene {
         if let value = r.object["sprites"] {
             guard case .array(let items) = value else { throw r.expected("sprites", "an array of sprites", got: value) }
             sprites = try items.enumerated().map { index, item in
-                try sprite(SceneReader(item, at: "\(r.at("sprites"))[\(index)]"))
+                try sprite(SceneReader(item, at: "\(r.at("sprites"))[\(index)]"), tally: &tally)
             }
         }
-        let sublayers = try layerList(r, names: &names, counter: &counter)
+        let sublayers = try layerList(r, depth: depth + 1, tally: &tally)
         return SceneLayer(name: name, model: m, sprites: sprites, sublayers: sublayers)
     }
 }

@@ -26,8 +26,9 @@ extension Scene {
 
     private static let axisKinds = ["scale", "rotate", "translate"]
 
-    static func sprite(_ r: SceneReader) throws -> SceneSprite {
+    static func sprite(_ r: SceneReader, tally: inout Tally) throws -> SceneSprite {
         try r.rejectUnknownKeys(spriteKeys)
+        try tally.addSprite(at: r.path)
         guard let kind = try r.string("kind") else { throw r.fail("kind", "missing; expected one of \(kindList)") }
         var axis: Axis?
         if let text = try r.string("axis") {
@@ -48,14 +49,17 @@ extension Scene {
             (property, valueKind) = known
         }
         var recipe = SpriteRecipe(property: property, appearance: SpriteAppearance())
-        recipe.from = try r.object["from"].map { try value($0, valueKind, r, "from") }
-        recipe.to = try r.object["to"].map { try value($0, valueKind, r, "to") }
+        // A shadow's radius has its own limit (the blur's cost grows with it); offsets may be negative.
+        let range = property == .shadowRadius ? 0...SceneLimits.maxShadowRadius : SceneReader.magnitude
+        let offsets = property == .shadowRadius ? -SceneLimits.maxShadowRadius...SceneLimits.maxShadowRadius : range
+        recipe.from = try r.object["from"].map { try value($0, valueKind, r, "from", in: range) }
+        recipe.to = try r.object["to"].map { try value($0, valueKind, r, "to", in: range) }
         if let offset = r.object["by"] {
             guard valueKind != .image else { throw r.fail("by", "contents cannot change by an offset; use to") }
             guard recipe.to == nil else { throw r.fail("by", "give either to or by, not both") }
-            recipe.by = try value(offset, valueKind, r, "by")
+            recipe.by = try value(offset, valueKind, r, "by", in: offsets)
         }
-        recipe.keyframes = try keyframes(r, valueKind)
+        recipe.keyframes = try keyframes(r, valueKind, in: range)
         if kind == "path" || r.has("path") {
             guard kind == "path" || kind == "move" else { throw r.fail("path", "only move and path sprites follow a path") }
             recipe.path = try path(r)
@@ -67,7 +71,7 @@ extension Scene {
         try readTiming(r, into: &recipe)
         recipe.name = try r.string("name")
         if let next = r.object["then"] {
-            recipe.then = [try sprite(SceneReader(next, at: r.at("then"))).recipe]
+            recipe.then = [try sprite(SceneReader(next, at: r.at("then")), tally: &tally).recipe]
         }
         return SceneSprite(kind: kind, recipe: recipe)
     }
@@ -76,10 +80,13 @@ extension Scene {
         (Array(kinds.keys) + axisKinds).sorted().joined(separator: ", ")
     }
 
-    private static func value(_ json: JSONValue, _ kind: ValueKind, _ r: SceneReader, _ key: String) throws -> AnimatableValue {
+    /// A sprite value; a number must lie in `range`.
+    private static func value(_ json: JSONValue, _ kind: ValueKind, _ r: SceneReader, _ key: String,
+                              in range: ClosedRange<Double>) throws -> AnimatableValue {
         switch kind {
         case .number:
             guard case .number(let n) = json, n.isFinite else { throw r.expected(key, "a number", got: json) }
+            guard range.contains(n) else { throw r.outOfRange(key, n, range) }
             return .number(n)
         case .point: return .point(try r.point(json, key: key))
         case .rect: return .rect(try r.rect(json, key: key))
@@ -91,13 +98,13 @@ extension Scene {
         }
     }
 
-    private static func keyframes(_ r: SceneReader, _ kind: ValueKind) throws -> KeyframeTrack? {
+    private static func keyframes(_ r: SceneReader, _ kind: ValueKind, in range: ClosedRange<Double>) throws -> KeyframeTrack? {
         guard let json = r.object["keyframes"] else {
             if r.has("keyTimes") || r.has("curves") { throw r.fail("keyframes", "missing; keyTimes and curves need keyframes") }
             return nil
         }
         guard case .array(let items) = json, !items.isEmpty else { throw r.expected("keyframes", "a non-empty array of values", got: json) }
-        let values = try items.map { try value($0, kind, r, "keyframes") }
+        let values = try items.map { try value($0, kind, r, "keyframes", in: range) }
         var times: [Double]?
         if let json = r.object["keyTimes"] {
             let list = try r.numbers(json, key: "keyTimes", counts: [values.count], what: "one time per keyframe")
@@ -159,7 +166,9 @@ extension Scene {
         if let json = r.object["repeat"] {
             switch json {
             case .string("forever"): recipe.repetition = .forever
-            case .number(let n) where n.isFinite && n > 0: recipe.repetition = Repetition(n)
+            case .number(let n) where n.isFinite && n > 0:
+                guard n <= SceneLimits.maxMagnitude else { throw r.outOfRange("repeat", n, 0...SceneLimits.maxMagnitude) }
+                recipe.repetition = Repetition(n)
             default: throw r.expected("repeat", "a number above 0 or \"forever\"", got: json)
             }
         }

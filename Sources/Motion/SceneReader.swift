@@ -29,10 +29,23 @@ struct SceneReader {
 
     func has(_ key: String) -> Bool { object[key] != nil }
 
-    func number(_ key: String, atLeast minimum: Double? = nil) throws -> Double? {
+    /// `value` at `key` is beyond `range`: `layers[0].shadowRadius: 1e308 is out of range (0…1000)`.
+    func outOfRange(_ key: String, _ value: Double, _ range: ClosedRange<Double>) -> SceneError {
+        fail(key, "\(SceneLimits.number(value)) is out of range \(SceneLimits.describe(range))")
+    }
+
+    /// Every number of a scene that no other limit bounds: ±`SceneLimits.maxMagnitude`.
+    static let magnitude = -SceneLimits.maxMagnitude...SceneLimits.maxMagnitude
+
+    /// The number at `key`, checked for range before anyone converts or multiplies it: below
+    /// `minimum` is "expected a number ≥ …", beyond `maximum` (or the general magnitude) is
+    /// out of range.
+    func number(_ key: String, atLeast minimum: Double? = nil, atMost maximum: Double = SceneLimits.maxMagnitude) throws -> Double? {
         guard let value = object[key] else { return nil }
         guard case .number(let number) = value, number.isFinite else { throw expected(key, "a number", got: value) }
         if let minimum, number < minimum { throw expected(key, "a number ≥ \(JSONText.number(minimum))", got: value) }
+        let range = (minimum ?? -SceneLimits.maxMagnitude)...maximum
+        guard range.contains(number) else { throw outOfRange(key, number, range) }
         return number
     }
 
@@ -48,11 +61,13 @@ struct SceneReader {
         return text
     }
 
-    /// An array of exactly one of `counts` numbers.
-    func numbers(_ value: JSONValue, key: String, counts: [Int], what: String) throws -> [Double] {
+    /// An array of exactly one of `counts` numbers, each within `range`.
+    func numbers(_ value: JSONValue, key: String, counts: [Int], what: String,
+                 in range: ClosedRange<Double> = SceneReader.magnitude) throws -> [Double] {
         guard case .array(let items) = value, counts.contains(items.count) else { throw expected(key, what, got: value) }
         return try items.map { item in
             guard case .number(let number) = item, number.isFinite else { throw expected(key, what, got: value) }
+            guard range.contains(number) else { throw outOfRange(key, number, range) }
             return number
         }
     }
@@ -92,7 +107,10 @@ struct SceneReader {
     /// A number for all three axes, or `[x, y]` (z unchanged) or `[x, y, z]`.
     func vector(_ key: String, default base: Vector3) throws -> Vector3? {
         guard let value = object[key] else { return nil }
-        if case .number(let n) = value, n.isFinite { return Vector3(all: n) }
+        if case .number(let n) = value, n.isFinite {
+            guard Self.magnitude.contains(n) else { throw outOfRange(key, n, Self.magnitude) }
+            return Vector3(all: n)
+        }
         let n = try numbers(value, key: key, counts: [2, 3], what: "a number, [x, y] or [x, y, z]")
         return Vector3(x: n[0], y: n[1], z: n.count == 3 ? n[2] : base.z)
     }

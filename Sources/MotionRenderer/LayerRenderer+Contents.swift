@@ -34,8 +34,11 @@ extension LayerRenderer {
     func image(_ reference: ImageReference, layer: String) throws(MotionRendererError) -> Canvas.Image {
         if let cached = images[reference.name] { return cached }
         let url = url(of: reference)
+        if let refusal = Self.refusal(ofImageAt: url.path) {
+            throw .imageUnreadable(layer: layer, path: url.path, detail: refusal)
+        }
         do {
-            let picture = try Photo(url: url).preview(fitting: maxImageSize)
+            let picture = try Photo(url: url, maxPixels: SceneLimits.maxImagePixels).preview(fitting: maxImageSize)
             let image = try Canvas.Image(picture)
             images[reference.name] = image
             return image
@@ -44,6 +47,26 @@ extension LayerRenderer {
         } catch {
             throw .imageUnreadable(layer: layer, path: url.path, detail: String(describing: error))
         }
+    }
+
+    /// Why the file at `path` is not opened at all, or nil: it must be a regular file (reading
+    /// a FIFO blocks for ever, a device like /dev/zero never ends) within
+    /// `SceneLimits.maxImageBytes`. Asked of the file system before anything opens it.
+    static func refusal(ofImageAt path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return String(cString: strerror(errno)) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            break
+        case S_IFDIR: return "it is a folder, not a regular file"
+        case S_IFIFO: return "it is a FIFO (named pipe), not a regular file"
+        case S_IFCHR, S_IFBLK: return "it is a device, not a regular file"
+        default: return "it is not a regular file"
+        }
+        guard Int64(info.st_size) <= SceneLimits.maxImageBytes else {
+            return "it is \(Int64(info.st_size) >> 20) MiB, more than the limit of \(SceneLimits.maxImageBytes >> 20) MiB for a picture"
+        }
+        return nil
     }
 
     /// Makes `picture` what layers whose `contents` is `reference` show, instead of a file

@@ -142,8 +142,11 @@ public final class LayerRenderer {
         defer { if grouped { canvas.endGroup(alpha: opacity) } }
 
         if shadowAlpha > 0 {
+            // Sprites and scaling can take the blur past the scene's limit: the widest drawn
+            // follows the frame (SceneLimits.shadowBlurLimit), so memory follows it too.
             canvas.drawShadow(of: bounds, cornerRadius: radius, offset: s.shadowOffset, blurRadius: s.shadowRadius,
-                              color: s.shadowColor.fading(by: shadowAlpha * alpha))
+                              color: s.shadowColor.fading(by: shadowAlpha * alpha),
+                              maxBlurRadius: SceneLimits.shadowBlurLimit(width: canvas.size.width, height: canvas.size.height))
         }
         if hasBackground {
             canvas.fill(bounds, cornerRadius: radius, color: s.backgroundColor.fading(by: alpha))

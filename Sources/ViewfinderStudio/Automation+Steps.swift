@@ -60,7 +60,7 @@ extension Automation {
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         case "wait-file":
             let path = try word(args, 0)
-            try await until(try args.count > 1 ? number(args, 1) : 60, "the file \(path)") {
+            try await until(try args.count > 1 ? seconds(args, 1) : 60, "the file \(path)") {
                 FileManager.default.fileExists(atPath: path)
             }
         case "scroll-grid":

@@ -56,7 +56,7 @@ final class Automation {
         switch command {
         case "wait":
             let name = try word(args, 0)
-            let timeout = try args.count > 1 ? number(args, 1) : 60
+            let timeout = try args.count > 1 ? seconds(args, 1) : 60
             try await until(timeout, "event \(name)") { [unowned self] in
                 guard self.studio.events.counts[name, default: 0] > self.consumed[name, default: 0] else { return false }
                 self.consumed[name, default: 0] += 1
@@ -64,15 +64,15 @@ final class Automation {
             }
         case "wait-hud":
             let phase = try word(args, 0)
-            try await until(try args.count > 1 ? number(args, 1) : 60, "HUD \(phase)") { [unowned self] in
+            try await until(try args.count > 1 ? seconds(args, 1) : 60, "HUD \(phase)") { [unowned self] in
                 "\(self.studio.hudOverlay.shownPhase)" == phase
             }
         case "wait-any":
             // `wait-any A B … [SECONDS]`: the next of any of these events not yet waited for.
             var names = args
             var timeout = 60.0
-            if let last = names.last, let seconds = Double(last) {
-                timeout = seconds
+            if let last = names.last, Double(last) != nil {
+                timeout = try seconds(names, names.count - 1)
                 names.removeLast()
             }
             guard !names.isEmpty else { throw StepError(description: "wait-any needs event names") }
@@ -90,7 +90,7 @@ final class Automation {
                 return shown.isExact && shown.sliderValue == screen.session.sliderValue
             }
         case "sleep":
-            try await Task.sleep(for: .milliseconds(Int(try number(args, 0) * 1000)))
+            try await Task.sleep(for: .milliseconds(Int(try seconds(args, 0) * 1000)))
         case "screenshot":
             let path = try word(args, 0)
             let target: Widget
@@ -204,6 +204,19 @@ final class Automation {
     func word(_ args: [String], _ index: Int) throws -> String {
         guard index < args.count else { throw StepError(description: "missing argument \(index + 1)") }
         return args[index]
+    }
+
+    /// The longest a script may sleep or wait for one thing, in seconds.
+    static let longestWait = 3600.0
+
+    /// A number of seconds from 0 to `longestWait`, checked before it becomes milliseconds
+    /// (`Int(1e308 * 1000)` traps).
+    func seconds(_ args: [String], _ index: Int) throws -> Double {
+        let value = try number(args, index)
+        guard (0...Self.longestWait).contains(value) else {
+            throw StepError(description: "'\(args[index])' is out of range (0…\(Int(Self.longestWait)) seconds)")
+        }
+        return value
     }
 
     func number(_ args: [String], _ index: Int) throws -> Double {

@@ -7,8 +7,9 @@ func viewfinder(_ arguments: String...) throws -> RunResult {
     try Subprocess.run(TestPaths.tool, arguments, timeout: 120)
 }
 
-func viewfinder(_ arguments: [String]) throws -> RunResult {
-    try Subprocess.run(TestPaths.tool, arguments, timeout: 120)
+/// Runs the built `viewfinder` tool; a run longer than `timeout` seconds is a failure (a hang).
+func viewfinder(_ arguments: [String], timeout: TimeInterval = 120) throws -> RunResult {
+    try Subprocess.run(TestPaths.tool, arguments, timeout: timeout)
 }
 
 /// Runs the built `viewfinder` tool from an async test, without holding a cooperative thread.

@@ -37,7 +37,10 @@ enum AnimateCommand: Command {
                 throw arguments.invalid("output", "'\((name as NSString).lastPathComponent)' must end in .mp4, .gif or .png")
             }
         }
-        _ = try checkReadableMediaFile(sceneURL)
+        let bytes = try checkReadableMediaFile(sceneURL)
+        guard bytes <= SceneLimits.maxSceneBytes else {
+            throw RuntimeError("\(sceneURL.path) is \(bytes >> 20) MiB; a scene file may be at most \(SceneLimits.maxSceneBytes >> 20) MiB")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: sceneURL)
@@ -48,6 +51,9 @@ enum AnimateCommand: Command {
         var at = 0.0
         if let text = arguments.value("at") {
             guard case .time(let t)? = try? TimePosition(parsing: text) else { throw arguments.invalid("at", "expected seconds, not '\(text)'") }
+            guard t.seconds <= SceneLimits.maxDuration else {
+                throw arguments.invalid("at", "\(text) is out of range (0…\(Int(SceneLimits.maxDuration)) seconds)")
+            }
             at = t.seconds
         }
         if arguments.flag("json") {
@@ -64,8 +70,8 @@ enum AnimateCommand: Command {
         }
         var duration = scene.duration ?? 2
         if let text = arguments.value("duration") {
-            guard case .time(let t)? = try? TimePosition(parsing: text), t > .zero, t.seconds <= 3600 else {
-                throw arguments.invalid("duration", "expected seconds from 0 to 3600, not '\(text)'")
+            guard case .time(let t)? = try? TimePosition(parsing: text), t > .zero, t.seconds <= SceneLimits.maxDuration else {
+                throw arguments.invalid("duration", "expected seconds from 0 to \(Int(SceneLimits.maxDuration)), not '\(text)'")
             }
             duration = t.seconds
         }
@@ -91,7 +97,12 @@ enum AnimateCommand: Command {
             print("\(output.path): frame at \(at) s (\(frameSize.width)×\(frameSize.height))")
             return 0
         }
-        let count = max(1, Int((duration * Double(fps)).rounded()))
+        // The scene's duration is within SceneLimits.maxDuration and --fps within 1…120, but
+        // together they may still be more frames than one rendering may make.
+        guard let count = SceneLimits.frameCount(duration: duration, fps: fps) else {
+            let frames = Int((duration * Double(fps)).rounded())
+            throw arguments.invalid("duration", "\(String(format: "%g", duration)) s at \(fps) fps is \(frames) frames, more than the limit of \(SceneLimits.maxFrameCount); lower --fps or --duration")
+        }
         let shared = Lent(RenderJob(frame: frame, sample: { tree, t in
             try renderer.render(tree, at: t, sceneSize: scene.size, size: frameSize, background: scene.background)
         }))
