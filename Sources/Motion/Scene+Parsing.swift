@@ -20,7 +20,12 @@ extension Scene {
     /// Unknown keys are errors, so a typo does not pass silently. Every number, count and
     /// depth is checked against `SceneLimits` before it is used.
     public static func parse(_ data: Data) throws -> Scene {
-        try JSONPreflight.check(data)
+        do {
+            try JSONPreflight.check(data, maxDepth: SceneLimits.maxJSONDepth,
+                                    limitNote: "the limit is ±\(SceneLimits.number(SceneLimits.maxMagnitude))")
+        } catch {
+            throw SceneError(path: error.path, message: error.message)
+        }
         let document: JSONValue
         do {
             document = try JSONDecoder().decode(JSONValue.self, from: data)

@@ -81,15 +81,23 @@ public struct Spring: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Finds the last time |displacement| exceeds the tolerance: first a time past which the
-    /// envelope keeps it inside, then a backward scan fine enough to see every oscillation, then
-    /// bisection on the crossing.
+    /// Finds the last time |displacement| exceeds the tolerance: first the time past which the
+    /// envelope keeps it inside (doubling, then bisection, so the scan that follows starts within
+    /// one oscillation of the answer however fast the spring swings), then a backward scan fine
+    /// enough to see every oscillation, then bisection on the crossing.
     private func findSettlingDuration() -> Double {
         let tolerance = Self.settlingTolerance
         if damping == 0 { return .infinity }
-        var horizon = max(1 / naturalFrequency, 1e-3)
+        let first = max(1 / naturalFrequency, 1e-3)
+        var horizon = first
         while envelope(at: horizon) > tolerance && horizon < 1e6 { horizon *= 2 }
         if horizon >= 1e6 { return .infinity }
+        // The envelope falls from `horizon / 2` (still outside, unless it never was) to `horizon`.
+        var outside = horizon == first ? 0 : horizon / 2
+        for _ in 0..<60 {
+            let middle = (outside + horizon) / 2
+            if envelope(at: middle) > tolerance { outside = middle } else { horizon = middle }
+        }
         var step = horizon / 4096
         if dampingRatio < 1 {
             let period = 2 * Double.pi / (naturalFrequency * (1 - dampingRatio * dampingRatio).squareRoot())

@@ -196,19 +196,19 @@ public struct CropSpec: Sendable, Hashable, Codable {
 
     /// A spec read from JSON and validated; any problem is a `CropSpecError` that says where.
     public static func parse(_ data: Data) throws(CropSpecError) -> CropSpec {
+        // Faults the decoder would call "not valid JSON": deep nesting, numbers out of range.
+        do {
+            try JSONPreflight.check(data, maxDepth: 16, limitNote: "a crop spec holds pixel sizes and positions",
+                                    wholeNumbers: ["imageSize.width", "imageSize.height", "outputSize.width", "outputSize.height"])
+        } catch {
+            throw CropSpecError(reason: error.path.isEmpty ? error.message : "\"\(error.path)\": \(error.message)")
+        }
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = CropSpec.nonNumbersDecoding
         let spec: CropSpec
         do {
             spec = try decoder.decode(CropSpec.self, from: data)
         } catch let error as DecodingError {
-            // The decoder calls syntax errors, numbers out of range and deep nesting all "not
-            // valid JSON"; a second read says which it was.
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-               let problem = JSONProblem.describe(data, wholeNumbers: ["imageSize.width", "imageSize.height",
-                                                                       "outputSize.width", "outputSize.height"]) {
-                throw CropSpecError(reason: problem)
-            }
             throw CropSpecError(reason: CropSpec.explain(error))
         } catch {
             throw CropSpecError(reason: "not readable as JSON (\(error.localizedDescription))")

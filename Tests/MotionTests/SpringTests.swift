@@ -74,4 +74,20 @@ struct SpringTests {
         let repaired = Spring(mass: -1, stiffness: .nan, damping: -2, initialVelocity: .infinity)
         #expect(repaired.mass == 1 && repaired.stiffness == 1 && repaired.damping == 0 && repaired.initialVelocity == 0)
     }
+
+    @Test("a fast, barely damped spring (found by fuzzing: it took seconds to parse) settles where its motion stays within tolerance",
+          arguments: [(1_000_000.0, 0.000001, 0.000001), (1_000_000.0, 1.0, 0.5), (1_000_000.0, 0.000001, 1.0)])
+    func extremeSettling(_ stiffness: Double, _ mass: Double, _ damping: Double) {
+        let spring = Spring(mass: mass, stiffness: stiffness, damping: damping)
+        let t = spring.settlingDuration
+        #expect(t.isFinite && t > 0)
+        // After it, never outside the tolerance (sampled finely across many periods; a peak may
+        // graze it by a hundredth of a per cent, between the scan's samples).
+        let period = 2 * Double.pi / spring.naturalFrequency
+        for i in 1...2000 {
+            let later = t + Double(i) * period / 97
+            #expect(abs(spring.displacement(at: later)) <= Spring.settlingTolerance * 1.001, "at \(later)")
+        }
+        #expect(spring.progress(atSeconds: t) == 1)
+    }
 }

@@ -1,11 +1,20 @@
 import Foundation
 
-/// One pass over a scene's bytes before decoding, for the two faults Foundation's decoder
-/// reports in its own words: arrays and objects nested deeper than `SceneLimits.maxJSONDepth`
-/// (past 512 levels it calls the document "not valid JSON"; below, deep nesting costs stack in
-/// every reader after it) and numbers beyond what a Double holds (a "type mismatch"). Both are
-/// reported with the key where they are. Anything else malformed is left to the decoder.
-enum JSONPreflight {
+/// One pass over JSON bytes before decoding, for the faults Foundation's decoder reports in its
+/// own words: arrays and objects nested deeper than a reader allows (past 512 levels it calls
+/// the document "not valid JSON"; below, deep nesting costs stack in every reader after it),
+/// numbers beyond what a Double holds (a "type mismatch" or "not valid JSON"), and, for keys a
+/// reader names, numbers too large for a whole number. Each is reported with the key where it
+/// is. Anything else malformed is left to the decoder. Scenes and crop specs both use it.
+public enum JSONPreflight {
+    /// A fault and where it is: a key path like `layers[0].shadowRadius` (empty for the document).
+    public struct Problem: Error, Sendable, Equatable {
+        /// Where, written as `layers[0].shadowRadius`.
+        public let path: String
+        /// What is wrong.
+        public let message: String
+    }
+
     /// An open array or object, and where in it the scan is.
     private struct Container {
         let isObject: Bool
@@ -17,7 +26,11 @@ enum JSONPreflight {
         var expectsKey: Bool
     }
 
-    static func check(_ data: Data) throws(SceneError) {
+    /// Throws the first fault in `data`: nesting deeper than `maxDepth`, a number no Double can
+    /// hold (its message ends with `limitNote`, which says what the reader accepts), or a number
+    /// that is not a whole number in `Int`'s range at one of `wholeNumbers` (dotted key paths).
+    public static func check(_ data: Data, maxDepth: Int, limitNote: String,
+                             wholeNumbers: Set<String> = []) throws(Problem) {
         let bytes = [UInt8](data)
         var stack: [Container] = []
         var i = 0
@@ -26,8 +39,8 @@ enum JSONPreflight {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let isObject = bytes[i] == UInt8(ascii: "{")
                 stack.append(Container(isObject: isObject, expectsKey: isObject))
-                if stack.count > SceneLimits.maxJSONDepth {
-                    throw SceneError(path: "", message: "nested too deeply: more than \(SceneLimits.maxJSONDepth) levels of arrays and objects")
+                if stack.count > maxDepth {
+                    throw Problem(path: "", message: "nested too deeply: more than \(maxDepth) levels of arrays and objects")
                 }
                 i += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
@@ -59,8 +72,12 @@ enum JSONPreflight {
                 while i < bytes.count, isNumberByte(bytes[i]) { i += 1 }
                 let text = String(decoding: bytes[start..<i], as: UTF8.self)
                 if let value = Double(text), !value.isFinite {
-                    throw SceneError(path: path(of: stack, in: bytes),
-                                     message: "\(text) is out of range (no number can be that large; the limit is ±\(SceneLimits.number(SceneLimits.maxMagnitude)))")
+                    throw Problem(path: path(of: stack, in: bytes),
+                                  message: "\(text) is out of range (no number can be that large; \(limitNote))")
+                }
+                if !wholeNumbers.isEmpty, Int(text) == nil, wholeNumbers.contains(path(of: stack, in: bytes)),
+                   let value = Double(text), !(value.rounded() == value && value.magnitude < 9.2e18) {
+                    throw Problem(path: path(of: stack, in: bytes), message: "\(text) is out of range for a whole number")
                 }
             default:
                 i += 1
