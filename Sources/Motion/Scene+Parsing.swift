@@ -20,17 +20,12 @@ extension Scene {
     /// Unknown keys are errors, so a typo does not pass silently. Every number, count and
     /// depth is checked against `SceneLimits` before it is used.
     public static func parse(_ data: Data) throws -> Scene {
-        do {
-            try JSONPreflight.check(data, maxDepth: SceneLimits.maxJSONDepth,
-                                    limitNote: "the limit is ±\(SceneLimits.number(SceneLimits.maxMagnitude))")
-        } catch {
-            throw SceneError(path: error.path, message: error.message)
-        }
         let document: JSONValue
         do {
-            document = try JSONDecoder().decode(JSONValue.self, from: data)
+            document = try JSONValue(parsing: data, maxDepth: SceneLimits.maxJSONDepth,
+                                     limitNote: "the limit is ±\(SceneLimits.number(SceneLimits.maxMagnitude))")
         } catch {
-            throw SceneError(path: "", message: "not valid JSON (\(Self.reason(error)))")
+            throw SceneError(path: error.path, message: error.message)
         }
         let reader = try SceneReader(document, at: "")
         try reader.rejectUnknownKeys(["size", "duration", "background", "layers"])
@@ -44,14 +39,6 @@ extension Scene {
         var tally = Tally()
         scene.layers = try layerList(reader, depth: 1, tally: &tally)
         return scene
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return underlying ?? context.debugDescription
-        }
-        return "\(error)"
     }
 
     /// What the scene holds so far, to name layers and keep within `SceneLimits`.

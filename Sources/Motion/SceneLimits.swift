@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderCore
 
 /// The largest scene Viewfinder reads and renders: a scene within every limit renders in
 /// bounded time and memory, and a number outside them is refused with one line naming its key
@@ -82,7 +83,7 @@ public enum SceneLimits {
 
     /// A number as a person writes it: `1000`, `0.5`, `1e308` (never `1e+308`).
     static func number(_ value: Double) -> String {
-        JSONText.number(value).replacingOccurrences(of: "e+", with: "e")
+        JSONValue.text(of: value).replacingOccurrences(of: "e+", with: "e")
     }
 
     private static func grouped(_ value: Int) -> String {

@@ -4,7 +4,7 @@ import ViewfinderCore
 /// Reads one JSON object of a scene, knowing where it is so errors can name the key.
 struct SceneReader {
     let path: String
-    let object: [String: JSONValue]
+    let object: JSONObject
 
     init(_ value: JSONValue, at path: String) throws {
         guard case .object(let object) = value else { throw SceneError(path: path, message: "expected an object, got \(value.summary)") }
@@ -43,7 +43,7 @@ struct SceneReader {
     func number(_ key: String, atLeast minimum: Double? = nil, atMost maximum: Double = SceneLimits.maxMagnitude) throws -> Double? {
         guard let value = object[key] else { return nil }
         guard case .number(let number) = value, number.isFinite else { throw expected(key, "a number", got: value) }
-        if let minimum, number < minimum { throw expected(key, "a number ≥ \(JSONText.number(minimum))", got: value) }
+        if let minimum, number < minimum { throw expected(key, "a number ≥ \(JSONValue.text(of: minimum))", got: value) }
         let range = (minimum ?? -SceneLimits.maxMagnitude)...maximum
         guard range.contains(number) else { throw outOfRange(key, number, range) }
         return number

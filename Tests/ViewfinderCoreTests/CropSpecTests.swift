@@ -178,7 +178,7 @@ struct CropSpecTests {
         #expect(reason(good.replacingOccurrences(of: #""y":300"#, with: #""y":1e309"#))
                 == #""rect.y": 1e309 is out of range (no number can be that large; a crop spec holds pixel sizes and positions)"#)
         #expect(reason(good.replacingOccurrences(of: #""outputSize":{"height":512"#, with: #""outputSize":{"height":1e308"#))
-                == #""outputSize.height": 1e308 is out of range for a whole number"#)
+                == #""outputSize.height": 1e+308 is out of range for a whole number"#)
         #expect(reason(String(repeating: "[", count: 600) + String(repeating: "]", count: 600))
                 == "nested too deeply: more than 16 levels of arrays and objects")
         #expect(reason(#"{"imageSize":"#)?.hasPrefix("not valid JSON") == true)

@@ -99,8 +99,8 @@ enum AvatarCommand: Command {
                 ("shape", .string(shape == .circle ? "circle" : "square")),
                 ("width", .int(avatar.width)),
                 ("height", .int(avatar.height)),
-                ("crop", .object([("x", .number(format(spec.rect.minX))), ("y", .number(format(spec.rect.minY))),
-                                  ("width", .number(format(spec.rect.width))), ("height", .number(format(spec.rect.height)))])),
+                ("crop", .object([("x", .literal(format(spec.rect.minX))), ("y", .literal(format(spec.rect.minY))),
+                                  ("width", .literal(format(spec.rect.width))), ("height", .literal(format(spec.rect.height)))])),
                 ("photoWidth", .int(photo.size.width)),
                 ("photoHeight", .int(photo.size.height)),
             ]).rendered())
