@@ -12,6 +12,7 @@ public final class GIFWriter {
     private let stream: UnsafeMutablePointer<AVStream>
     private let size: PixelSize
     private let palette: ColorPalette
+    private let framesPerSecond: Int64
     private var nextPTS: Int64 = 0
     private var finished = false
 
@@ -22,6 +23,7 @@ public final class GIFWriter {
         temporary = AtomicFile.temporaryURL(beside: url)
         self.size = size
         self.palette = palette
+        self.framesPerSecond = Int64(framesPerSecond)
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&ctx, nil, "gif", temporary.path) >= 0, let ctx,
               let codec = avcodec_find_encoder(AV_CODEC_ID_GIF), let enc = avcodec_alloc_context3(codec),
@@ -87,6 +89,12 @@ public final class GIFWriter {
     /// Flushes, writes the trailer and moves the file into place.
     public func finish() throws(MediaIOError) {
         guard !finished else { return }
+        // The muxer gives the last frame the delay of the one before it; give it its own, so
+        // that the animation lasts frames / fps to the hundredth (30 frames at 30 fps: 100, not 101).
+        if nextPTS > 0, framesPerSecond > 0 {
+            let finalDelay = centiseconds(atFrame: nextPTS) - centiseconds(atFrame: nextPTS - 1)
+            av_opt_set_int(output.pointee.priv_data, "final_delay", finalDelay, 0)
+        }
         try send(nil)
         let status = av_write_trailer(output)
         avio_closep(&output.pointee.pb)
@@ -97,6 +105,12 @@ public final class GIFWriter {
             throw .writeFailed(path: destination.path, reason: error.reason)
         }
         finished = true
+    }
+
+    /// When frame `k` starts, in the hundredths of a second GIF counts in (rounded to the nearest,
+    /// as FFmpeg rescales the timestamps).
+    private func centiseconds(atFrame k: Int64) -> Int64 {
+        (k * 200 + framesPerSecond) / (2 * framesPerSecond)
     }
 
     private func send(_ frame: OwnedFrame?) throws(MediaIOError) {
