@@ -15,7 +15,7 @@ struct GIFWriterTests {
     static func write(count: Int, fps: Int32, size: PixelSize = size, name: String = "a") throws -> URL {
         let pictures = (0..<count).map { FrameIndexPattern.render(index: $0, size: size) }
         let url = TestPaths.scratchFolder("gif-\(name)").appendingPathComponent("\(name).gif")
-        let writer = try GIFWriter(url: url, size: size, framesPerSecond: fps, palette: ColorPalette(for: pictures))
+        let writer = try GIFWriter(url: url, size: size, framesPerSecond: fps, palette: try ColorPalette(quantizing: pictures))
         for picture in pictures { try writer.append(picture) }
         try writer.finish()
         return url
@@ -89,7 +89,7 @@ struct GIFWriterTests {
             x += i + 1
         }
         let url = TestPaths.scratchFolder("gif-few").appendingPathComponent("few.gif")
-        let writer = try GIFWriter(url: url, size: picture.size, framesPerSecond: 10, palette: ColorPalette(for: [picture]))
+        let writer = try GIFWriter(url: url, size: picture.size, framesPerSecond: 10, palette: try ColorPalette(quantizing: [picture]))
         try writer.append(picture)
         try writer.append(picture)
         try writer.finish()

@@ -2,8 +2,9 @@ internal import CFFmpeg
 import Foundation
 import ViewfinderCore
 
-/// Writes an animated GIF (looping forever) from pictures mapped onto one palette. The file
-/// appears at its destination only when `finish()` succeeds.
+/// Writes an animated GIF (looping forever) from pictures mapped onto one palette (each pixel
+/// to its nearest palette colour, by libimagequant). The file appears at its destination only
+/// when `finish()` succeeds.
 public final class GIFWriter {
     private let destination: URL
     private let temporary: URL
@@ -11,7 +12,7 @@ public final class GIFWriter {
     private let encoder: UnsafeMutablePointer<AVCodecContext>
     private let stream: UnsafeMutablePointer<AVStream>
     private let size: PixelSize
-    private let palette: ColorPalette
+    private let mapper: PaletteMapper
     private let framesPerSecond: Int64
     private var nextPTS: Int64 = 0
     private var finished = false
@@ -22,7 +23,8 @@ public final class GIFWriter {
         destination = url
         temporary = AtomicFile.temporaryURL(beside: url)
         self.size = size
-        self.palette = palette
+        guard let mapper = PaletteMapper(palette: palette) else { throw .encodeFailed(path: url.path, detail: "out of memory") }
+        self.mapper = mapper
         self.framesPerSecond = Int64(framesPerSecond)
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&ctx, nil, "gif", temporary.path) >= 0, let ctx,
@@ -69,7 +71,7 @@ public final class GIFWriter {
         guard av_frame_get_buffer(f, 0) >= 0, let plane = f.pointee.data.0, let table = f.pointee.data.1 else {
             throw .encodeFailed(path: destination.path, detail: "out of memory")
         }
-        let indices = palette.indices(for: picture)
+        guard let indices = mapper.indices(for: picture) else { throw .encodeFailed(path: destination.path, detail: "out of memory") }
         let stride = Int(f.pointee.linesize.0)
         indices.withUnsafeBufferPointer { src in
             guard let base = src.baseAddress else { return }
@@ -77,7 +79,7 @@ public final class GIFWriter {
         }
         table.withMemoryRebound(to: UInt32.self, capacity: 256) { entries in
             for i in 0..<256 {
-                let c = i < palette.colors.count ? palette.colors[i] : RGB(0, 0, 0)
+                let c = i < mapper.colors.count ? mapper.colors[i] : RGB(0, 0, 0)
                 entries[i] = 0xFF00_0000 | UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
             }
         }
