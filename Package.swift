@@ -53,6 +53,8 @@ let package = Package(
         .systemLibrary(name: "CVips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // libimagequant, the GIF writer's palette maker (already loaded with libvips, which uses it).
+        .systemLibrary(name: "CImageQuant", providers: [.apt(["libimagequant-dev"])]),
         // OpenSSL's libcrypto, for SHA-256 (the library names originals by their content).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // GTK's pkg-config output carries flags SwiftPM refuses (-pthread, -msse), so the module
@@ -66,7 +68,7 @@ let package = Package(
         ),
 
         // Engines.
-        .target(name: "MediaIO", dependencies: ["ViewfinderCore", "CFFmpeg"]),
+        .target(name: "MediaIO", dependencies: ["ViewfinderCore", "CFFmpeg", "CImageQuant"]),
         .target(name: "Imaging", dependencies: ["ViewfinderCore", "CVips", "CVipsShim", "CCairo"]),
         .target(name: "Store", dependencies: ["ViewfinderCore", "CSQLite", "CCrypto"]),
 

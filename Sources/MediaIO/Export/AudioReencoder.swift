@@ -4,6 +4,8 @@ import ViewfinderCore
 
 /// Re-encodes an audio stream to AAC (for MP4 outputs whose input audio MP4 cannot hold):
 /// decode, convert to the encoder's sample format, re-frame into 1024-sample frames, encode.
+/// The first sample keeps its place against the video: audio that starts after the output's
+/// start keeps its delay, samples before it are dropped.
 final class AudioReencoder {
     let encoder: UnsafeMutablePointer<AVCodecContext>
     private let decoder: VideoDecoder
@@ -11,9 +13,17 @@ final class AudioReencoder {
     private let fifo: OpaquePointer
     private var samplesOut: Int64 = 0
     private let path: String
+    /// The input's time base and the time on its timeline where the output starts.
+    private let timeBase: AVRational
+    private let start: MediaTime
+    private var positioned = false
+    /// Converted samples still to drop because they sound before `start`.
+    private var samplesToDrop: Int64 = 0
 
-    init(input: UnsafeMutablePointer<AVStream>, globalHeader: Bool, path: String) throws(MediaIOError) {
+    init(input: UnsafeMutablePointer<AVStream>, start: MediaTime, globalHeader: Bool, path: String) throws(MediaIOError) {
         self.path = path
+        self.start = start
+        timeBase = input.pointee.time_base
         decoder = try VideoDecoder(stream: input, path: path, threads: 1)
         let dec = decoder.context
         guard let codec = avcodec_find_encoder(AV_CODEC_ID_AAC), let enc = avcodec_alloc_context3(codec) else {
@@ -67,8 +77,18 @@ final class AudioReencoder {
         return try drain(final: false)
     }
 
+    /// Places the first decoded sample at its time from the output's start (in encoder samples).
+    private func position(firstSampleAt pts: Int64) {
+        positioned = true
+        let rate = MediaTime(value: Int64(encoder.pointee.sample_rate), timescale: 1)
+        guard let time = MediaTime.ticks(pts, timeBase: Int64(timeBase.num), Int64(timeBase.den)),
+              let offset = time.subtracting(start), let samples = offset.ticks(atRate: rate) else { return }
+        if samples > 0 { samplesOut = samples } else { samplesToDrop = -samples }
+    }
+
     private func convert(_ frame: OwnedFrame?) throws(MediaIOError) {
         guard let resampler else { return }
+        if !positioned, let pts = frame?.pts { position(firstSampleAt: pts) }
         let inCount = frame.map { Int32($0.pointer.pointee.nb_samples) } ?? 0
         let capacity = swr_get_out_samples(resampler, inCount)
         guard capacity > 0 else { return }
@@ -96,6 +116,11 @@ final class AudioReencoder {
                     av_audio_fifo_write(fifo, $0, converted)
                 }
             }
+        }
+        if samplesToDrop > 0 {
+            let dropped = min(Int32(clamping: samplesToDrop), av_audio_fifo_size(fifo))
+            av_audio_fifo_drain(fifo, dropped)
+            samplesToDrop -= Int64(dropped)
         }
     }
 

@@ -24,7 +24,7 @@ extension ExportSession {
             if audio.parameters.codec_id == AV_CODEC_ID_AAC {
                 outAudio = try out.addCopy(of: audio)
             } else {
-                let made = try AudioReencoder(input: audio, globalHeader: out.needsGlobalHeader, path: path)
+                let made = try AudioReencoder(input: audio, start: startTime, globalHeader: out.needsGlobalHeader, path: path)
                 reencoder = made
                 outAudio = try out.addStream(for: made.encoder)
             }
@@ -85,7 +85,7 @@ extension ExportSession {
                 }
                 try drainDecoder()
             } else if let audio, let outAudio {
-                guard keepsAudio(packet) else {
+                guard reencoder == nil ? keepsAudio(packet) : overlapsAudio(packet) else {
                     if let ts = packet.pts, let t = time(ts, in: audio), t >= endAbsolute { audioDone = true }
                     continue
                 }

@@ -105,6 +105,15 @@ final class ExportSession {
         return t >= startTime && t < endAbsolute
     }
 
+    /// Whether an audio packet to re-encode holds samples inside the kept range. One that
+    /// starts before the cut still holds samples after it, and the first one may carry the
+    /// decoder's priming (Opus' pre-skip); the re-encoder drops exactly the samples before the start.
+    func overlapsAudio(_ packet: OwnedPacket) -> Bool {
+        guard let audio, let ts = packet.pts ?? packet.dts, let t = time(ts, in: audio) else { return false }
+        let end = time(ts + max(packet.pointer.pointee.duration, 0), in: audio) ?? t
+        return end > startTime && t < endAbsolute
+    }
+
     /// Throws when the input stopped well before the end it declared.
     func checkComplete(lastShown: MediaTime?) throws(MediaIOError) {
         let reached = lastShown ?? .zero

@@ -2,8 +2,9 @@ internal import CFFmpeg
 import Foundation
 import ViewfinderCore
 
-/// Writes an animated GIF (looping forever) from pictures mapped onto one palette. The file
-/// appears at its destination only when `finish()` succeeds.
+/// Writes an animated GIF (looping forever) from pictures mapped onto one palette (each pixel
+/// to its nearest palette colour, by libimagequant). The file appears at its destination only
+/// when `finish()` succeeds.
 public final class GIFWriter {
     private let destination: URL
     private let temporary: URL
@@ -11,7 +12,8 @@ public final class GIFWriter {
     private let encoder: UnsafeMutablePointer<AVCodecContext>
     private let stream: UnsafeMutablePointer<AVStream>
     private let size: PixelSize
-    private let palette: ColorPalette
+    private let mapper: PaletteMapper
+    private let framesPerSecond: Int64
     private var nextPTS: Int64 = 0
     private var finished = false
 
@@ -21,7 +23,9 @@ public final class GIFWriter {
         destination = url
         temporary = AtomicFile.temporaryURL(beside: url)
         self.size = size
-        self.palette = palette
+        guard let mapper = PaletteMapper(palette: palette) else { throw .encodeFailed(path: url.path, detail: "out of memory") }
+        self.mapper = mapper
+        self.framesPerSecond = Int64(framesPerSecond)
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&ctx, nil, "gif", temporary.path) >= 0, let ctx,
               let codec = avcodec_find_encoder(AV_CODEC_ID_GIF), let enc = avcodec_alloc_context3(codec),
@@ -67,7 +71,7 @@ public final class GIFWriter {
         guard av_frame_get_buffer(f, 0) >= 0, let plane = f.pointee.data.0, let table = f.pointee.data.1 else {
             throw .encodeFailed(path: destination.path, detail: "out of memory")
         }
-        let indices = palette.indices(for: picture)
+        guard let indices = mapper.indices(for: picture) else { throw .encodeFailed(path: destination.path, detail: "out of memory") }
         let stride = Int(f.pointee.linesize.0)
         indices.withUnsafeBufferPointer { src in
             guard let base = src.baseAddress else { return }
@@ -75,7 +79,7 @@ public final class GIFWriter {
         }
         table.withMemoryRebound(to: UInt32.self, capacity: 256) { entries in
             for i in 0..<256 {
-                let c = i < palette.colors.count ? palette.colors[i] : RGB(0, 0, 0)
+                let c = i < mapper.colors.count ? mapper.colors[i] : RGB(0, 0, 0)
                 entries[i] = 0xFF00_0000 | UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
             }
         }
@@ -87,6 +91,12 @@ public final class GIFWriter {
     /// Flushes, writes the trailer and moves the file into place.
     public func finish() throws(MediaIOError) {
         guard !finished else { return }
+        // The muxer gives the last frame the delay of the one before it; give it its own, so
+        // that the animation lasts frames / fps to the hundredth (30 frames at 30 fps: 100, not 101).
+        if nextPTS > 0, framesPerSecond > 0 {
+            let finalDelay = centiseconds(atFrame: nextPTS) - centiseconds(atFrame: nextPTS - 1)
+            av_opt_set_int(output.pointee.priv_data, "final_delay", finalDelay, 0)
+        }
         try send(nil)
         let status = av_write_trailer(output)
         avio_closep(&output.pointee.pb)
@@ -97,6 +107,12 @@ public final class GIFWriter {
             throw .writeFailed(path: destination.path, reason: error.reason)
         }
         finished = true
+    }
+
+    /// When frame `k` starts, in the hundredths of a second GIF counts in (rounded to the nearest,
+    /// as FFmpeg rescales the timestamps).
+    private func centiseconds(atFrame k: Int64) -> Int64 {
+        (k * 200 + framesPerSecond) / (2 * framesPerSecond)
     }
 
     private func send(_ frame: OwnedFrame?) throws(MediaIOError) {

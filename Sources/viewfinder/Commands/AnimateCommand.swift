@@ -115,7 +115,7 @@ enum AnimateCommand: Command {
                 let samples = try Swift.stride(from: 0, to: count, by: max(1, count / 12)).map { i in
                     try shared.value.sample(sampler, Double(i) / Double(fps))
                 }
-                let writer = try GIFWriter(url: output, size: frameSize, framesPerSecond: Int32(fps), palette: ColorPalette(for: samples))
+                let writer = try GIFWriter(url: output, size: frameSize, framesPerSecond: Int32(fps), palette: try ColorPalette(quantizing: samples))
                 for i in 0..<count {
                     if progress.isCancelled { throw MediaIOError.cancelled }
                     try writer.append(try shared.value.frame(Double(i) / Double(fps)))

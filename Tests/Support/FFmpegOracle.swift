@@ -1,0 +1,38 @@
+import Foundation
+import ViewfinderCore
+
+/// The ffmpeg CLI as an independent decoder of what the engines write.
+public enum FFmpegOracle {
+    /// Every frame of `url`'s first video stream as RGB of `size`, in presentation order, none
+    /// duplicated or dropped to fit a frame rate.
+    public static func frames(of url: URL, size: PixelSize) throws -> [PixelBuffer] {
+        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:v:0", "-fps_mode", "passthrough",
+                                                   "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        guard result.status == 0 else { throw SubprocessError.failed("ffmpeg", result.stderr) }
+        let bytes = [UInt8](result.stdoutData)
+        let frameBytes = size.width * size.height * 3
+        guard frameBytes > 0, bytes.count % frameBytes == 0 else {
+            throw SubprocessError.failed("ffmpeg", "\(bytes.count) bytes is not a whole number of \(size) frames")
+        }
+        return stride(from: 0, to: bytes.count, by: frameBytes).compactMap {
+            PixelBuffer(width: size.width, height: size.height, bytes: Array(bytes[$0..<($0 + frameBytes)]))
+        }
+    }
+
+    /// The audio of `url` decoded to interleaved 16-bit samples at its own rate and channel count.
+    public static func audioSamples(of url: URL) throws -> [Int16] {
+        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:a:0", "-f", "s16le", "-acodec", "pcm_s16le", "-"])
+        guard result.status == 0 else { throw SubprocessError.failed("ffmpeg", result.stderr) }
+        return result.stdoutData.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    /// The entries ffprobe shows for every frame of one stream (`select` as in "v:0", "a:0").
+    public static func frameEntries(of url: URL, select: String, entries: String) throws -> [[String: Any]] {
+        let result = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", select, "-show_entries", "frame=\(entries)",
+                                                    "-of", "json", url.path])
+        guard result.status == 0, let json = try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any] else {
+            throw SubprocessError.failed("ffprobe", result.stderr)
+        }
+        return json["frames"] as? [[String: Any]] ?? []
+    }
+}
