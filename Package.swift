@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "VideoEditing", dependencies: ["ViewfinderCore", "MediaIO"]),
         .target(name: "HUD", dependencies: ["ViewfinderCore"]),
         .target(name: "Motion", dependencies: ["ViewfinderCore"]),
-        .target(name: "MotionRenderer", dependencies: ["ViewfinderCore", "Motion", "Imaging"]),
+        .target(name: "MotionRenderer", dependencies: ["ViewfinderCore", "Motion", "Imaging", "MediaIO"]),
         .target(name: "AvatarCrop", dependencies: ["ViewfinderCore", "Imaging"]),
         .target(name: "MediaLibrary", dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store"]),
         .target(name: "Capture", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"]),

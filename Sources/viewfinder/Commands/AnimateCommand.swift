@@ -75,80 +75,32 @@ enum AnimateCommand: Command {
             }
             duration = t.seconds
         }
-        let kind = output.pathExtension.lowercased()
-        guard ["mp4", "gif", "png"].contains(kind) else {
+        guard let format = SceneExport.Format(pathExtension: output.pathExtension) else {
             throw arguments.invalid("output", "'\(output.lastPathComponent)' must end in .mp4, .gif or .png")
         }
         try Arguments.checkOutputLocation(output, input: sceneURL)
-        if kind == "mp4" { size = PixelSize(width: max(2, size.width & ~1), height: max(2, size.height & ~1)) }
-        guard size.width >= 2, size.height >= 2, size.area <= 8192 * 8192 else {
+        // Images named in the scene are found relative to the scene file.
+        let export: SceneExport
+        do {
+            export = try SceneExport(scene: scene, imageDirectory: sceneURL.deletingLastPathComponent(), format: format,
+                                     size: size, fps: fps, duration: duration)
+        } catch .tooManyFrames {
+            let frames = Int((duration * Double(fps)).rounded())
+            throw arguments.invalid("duration", "\(String(format: "%g", duration)) s at \(fps) fps is \(frames) frames, more than the limit of \(SceneLimits.maxFrameCount); lower --fps or --duration")
+        } catch {
             throw arguments.invalid("size", "the frame must be from 2×2 to 8192×8192")
         }
-
-        // Images named in the scene are found relative to the scene file.
-        let renderer = LayerRenderer(imageDirectory: sceneURL.deletingLastPathComponent())
-        let root = scene.makeLayerTree()
-        let frameSize = size
-        let frame: (Double) throws -> PixelBuffer = { t in
-            try renderer.render(root, at: t, sceneSize: scene.size, size: frameSize, background: scene.background)
-        }
-        if kind == "png" {
-            try ImageEncoder.write(try frame(at), to: output)
+        let frameSize = export.size
+        if format == .png {
+            try export.writeFrame(at: at, to: output)
             print("\(output.path): frame at \(at) s (\(frameSize.width)×\(frameSize.height))")
             return 0
         }
-        // The scene's duration is within SceneLimits.maxDuration and --fps within 1…120, but
-        // together they may still be more frames than one rendering may make.
-        guard let count = SceneLimits.frameCount(duration: duration, fps: fps) else {
-            let frames = Int((duration * Double(fps)).rounded())
-            throw arguments.invalid("duration", "\(String(format: "%g", duration)) s at \(fps) fps is \(frames) frames, more than the limit of \(SceneLimits.maxFrameCount); lower --fps or --duration")
-        }
-        let shared = Lent(RenderJob(frame: frame, sample: { tree, t in
-            try renderer.render(tree, at: t, sceneSize: scene.size, size: frameSize, background: scene.background)
-        }))
+        let job = Lent(export)
         try ProgressDisplay.run(label: "Rendering \(sceneURL.lastPathComponent)", quiet: arguments.flag("quiet"), unit: .frames) { progress in
-            progress.totalUnitCount = Int64(count)
-            if kind == "gif" {
-                // One palette for the whole animation, from a sample of its frames.
-                // Sampling renders from a fresh tree so the main pass still runs forward in time.
-                let sampler = scene.makeLayerTree()
-                let samples = try Swift.stride(from: 0, to: count, by: max(1, count / 12)).map { i in
-                    try shared.value.sample(sampler, Double(i) / Double(fps))
-                }
-                let writer = try GIFWriter(url: output, size: frameSize, framesPerSecond: Int32(fps), palette: try ColorPalette(quantizing: samples))
-                for i in 0..<count {
-                    if progress.isCancelled { throw MediaIOError.cancelled }
-                    try writer.append(try shared.value.frame(Double(i) / Double(fps)))
-                    progress.completedUnitCount = Int64(i + 1)
-                }
-                try writer.finish()
-            } else {
-                let writer = try VideoWriter(url: output, size: frameSize, framesPerSecond: Int32(fps),
-                                             keyframeInterval: Int32(fps * 2), bFrames: 2)
-                // Draw the next frames on a second thread while this one encodes (a few frames
-                // ahead at most), so drawing and x264 keep both cores busy.
-                let pipe = FramePipe(capacity: 4)
-                let drawer = Thread {
-                    for i in 0..<count {
-                        if progress.isCancelled || pipe.isClosed { break }
-                        pipe.put(Result { try shared.value.frame(Double(i) / Double(fps)) })
-                    }
-                    pipe.close()
-                }
-                drawer.start()
-                defer { pipe.close() }
-                var written = 0
-                while let next = pipe.take() {
-                    if progress.isCancelled { throw MediaIOError.cancelled }
-                    try writer.append(try next.get())
-                    written += 1
-                    progress.completedUnitCount = Int64(written)
-                }
-                if progress.isCancelled { throw MediaIOError.cancelled }
-                try writer.finish()
-            }
+            try job.value.write(to: output, as: format, progress: progress)
         }
-        print("\(output.path): \(count) frames, \(frameSize.width)×\(frameSize.height) at \(fps) fps")
+        print("\(output.path): \(export.frameCount) frames, \(frameSize.width)×\(frameSize.height) at \(fps) fps")
         return 0
     }
 
@@ -175,49 +127,5 @@ enum AnimateCommand: Command {
 
     private static func countSprites(_ layer: Layer) -> Int {
         layer.activeSpriteCount + layer.sublayers.reduce(0) { $0 + countSprites($1) }
-    }
-
-    /// A small bounded queue of drawn frames between the drawing thread and the encoder.
-    final class FramePipe: @unchecked Sendable {
-        private let condition = NSCondition()
-        private var items: [Result<PixelBuffer, Error>] = []
-        private var closed = false
-        let capacity: Int
-
-        init(capacity: Int) { self.capacity = capacity }
-
-        var isClosed: Bool { condition.lock(); defer { condition.unlock() }; return closed }
-
-        func put(_ item: Result<PixelBuffer, Error>) {
-            condition.lock()
-            while items.count >= capacity && !closed { condition.wait() }
-            if !closed { items.append(item) }
-            condition.broadcast()
-            condition.unlock()
-        }
-
-        /// The next frame, or nil once the drawer has finished and the queue is empty.
-        func take() -> Result<PixelBuffer, Error>? {
-            condition.lock()
-            defer { condition.unlock() }
-            while items.isEmpty && !closed { condition.wait() }
-            guard !items.isEmpty else { return nil }
-            let item = items.removeFirst()
-            condition.broadcast()
-            return item
-        }
-
-        func close() {
-            condition.lock()
-            closed = true
-            condition.broadcast()
-            condition.unlock()
-        }
-    }
-
-    /// The frame function handed to the rendering thread (the tree and renderer are used there only).
-    struct RenderJob {
-        let frame: (Double) throws -> PixelBuffer
-        let sample: (Layer, Double) throws -> PixelBuffer
     }
 }

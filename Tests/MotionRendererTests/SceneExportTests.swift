@@ -1,0 +1,51 @@
+import Foundation
+import Motion
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+@testable import MotionRenderer
+
+/// Rendering a scene to a file lives below the front ends; the CLI's `animate` is a caller.
+@Suite("Scene export")
+struct SceneExportTests {
+    static let scene = ##"{"size": [64, 48], "duration": 1, "background": "#000000", "layers": [{"position": [32, 24], "bounds": [0, 0, 20, 20], "backgroundColor": "#ff0000", "sprites": [{"kind": "move", "to": [50, 24], "duration": 1}]}]}"##
+
+    func export(_ format: SceneExport.Format, fps: Int = 10, duration: Double = 1) throws -> SceneExport {
+        try SceneExport(scene: try Scene.parse(Data(Self.scene.utf8)), imageDirectory: TestPaths.repository,
+                        format: format, fps: fps, duration: duration)
+    }
+
+    @Test("MP4 and GIF: one frame per 1/fps, counted on the progress", arguments: [SceneExport.Format.mp4, .gif])
+    func frames(_ format: SceneExport.Format) throws {
+        let out = TestPaths.scratchFolder("scene-export").appendingPathComponent("s.\(format.rawValue)")
+        let progress = Progress(totalUnitCount: 1)
+        try export(format).write(to: out, as: format, progress: progress)
+        #expect(progress.totalUnitCount == 10 && progress.completedUnitCount == 10)
+        let probe = try Subprocess.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
+                                                   "-show_entries", "stream=nb_read_frames,width,height", "-of", "csv=p=0", out.path])
+        #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "64,48,10")
+    }
+
+    @Test("the red box is where the scene puts it at t (PNG)")
+    func png() throws {
+        let out = TestPaths.scratchFolder("scene-export-png").appendingPathComponent("f.png")
+        try export(.png).writeFrame(at: 1, to: out)
+        let raw = try Subprocess.run("ffmpeg", ["-v", "error", "-i", out.path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        let pixels = [UInt8](raw.stdoutData)
+        func red(_ x: Int, _ y: Int) -> Bool { pixels[(y * 64 + x) * 3] > 200 && pixels[(y * 64 + x) * 3 + 1] < 50 }
+        #expect(red(50, 24) && !red(30, 24), "at t = 1 the box has moved to x = 50")
+    }
+
+    @Test("cancelled: nothing is left; too many frames is refused before any work")
+    func limits() throws {
+        let folder = TestPaths.scratchFolder("scene-export-cancel")
+        let progress = Progress(totalUnitCount: 1)
+        progress.cancel()
+        #expect(throws: (any Error).self) { try export(.mp4).write(to: folder.appendingPathComponent("c.mp4"), as: .mp4, progress: progress) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        #expect(throws: SceneExport.Error.tooManyFrames(duration: 3600, fps: 120, frames: 432_000)) {
+            try export(.mp4, fps: 120, duration: 3600)
+        }
+    }
+}
