@@ -19,7 +19,7 @@ enum ViewfinderTool {
 
         Viewfinder picks frame-exact video covers and filmstrips, converts and trims video to
         MP4, cuts avatars from photos, keeps a photo library, captures from cameras and renders
-        animations (the desktop app comes next).
+        animations; the desktop app is viewfinder-studio.
 
         commands:
 
