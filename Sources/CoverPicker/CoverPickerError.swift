@@ -33,15 +33,3 @@ public enum CoverPickerError: Error, Sendable, Equatable, CustomStringConvertibl
         return "\(tenths / 10).\(abs(tenths % 10))"
     }
 }
-
-extension CoverPickerError {
-    /// Runs media work, reporting its errors as `.media`.
-    static func mapping<T>(isolation: isolated (any Actor)? = #isolation,
-                           _ work: () async throws(MediaIOError) -> T) async throws(CoverPickerError) -> T {
-        do {
-            return try await work()
-        } catch {
-            throw .media(error)
-        }
-    }
-}

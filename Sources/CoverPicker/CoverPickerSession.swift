@@ -93,7 +93,7 @@ public final class CoverPickerSession {
             let opened = try await Self.openService(video, limit: configuration.limit)
             service = opened
             info = opened.info
-            strip = try await CoverPickerError.mapping { () throws(MediaIOError) in
+            strip = try await translatingErrors(CoverPickerError.media) { () throws(MediaIOError) in
                 try await opened.strip(count: configuration.stripCount, size: configuration.stripFrameSize)
             }
             guard phase == .opening else { throw .cancelled }
@@ -127,7 +127,7 @@ public final class CoverPickerSession {
         let target = time(forSlider: sliderValue)
         let slider = sliderValue
         for mode in [FrameMode.fast, .exact] {
-            let frame = try await CoverPickerError.mapping { () throws(MediaIOError) in
+            let frame = try await translatingErrors(CoverPickerError.media) { () throws(MediaIOError) in
                 try await service.frame(at: target, mode: mode, size: configuration.previewSize)
             }
             guard mine == generation, phase == .ready else { return preview }
@@ -142,7 +142,7 @@ public final class CoverPickerSession {
     public func complete() async throws(CoverPickerError) -> Cover {
         guard phase == .ready, let service else { throw phase == .cancelled ? .cancelled : .notOpen }
         let at = time(forSlider: sliderValue), size = configuration.coverSize
-        let frame = try await CoverPickerError.mapping { () throws(MediaIOError) in
+        let frame = try await translatingErrors(CoverPickerError.media) { () throws(MediaIOError) in
             try await service.frame(at: at, mode: .exact, size: size)
         }
         guard phase == .ready else { throw .cancelled }

@@ -159,7 +159,7 @@ public final class TrimSession {
         guard let scrubber else { throw VideoEditingError.notReady }
         previewGeneration += 1
         let mine = previewGeneration
-        let frame = try await VideoEditingError.mapping { () throws(MediaIOError) in
+        let frame = try await translatingErrors(VideoEditingError.media) { () throws(MediaIOError) in
             try await scrubber.frame(at: duration.fraction(value), mode: mode, size: previewSize)
         }
         guard mine == previewGeneration else { throw CancellationError() }
@@ -182,7 +182,7 @@ public final class TrimSession {
         let service = try await playbackService()
         guard mine == playGeneration else { return }
         let size = previewSize
-        var frame = try await VideoEditingError.mapping { () throws(MediaIOError) in
+        var frame = try await translatingErrors(VideoEditingError.media) { () throws(MediaIOError) in
             try await service.frame(at: start, mode: .exact, size: size)
         }
         let origin = clock.now
@@ -192,7 +192,7 @@ public final class TrimSession {
             guard try await wait(until: origin + offset.seconds, generation: mine) else { return }
             onFrame(frame)
             let current = frame
-            guard let next = try await VideoEditingError.mapping({ () throws(MediaIOError) in
+            guard let next = try await translatingErrors(VideoEditingError.media, { () throws(MediaIOError) in
                 try await service.frame(after: current, size: size)
             }), next.time < end else { return }
             guard mine == playGeneration else { return }

@@ -21,15 +21,3 @@ public enum VideoEditingError: Error, Sendable, Equatable, CustomStringConvertib
         }
     }
 }
-
-extension VideoEditingError {
-    /// Runs media work, reporting its errors as `.media`.
-    static func mapping<T>(isolation: isolated (any Actor)? = #isolation,
-                           _ work: () async throws(MediaIOError) -> T) async throws(VideoEditingError) -> T {
-        do {
-            return try await work()
-        } catch {
-            throw .media(error)
-        }
-    }
-}
