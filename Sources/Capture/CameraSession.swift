@@ -150,6 +150,27 @@ public final class CameraSession {
         return recording
     }
 
+    /// Records to `url` and returns it once the file is finished: at `maxDuration`, or when the
+    /// calling task is cancelled (a Ctrl-C in the command-line tool), which stops the recording
+    /// and keeps what it holds, as `stopRecording()` does. Throws what `startRecording` throws,
+    /// and `CaptureError.recordingFailed` when the file could not be written.
+    public func record(to url: URL, quality: CaptureQuality, maxDuration: MediaTime?) async throws -> URL {
+        try startRecording(to: url, quality: quality, maxDuration: maxDuration)
+        let running = worker
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                if isRecording { stopWaiters.append(waiter) } else { waiter.resume() }
+            }
+        } onCancel: {
+            running?.stopRecording()
+        }
+        switch recording {
+        case .finished(let file): return file
+        case .failed(let message): throw CaptureError.recordingFailed(message)
+        case .idle, .recording: throw CaptureError.recordingFailed("the camera stopped")
+        }
+    }
+
     private func setRecording(_ state: RecordingState) {
         recording = state
         onRecordingChange?(state)

@@ -14,6 +14,8 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
     case maxDurationNotPositive
     /// A recording was started while another one runs (the camera records one file at a time).
     case alreadyRecording
+    /// A recording could not be finished; nothing was kept.
+    case recordingFailed(String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownDevice(let id): return "no camera '\(id)'"
         case .maxDurationNotPositive: return "the maximum duration must be positive"
         case .alreadyRecording: return "a recording is running already; stop it first"
+        case .recordingFailed(let reason): return "the recording failed: \(reason)"
         }
     }
 }

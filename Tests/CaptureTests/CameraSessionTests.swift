@@ -107,6 +107,31 @@ struct CameraSessionTests {
         #expect(!camera.isCameraOpen)
     }
 
+    @Test("record(to:) returns the finished file at the maximum duration: 0.5 s at 30 fps is 15 frames")
+    func recordAwaits() async throws {
+        let camera = session()
+        let url = TestPaths.scratchFolder("camera-await").appendingPathComponent("v.mp4")
+        #expect(try await camera.record(to: url, quality: .low, maxDuration: MediaTime(value: 1, timescale: 2)) == url)
+        let reader = try FrameReader(url: url)
+        #expect(reader.duration == MediaTime(value: 1, timescale: 2))
+        #expect(reader.video.codedSize == Self.size)
+        _ = try reader.frame(at: .frame(14))
+        #expect(throws: (any Error).self) { try reader.frame(at: .frame(15)) }
+        #expect(!camera.isCameraOpen)
+    }
+
+    @Test("cancelling the task of record(to:) (Ctrl-C) stops the recording and keeps a playable file")
+    func recordCancelKeeps() async throws {
+        let camera = session()
+        let url = TestPaths.scratchFolder("camera-cancel").appendingPathComponent("v.mp4")
+        let recording = Task { try await camera.record(to: url, quality: .low, maxDuration: nil) }
+        try await waitUntil("a third of a second is recorded") { camera.recordedDuration >= MediaTime(value: 1, timescale: 3) }
+        recording.cancel()
+        #expect(try await recording.value == url)
+        #expect(try FrameReader(url: url).duration >= MediaTime(value: 1, timescale: 3))
+        #expect(!camera.isCameraOpen)
+    }
+
     @Test("stopping a recording early leaves a playable file")
     func stopsEarly() async throws {
         let camera = session()

@@ -37,6 +37,30 @@ struct CaptureCommandTests {
         #expect(json["videoCodec"] as? String == "h264")
     }
 
+    @Test("Ctrl-C ends a recording cleanly: exit 0, the file is finished and playable")
+    func videoInterrupted() throws {
+        let folder = TestPaths.scratchFolder("capture-sigint")
+        let out = folder.appendingPathComponent("v.mp4")
+        let running = try Subprocess.start(TestPaths.tool, ["capture", "video", "--device", "virtual", "--size", "320x240", "-o", out.path, "-q"])
+        // The recording is written beside its destination until it is finished: wait for it to grow.
+        let deadline = Date().addingTimeInterval(30)
+        func written() -> Int {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            return names.compactMap { name in
+                (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path))?[.size] as? Int
+            }.reduce(0, +)
+        }
+        while running.isRunning, Date() < deadline, written() < 20_000 { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(running.isRunning, "the recording ended before it could be interrupted")
+        running.interrupt()
+        let result = try running.finish(timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == out.path + "\n")
+        let json = try #require(jsonObject(try viewfinder("info", out.path, "--json")))
+        #expect(((json["duration"] as? NSNumber)?.doubleValue ?? 0) > 0.2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["v.mp4"], "nothing left beside it")
+    }
+
     static let misuses: [([String], Int32)] = [
         (["capture", "photo", "--device", "virtual"], 2),
         (["capture", "sound", "--device", "virtual", "-o", "/tmp/x.jpg"], 2),

@@ -3,6 +3,8 @@ import Foundation
 import ViewfinderCore
 
 /// An open camera: reads frames from a V4L2 device or the virtual camera through libavdevice.
+/// Photos and recordings are made by Capture's `CameraSession`, whose one thread reads the
+/// camera for both front ends.
 public final class Camera {
     public let device: CaptureDevice
     /// The size frames arrive at.
@@ -124,38 +126,6 @@ public final class Camera {
             throw .noFrameDecoded(path: device.id, detail: "cannot convert the camera's picture")
         }
         return CameraFrame(picture: converted, time: time, recordingError: recordingError)
-    }
-
-    /// Takes a photo: a frame after the first few (real cameras settle their exposure first).
-    public func takePhoto() throws(MediaIOError) -> PixelBuffer {
-        while !device.isVirtual && framesRead < Camera.settlingFrames - 1 {
-            _ = try readFrame(picture: false)
-        }
-        guard let picture = try readFrame(picture: true).picture else {
-            throw .noFrameDecoded(path: device.id, detail: "cannot convert the camera's picture")
-        }
-        return picture
-    }
-
-    /// Starts an H.264 MP4 recording at this camera's size and rate; feed it with
-    /// `readFrame(picture:recordingInto:)` and end it with `finish()`.
-    public func makeRecording(to url: URL, quality: CaptureQuality, maxDuration: MediaTime?) throws(MediaIOError) -> CameraRecording {
-        try CameraRecording(to: url, size: size, frameRate: frameRate, quality: quality, maxDuration: maxDuration)
-    }
-
-    /// Records H.264 MP4 to `url` until `maxDuration` (it stops there by itself) or until
-    /// `progress` is cancelled (Ctrl-C): either way the file is finished and playable. The
-    /// virtual camera runs at real-time pace, as a camera would.
-    public func record(to url: URL, quality: CaptureQuality, maxDuration: MediaTime?,
-                       progress: Progress? = nil) throws(MediaIOError) -> ExportResult {
-        let recording = try makeRecording(to: url, quality: quality, maxDuration: maxDuration)
-        if let maxDuration { progress?.totalUnitCount = max(1, Int64(maxDuration.seconds * 1000)) }
-        while progress?.isCancelled != true {
-            if let error = try readFrame(picture: false, recordingInto: recording).recordingError { throw error }
-            if recording.isFull { break }
-            progress?.completedUnitCount = Int64(recording.duration.seconds * 1000)
-        }
-        return try recording.finish()
     }
 }
 

@@ -99,14 +99,17 @@ enum CaptureCommand: Command {
             }
             try Arguments.checkOutputLocation(output, input: URL(fileURLWithPath: "/dev/null"))
         }
-        let camera = try Camera(device: device, size: size)
-        if what == "photo" {
-            try ImageEncoder.writePhoto(try camera.takePhoto(), to: target, takenAt: Date())
-        } else {
-            let shared = Lent(camera)
-            let (quality, maxDuration) = (quality, maxDuration)
-            _ = try ProgressDisplay.run(label: "Recording from \(device.name)", quiet: arguments.flag("quiet")) { progress in
-                try shared.value.record(to: target, quality: quality, maxDuration: maxDuration, progress: progress)
+        // The camera screen's session: one path (its thread, settling, recording) for both front ends.
+        try MainActor.assumeIsolated {
+            let session = CameraSession(device: device, size: size)
+            if what == "photo" {
+                _ = try MainRunLoop.await { try await session.takePhoto(to: target) }
+            } else {
+                _ = try ProgressDisplay.runOnMainActor(label: "Recording from \(device.name)", quiet: arguments.flag("quiet")) { progress in
+                    if let maxDuration { progress.totalUnitCount = max(1, Int64(maxDuration.seconds * 1000)) }
+                    session.onRecordingChange = { [unowned session] _ in progress.completedUnitCount = Int64(session.recordedDuration.seconds * 1000) }
+                    return try await session.record(to: target, quality: quality, maxDuration: maxDuration)
+                }
             }
         }
         if save {

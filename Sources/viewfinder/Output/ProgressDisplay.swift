@@ -22,36 +22,86 @@ enum ProgressDisplay {
         // semaphore orders the two.
         let box = Lent<Result<T, Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let interrupt = CancelOnInterrupt(progress)
-        defer { interrupt.stop() }
         let worker = Thread {
             box.value = Result { try work(progress) }
             done.signal()
         }
         worker.stackSize = 8 << 20
-
-        let terminal = isatty(STDERR_FILENO) != 0
         return try MainActor.assumeIsolated {
-            let hud = ProgressHUD(clock: SystemClock(), mode: .determinateHorizontalBar, label: label)
-            hud.graceTime = 0.25  // quick work finishes without a HUD flashing up
-            hud.follow(progress, mode: .determinateHorizontalBar, cancelTitle: "Ctrl-C")
-            let sink = HUDTerminalSink(renderer: HUDTerminalRenderer(hud: hud, isTerminal: terminal, quiet: quiet, unit: unit))
-            worker.start()
-            while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+            try show(label: label, quiet: quiet, unit: unit, details: details, progress: progress) {
+                worker.start()
+                while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut { $0() }
+                return box.value
+            }
+        }
+    }
+
+    /// Runs main-actor `work` (a camera session, say) under the HUD: the main thread turns its
+    /// run loop, where main-actor tasks run, and redraws between turns. Ctrl-C cancels the
+    /// work's task as well as its `Progress`.
+    @MainActor
+    static func runOnMainActor<T>(label: String, quiet: Bool, unit: HUDRateUnit = videoSeconds,
+                                  _ work: @escaping @MainActor (Progress) async throws -> T) throws -> T {
+        let progress = Progress(totalUnitCount: 1)
+        return try show(label: label, quiet: quiet, unit: unit, details: nil, progress: progress) { redraw in
+            Result { try MainRunLoop.await(cancelling: progress, everyTurn: redraw) { try await work(progress) } }
+        }
+    }
+
+    /// The HUD on stderr around `body`, which runs the work and calls the redraw it is given
+    /// about every 50 ms until it returns the work's result.
+    @MainActor
+    private static func show<T>(label: String, quiet: Bool, unit: HUDRateUnit, details: (@Sendable () -> String)?,
+                                progress: Progress, _ body: (() -> Void) throws -> Result<T, Error>?) throws -> T {
+        let interrupt = CancelOnInterrupt(progress)
+        defer { interrupt.stop() }
+        let terminal = isatty(STDERR_FILENO) != 0
+        let hud = ProgressHUD(clock: SystemClock(), mode: .determinateHorizontalBar, label: label)
+        hud.graceTime = 0.25  // quick work finishes without a HUD flashing up
+        hud.follow(progress, mode: .determinateHorizontalBar, cancelTitle: "Ctrl-C")
+        let sink = HUDTerminalSink(renderer: HUDTerminalRenderer(hud: hud, isTerminal: terminal, quiet: quiet, unit: unit))
+        do {
+            let outcome = try body {
                 if let details { hud.detailsLabel = details() }
                 sink.refresh()
             }
+            guard let outcome else { throw RuntimeError("the work ended without a result") }
+            let value = try outcome.get()
+            hud.hide(animated: false)
+            sink.finish(.done)
+            return value
+        } catch {
+            // The error itself is the one line the tool prints; just clear the live line.
+            if terminal && !quiet { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            throw error
+        }
+    }
+}
+
+/// Main-actor async work awaited from the synchronous command line.
+enum MainRunLoop {
+    /// Starts `work` as a main-actor task and turns the main run loop (where that task runs)
+    /// until it ends, calling `everyTurn` about every 50 ms; cancelling `progress` cancels the
+    /// task. Returns what the work returns, or throws what it throws.
+    @MainActor
+    static func await<T>(cancelling progress: Progress? = nil, everyTurn: () -> Void = {},
+                         _ work: @escaping @MainActor () async throws -> T) throws -> T {
+        var outcome: Result<T, Error>?
+        let task = Task { @MainActor in
             do {
-                guard let result = box.value else { throw RuntimeError("the work ended without a result") }
-                let value = try result.get()
-                hud.hide(animated: false)
-                sink.finish(.done)
-                return value
+                outcome = .success(try await work())
             } catch {
-                // The error itself is the one line the tool prints; just clear the live line.
-                if terminal && !quiet { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-                throw error
+                outcome = .failure(error)
             }
+        }
+        if let progress {
+            progress.cancellationHandler = { task.cancel() }
+            if progress.isCancelled { task.cancel() }
+        }
+        while true {
+            if let outcome { return try outcome.get() }
+            _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
+            everyTurn()
         }
     }
 }
