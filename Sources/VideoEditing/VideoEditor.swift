@@ -15,14 +15,14 @@ public struct VideoEditor: Sendable {
         case cancelled
     }
 
-    public let input: URL
-    public let output: URL
-    public let settings: ExportSettings
+    /// The export this edit runs.
+    public let exporter: VideoExporter
+    public var input: URL { exporter.input }
+    public var output: URL { exporter.output }
+    public var settings: ExportSettings { exporter.settings }
 
     public init(input: URL, output: URL, settings: ExportSettings = ExportSettings()) {
-        self.input = input
-        self.output = output
-        self.settings = settings
+        exporter = VideoExporter(input: input, output: output, settings: settings)
     }
 
     /// True only for files whose pictures can be decoded.
@@ -33,7 +33,7 @@ public struct VideoEditor: Sendable {
     /// Runs the edit on a thread of its own. `progress` follows the output written; cancelling
     /// it — or the calling task — stops the edit and removes what was written.
     public func run(progress: Progress = Progress(totalUnitCount: 1)) async -> Outcome {
-        let exporter = VideoExporter(input: input, output: output, settings: settings)
+        let exporter = exporter
         let box = Lent(progress)
         return await BlockingWork.run(named: "viewfinder-export", cancelling: box) { () -> Outcome in
             do throws(MediaIOError) {
