@@ -46,22 +46,13 @@ public enum CoverPicker {
         }
     }
 
-    /// `count` frames at even steps across the video, in order. With `progress`, exact frames
-    /// (which can take a while on long GOPs) are counted one by one and cancelling stops
-    /// before the next one (`MediaIOError.cancelled`).
+    /// A strip of `count` cells across the video, in order, each showing a different frame from
+    /// its own slice (see `FrameReader.strip`). With `progress`, cells are counted one by one
+    /// and cancelling stops before the next decode (`MediaIOError.cancelled`).
     public static func filmstrip(from reader: FrameReader, count: Int, mode: FrameMode,
-                                 size: FrameSize, progress: Progress? = nil) throws(CoverPickerError) -> [VideoFrame] {
-        let times = stripTimes(duration: reader.duration, count: count).map(TimePosition.time)
-        do throws(MediaIOError) {
-            guard let progress, mode == .exact else { return try reader.frames(at: times, mode: mode, size: size) }
-            progress.totalUnitCount = Int64(times.count)
-            var decoded: [VideoFrame] = []
-            for time in times {
-                if progress.isCancelled { throw MediaIOError.cancelled }
-                decoded.append(try reader.frame(at: time, mode: .exact, size: size))
-                progress.completedUnitCount += 1
-            }
-            return decoded
+                                 size: FrameSize, progress: Progress? = nil) throws(CoverPickerError) -> [StripCell] {
+        do {
+            return try reader.strip(count: count, mode: mode, size: size, progress: progress)
         } catch {
             throw .media(error)
         }

@@ -67,8 +67,14 @@ public final class CoverPickerSession {
     public private(set) var phase: Phase = .idle
     /// Probe results, once open.
     public private(set) var info: MediaInfo?
-    /// The strip: `stripCount` fast frames at even steps.
-    public private(set) var strip: [VideoFrame] = []
+    /// The strip: `stripCount` cells, each a different frame from its own slice of the video
+    /// (fast first; see `FrameReader.strip`). After opening, each cell is replaced in the
+    /// background by the exact frame at its time; `onStripChange` is told of each.
+    public private(set) var strip: [StripCell] = []
+    /// Told of every strip cell replaced by its exact frame.
+    public var onStripChange: (@MainActor (StripCell) -> Void)?
+    /// True while the strip still holds cells that are not exact.
+    public var isRefiningStrip: Bool { refinement != nil }
     /// The slider's position, 0...1.
     public private(set) var sliderValue: Double = 0
     /// The picture at the slider, fast first and then exact.
@@ -78,6 +84,11 @@ public final class CoverPickerSession {
 
     private var service: FrameService?
     private var generation = 0
+    /// The background work that makes the strip exact; cancelled when the screen closes.
+    private var refinement: Task<Void, Never>?
+    /// Slider moves decoding now: the strip's work waits for them (the newest work first).
+    private var slidersInFlight = 0
+    private var sliderWaiters: [CheckedContinuation<Void, Never>] = []
 
     public init(video: URL, configuration: Configuration = Configuration()) {
         self.video = video
@@ -94,11 +105,12 @@ public final class CoverPickerSession {
             service = opened
             info = opened.info
             strip = try await translatingErrors(CoverPickerError.media) { () throws(MediaIOError) in
-                try await opened.strip(count: configuration.stripCount, size: configuration.stripFrameSize)
+                try await opened.stripCells(count: configuration.stripCount, mode: .fast, size: configuration.stripFrameSize)
             }
             guard phase == .opening else { throw .cancelled }
             phase = .ready
             _ = try await moveSlider(to: 0)
+            refineStrip(opened)
         } catch {
             if phase != .cancelled { phase = .failed }
             service = nil
@@ -126,6 +138,8 @@ public final class CoverPickerSession {
         sliderValue = value.isFinite ? min(max(value, 0), 1) : 0
         let target = time(forSlider: sliderValue)
         let slider = sliderValue
+        slidersInFlight += 1
+        defer { sliderDone() }
         for mode in [FrameMode.fast, .exact] {
             let frame = try await translatingErrors(CoverPickerError.media) { () throws(MediaIOError) in
                 try await service.frame(at: target, mode: mode, size: configuration.previewSize)
@@ -138,6 +152,44 @@ public final class CoverPickerSession {
         return preview
     }
 
+    private func sliderDone() {
+        slidersInFlight -= 1
+        guard slidersInFlight == 0 else { return }
+        let waiters = sliderWaiters
+        sliderWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Replaces each strip cell that is not exact with the exact frame at its time, one cell
+    /// at a time, each after any slider move in flight; a frame another cell shows already is
+    /// not shown twice (the fast cell stays).
+    private func refineStrip(_ service: FrameService) {
+        guard strip.contains(where: { $0.frame != nil && !$0.isExact }) else { return }
+        let size = configuration.stripFrameSize
+        refinement = Task { [weak self] in
+            for index in 0..<(self?.strip.count ?? 0) {
+                guard let self, !Task.isCancelled, self.phase == .ready else { return }
+                if self.slidersInFlight > 0 {
+                    await withCheckedContinuation { self.sliderWaiters.append($0) }
+                }
+                let cell = self.strip[index]
+                guard cell.frame != nil, !cell.isExact else { continue }
+                guard let exact = try? await service.frame(at: cell.requested, mode: .exact, size: size),
+                      !Task.isCancelled, self.phase == .ready else { return }
+                guard !self.strip.contains(where: { $0.frame?.timestamp == exact.timestamp }) else { continue }
+                let refined = StripCell(index: index, requested: cell.requested, frame: exact, isExact: true)
+                self.strip[index] = refined
+                self.onStripChange?(refined)
+            }
+            self?.refinement = nil
+        }
+    }
+
+    /// Waits until the strip holds its exact frames (or the work stopped).
+    public func stripRefined() async {
+        await refinement?.value
+    }
+
     /// Done: the exact frame at the slider as the cover.
     public func complete() async throws(CoverPickerError) -> Cover {
         guard phase == .ready, let service else { throw phase == .cancelled ? .cancelled : .notOpen }
@@ -148,6 +200,8 @@ public final class CoverPickerSession {
         guard phase == .ready else { throw .cancelled }
         phase = .completed
         self.service = nil
+        refinement?.cancel()
+        refinement = nil
         return Cover(image: frame.image, time: frame.time, video: video)
     }
 
@@ -156,5 +210,10 @@ public final class CoverPickerSession {
         phase = .cancelled
         generation += 1
         service = nil
+        refinement?.cancel()
+        refinement = nil
+        let waiters = sliderWaiters
+        sliderWaiters = []
+        for waiter in waiters { waiter.resume() }
     }
 }

@@ -93,18 +93,30 @@ extension Studio {
             self.events.emit("cover-preview", ["slider": shown.sliderValue, "exact": shown.isExact,
                                                "time": shown.frame.time.seconds, "requested": shown.requestedTime.seconds])
         }
+        screen.onStripCell = { [unowned self] cell in
+            self.events.emit("strip-cell", ["index": cell.index, "time": cell.frame?.time.seconds ?? -1, "exact": cell.isExact])
+        }
         screen.onDone = { [unowned self] cover in self.saveCover(cover, origin: origin) }
         screen.onTrim = { [unowned self] in self.openTrim(origin) }
         push(screen)
         Task {
             do {
                 try await screen.open()
-                events.emit("cover-ready", ["duration": screen.session.info?.duration.seconds ?? 0])
+                events.emit("cover-ready", ["duration": screen.session.info?.duration.seconds ?? 0,
+                                            "strip": Self.stripTimes(screen.session.strip)])
+                await screen.session.stripRefined()
+                guard screen.session.phase == .ready else { return }
+                events.emit("cover-strip-exact", ["strip": Self.stripTimes(screen.session.strip)])
             } catch {
                 back()
                 report(error, doing: "Cannot open the video")
             }
         }
+    }
+
+    /// The times the strip's cells show (-1 for an empty cell), for the events.
+    private static func stripTimes(_ cells: [StripCell]) -> [Double] {
+        cells.map { $0.frame?.time.seconds ?? -1 }
     }
 
     private func saveCover(_ cover: CoverPickerSession.Cover, origin: Origin) {

@@ -31,14 +31,21 @@ struct CoverPickerSessionTests {
         let duration = try #require(session.info?.duration)
         #expect(duration == MediaTime(value: 48, timescale: 30))
         #expect(session.strip.count == 6)
-        for (i, frame) in session.strip.enumerated() {
-            let requested = try #require(duration.scaled(by: Int64(i), over: 6))
-            #expect(frame.isKeyframe)
-            #expect(frame.time <= requested)
+        // Slices of 8 frames, keyframes every 12: a slice's own keyframe, else its first frame.
+        var indices: [Int] = []
+        for (i, cell) in session.strip.enumerated() {
+            let frame = try #require(cell.frame)
+            let start = try #require(duration.scaled(by: Int64(i), over: 6))
+            let end = try #require(duration.scaled(by: Int64(i + 1), over: 6))
+            #expect(cell.requested == start)
+            #expect(frame.time >= start && frame.time < end, "cell \(i) shows a frame of its own slice")
             #expect(frame.image.height == 90)
             let index = try #require(FrameIndexPattern.readIndex(from: frame.image))
             #expect(frame.time == fixture.time(ofFrame: index))
+            indices.append(index)
         }
+        #expect(indices == [0, 12, 16, 24, 36, 40])
+        #expect(session.strip.map { $0.frame?.isKeyframe } == [true, true, false, true, true, false])
         let preview = try #require(session.preview)
         #expect(preview.isExact)
         #expect(FrameIndexPattern.readIndex(from: preview.frame.image) == 0)
@@ -75,9 +82,11 @@ struct CoverPickerSessionTests {
     @Test("a newer slider move supersedes an older one")
     func supersededMoves() async throws {
         let (session, fixture) = try await openSession()
-        async let first = session.moveSlider(to: 0.2)
-        async let second = session.moveSlider(to: 0.9)
-        _ = try await (first, second)
+        // Main-actor tasks start in the order they are made (async let children would race to
+        // the main actor, and the strip's background work shares it).
+        let first = Task { try await session.moveSlider(to: 0.2) }
+        let second = Task { try await session.moveSlider(to: 0.9) }
+        _ = try await (first.value, second.value)
         let preview = try #require(session.preview)
         #expect(preview.sliderValue == 0.9)
         #expect(preview.isExact)
@@ -95,6 +104,37 @@ struct CoverPickerSessionTests {
         #expect(cover.image.size == fixture.spec.size)
         #expect(session.phase == .completed)
         await #expect(throws: CoverPickerError.notOpen) { try await session.moveSlider(to: 0.1) }
+    }
+
+    @Test("in the background each strip cell becomes the exact frame at i·d/6, and the screen is told of each")
+    func stripRefines() async throws {
+        let fixture = try await FixtureFactory.shared.make(.h264BFrames)
+        let session = CoverPickerSession(video: fixture.url)
+        var told: [Int] = []
+        session.onStripChange = { told.append($0.index) }
+        try await session.open()
+        #expect(session.isRefiningStrip)
+        #expect(session.strip.map(\.isExact) == [true, false, true, true, false, true])
+        await session.stripRefined()
+        #expect(!session.isRefiningStrip)
+        #expect(told == [1, 4], "only the cells that were not exact")
+        let indices = session.strip.map { $0.frame.flatMap { FrameIndexPattern.readIndex(from: $0.image) } }
+        #expect(indices == [0, 8, 16, 24, 32, 40])
+        #expect(session.strip.allSatisfy { $0.isExact && $0.frame?.image.height == 90 })
+    }
+
+    @Test("closing the screen stops the strip's background work")
+    func stripRefinementCancelled() async throws {
+        let fixture = try await FixtureFactory.shared.make(.h264BFrames)
+        let session = CoverPickerSession(video: fixture.url)
+        var told = 0
+        session.onStripChange = { _ in told += 1 }
+        try await session.open()
+        session.cancel()
+        #expect(!session.isRefiningStrip)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(told == 0)
+        #expect(session.strip.map(\.isExact) == [true, false, true, true, false, true])
     }
 
     @Test("Back closes without a cover")

@@ -68,6 +68,34 @@ extension StudioWindowTests {
             #expect(run.events("hud").contains { $0["phase"] as? String == "appearing" })
         }
 
+        @Test("the strip shows six different frames, fast ones first, then each cell's exact frame at i·d/6")
+        func stripBecomesExact() async throws {
+            let folder = TestPaths.scratchFolder("studio-strip")
+            // 5 s: slices of 25 frames, keyframes at 0, 60 and 120.
+            let video = try await Self.clip(in: folder, seconds: 5)
+            let shot = folder.appendingPathComponent("strip.png")
+            let run = try await StudioHarness.run([
+                "wait cover-ready",
+                "wait cover-strip-exact",
+                "screenshot \(shot.path) strip",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--cover", video.path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let frames = { (times: [Double]) in times.map { Int(($0 * 30).rounded()) } }
+            // Fast: each slice's own keyframe (60, 120), else its first frame.
+            #expect(frames(try run.event("cover-ready")["strip"] as? [Double] ?? []) == [0, 25, 60, 75, 120, 125])
+            #expect(frames(try run.event("cover-strip-exact")["strip"] as? [Double] ?? []) == [0, 25, 50, 75, 100, 125])
+            let cells = run.events("strip-cell")
+            #expect(cells.map { $0["index"] as? Int } == [2, 4])
+            #expect(cells.allSatisfy { $0["exact"] as? Bool == true })
+            // What is painted: cells 1-5 (the thumb covers cell 0) read back from the screenshot.
+            let image = try StudioHarness.pixels(of: shot)
+            let width = Double(image.width) / 6
+            let painted = (1..<6).map { i in
+                image.cropped(Rect(x: Double(i) * width, y: 6, width: width, height: Double(image.height) - 12)).flatMap(FrameIndexPattern.readIndex)
+            }
+            #expect(painted == [25, 50, 75, 100, 125])
+        }
+
         @Test("a video over 30 s is refused from its header before any conversion, with the error HUD")
         func longVideoRefused() async throws {
             let folder = TestPaths.scratchFolder("studio-cover-long")

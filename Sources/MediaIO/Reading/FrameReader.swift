@@ -115,10 +115,7 @@ public final class FrameReader {
             }
             return result
         case .fast:
-            let maker = self.maker
-            let fast = try keyframeDecoder().pictures(at: targets) { frame, scaler in
-                maker.picture(from: frame, mode: .fast, size: size, scaler: scaler)
-            }
+            let fast = try fastPictures(at: targets, size: size)
             var result: [VideoFrame] = []
             for (target, picture) in zip(targets, fast) {
                 // A keyframe that an edit list hides gives no picture: use the exact frame.
@@ -139,9 +136,22 @@ public final class FrameReader {
 
     /// The stream timestamp of the keyframe shown at or before `position`, by demuxing only.
     func keyframeTimestamp(at position: TimePosition) throws(MediaIOError) -> Int64 {
-        let target = try timestamp(for: position)
-        let keyframes = try keyframeDecoder()
-        return try keyframes.keyframePacketTimestamp(atOrBefore: target) ?? maker.origin
+        try keyframePacketTimestamp(atOrBefore: try timestamp(for: position)) ?? maker.origin
+    }
+
+    /// The presentation timestamp of the keyframe packet at or before `target` (stream ticks),
+    /// by demuxing only; nil when there is none.
+    func keyframePacketTimestamp(atOrBefore target: Int64) throws(MediaIOError) -> Int64? {
+        try keyframeDecoder().keyframePacketTimestamp(atOrBefore: target)
+    }
+
+    /// The picture of the keyframe at or before each target (stream ticks), each decoded alone,
+    /// in parallel; nil where a keyframe gives no picture.
+    func fastPictures(at targets: [Int64], size: FrameSize) throws(MediaIOError) -> [VideoFrame?] {
+        let maker = self.maker
+        return try keyframeDecoder().pictures(at: targets) { frame, scaler in
+            maker.picture(from: frame, mode: .fast, size: size, scaler: scaler)
+        }
     }
 
     /// Time from the first frame of a stream timestamp, and back.
@@ -166,7 +176,7 @@ public final class FrameReader {
     }
 
     /// The stream timestamp a position stands for, after range checks.
-    private func timestamp(for position: TimePosition) throws(MediaIOError) -> Int64 {
+    func timestamp(for position: TimePosition) throws(MediaIOError) -> Int64 {
         switch position {
         case .time(let t):
             guard t >= .zero, t <= duration else {

@@ -30,9 +30,14 @@ public actor FrameService {
         try reader.frame(after: frame, size: size)
     }
 
-    /// `count` fast frames at even steps across the video (`i · duration / count`); the first
-    /// is the keyframe at 0.
+    /// The frames of a fast strip of `count` cells (see `FrameReader.strip`): each from its own
+    /// slice of the video, so no two alike; a cell whose slice holds no frame is left out.
     public func strip(count: Int, size: FrameSize) throws(MediaIOError) -> [VideoFrame] {
-        try reader.frames(at: reader.duration.evenSteps(max(1, count)).map(TimePosition.time), mode: .fast, size: size)
+        try reader.strip(count: count, mode: .fast, size: size).compactMap(\.frame)
+    }
+
+    /// The cells of a strip of `count`, fast or exact.
+    public func stripCells(count: Int, mode: FrameMode, size: FrameSize) throws(MediaIOError) -> [StripCell] {
+        try reader.strip(count: count, mode: mode, size: size)
     }
 }

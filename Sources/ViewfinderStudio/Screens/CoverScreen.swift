@@ -23,7 +23,8 @@ final class CoverScreen: Screen {
     let doneButton = Button("Done")
     let backButton = Button("Back")
     let trimButton = Button("Trim…")
-    private var stripImages: [CairoImage] = []
+    /// One picture per strip cell; nil for a cell whose slice holds no frame.
+    private var stripImages: [CairoImage?] = []
     private var dragStartValue = 0.0
     private var moveTask: Task<Void, Never>?
     /// Called by Done with the chosen cover; the flow saves it.
@@ -32,6 +33,8 @@ final class CoverScreen: Screen {
     var onTrim: (() -> Void)?
     /// Told of every preview shown (the automation and the events follow it).
     var onPreview: ((CoverPickerSession.Preview) -> Void)?
+    /// Told of every strip cell repainted with its exact frame.
+    var onStripCell: ((StripCell) -> Void)?
 
     /// Width of the thumb: one strip frame.
     private var thumbWidth: Double {
@@ -55,12 +58,19 @@ final class CoverScreen: Screen {
         }
 
         session.onPreviewChange = { [unowned self] shown in self.show(shown) }
+        // Fast cells first; each is repainted when the session has its exact frame.
+        session.onStripChange = { [unowned self] cell in
+            guard cell.index < self.stripImages.count else { return }
+            self.stripImages[cell.index] = cell.frame.flatMap { CairoImage($0.image) }
+            self.strip.queueDraw()
+            self.onStripCell?(cell)
+        }
     }
 
     /// Opens the video: strip first, then the first frame, exactly.
     func open() async throws(CoverPickerError) {
         try await session.open()
-        stripImages = session.strip.compactMap { CairoImage($0.image) }
+        stripImages = session.strip.map { $0.frame.flatMap { CairoImage($0.image) } }
         doneButton.isSensitive = true
         strip.queueDraw()
     }
@@ -146,6 +156,7 @@ final class CoverScreen: Screen {
     private func drawStrip(_ context: inout CairoContext, _ width: Double, _ height: Double) {
         let cell = thumbWidth
         for (index, image) in stripImages.enumerated() {
+            guard let image else { continue }
             let rect = Rect(x: Double(index) * cell, y: 6, width: cell, height: height - 12)
             context.draw(image, filling: rect, opacity: 0.75)
         }

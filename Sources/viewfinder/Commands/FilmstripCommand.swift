@@ -15,17 +15,21 @@ enum FilmstripCommand: Command {
         OptionSpec("output", short: "o", value: "OUT", help: "A folder (frame-01.jpg, ...) or one .jpg/.png sheet."),
         OptionSpec("count", value: "N", help: "Number of frames, 1-100 (default 6)."),
         OptionSpec("height", value: "H", help: "Height of each frame in pixels (default 180)."),
-        OptionSpec("exact", help: "Exact frames instead of the keyframe before each time."),
+        OptionSpec("exact", help: "The exact frame at each i·d/N instead of a fast frame from each slice."),
         OptionSpec("max-duration", value: "S", help: "Refuse longer videos (default 30, 0 = no limit)."),
         OptionSpec("quality", value: "Q", help: "JPEG quality 1-100 (default 85)."),
-        OptionSpec("quiet", short: "q", help: "No progress display (shown for --exact on stderr)."),
+        OptionSpec("quiet", short: "q", help: "No progress display (shown on stderr when decoding takes a while)."),
         OptionSpec("json", help: "Print the requested and actual times and the outputs as JSON."),
     ]
     static let discussion = """
-    Frame i (i = 0 ... N-1) is taken at i·d/N, d being the duration. By default each is the
-    keyframe at or before its time (fast, as a strip under a slider needs); --exact decodes the
-    exact frame. OUT ending in .jpg, .jpeg, .png or .webp gets one sheet with the frames side by
-    side; any other OUT is a folder that receives frame-01.jpg ... frame-NN.jpg.
+    Cell i (i = 0 ... N-1) stands for the slice [i·d/N, (i+1)·d/N) of the video, d being its
+    duration, and shows a frame from inside that slice, so no two cells are alike: by default
+    the slice's last keyframe (fast: one decode each, as a strip under a slider needs), or, for
+    a slice without a keyframe of its own, the first frame in it, decoded forward from the
+    keyframe before it. --exact decodes the exact frame at each i·d/N instead. A video with
+    fewer frames than cells leaves the cells without a frame of their own empty and says so.
+    OUT ending in .jpg, .jpeg, .png or .webp gets one sheet with the frames side by side; any
+    other OUT is a folder that receives frame-01.jpg ... frame-NN.jpg (NN: the cell's number).
     """
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -43,34 +47,33 @@ enum FilmstripCommand: Command {
 
         ImagingRuntime.loadsOptionalFormats = false  // only JPEG/PNG/WebP are written here
         let reader = try CoverPicker.open(input, limit: limit)
-        let frames: [VideoFrame]
-        if mode == .exact {
-            // Exact frames can take a while on long GOPs: decode them under the HUD.
-            let shared = Lent(reader)
-            frames = try ProgressDisplay.run(label: "Decoding \(count) exact frames of \(input.lastPathComponent)",
-                                             quiet: arguments.flag("quiet"), unit: .frames) { progress in
-                try CoverPicker.filmstrip(from: shared.value, count: count, mode: .exact, size: .height(height), progress: progress)
-            }
-        } else {
-            frames = try CoverPicker.filmstrip(from: reader, count: count, mode: mode, size: .height(height))
+        // Exact frames, and fast cells decoded forward, can take a while on long GOPs: under the HUD.
+        let shared = Lent(reader)
+        let cells = try ProgressDisplay.run(label: "Decoding a \(count)-frame strip of \(input.lastPathComponent)",
+                                            quiet: arguments.flag("quiet"), unit: .frames) { progress in
+            try CoverPicker.filmstrip(from: shared.value, count: count, mode: mode, size: .height(height), progress: progress)
         }
+        let shown = cells.compactMap { cell in cell.frame.map { (cell, $0) } }
         var outputs: [URL] = []
         if sheet {
-            try ImageEncoder.write(ContactSheet.row(frames.map(\.image)), to: output, quality: quality)
+            try ImageEncoder.write(ContactSheet.row(shown.map(\.1.image)), to: output, quality: quality)
             outputs = [output]
         } else {
-            outputs = try writeFolder(frames, to: output, quality: quality)
+            outputs = try writeFolder(shown, to: output, quality: quality)
         }
+        let empty = cells.count - shown.count
 
-        let times = CoverPicker.stripTimes(duration: reader.duration, count: count)
         if arguments.flag("json") {
-            let items: [JSONValue] = zip(times, frames).enumerated().map { i, pair in
-                .object([
-                    ("index", .int(i)),
-                    ("requested", .time(pair.0)),
-                    ("actual", .time(pair.1.time)),
-                    ("keyframe", .bool(pair.1.isKeyframe)),
-                    ("output", .string(sheet ? output.path : outputs[i].path)),
+            var written = outputs.makeIterator()
+            let items: [JSONValue] = cells.map { cell in
+                let file: JSONValue = cell.frame == nil ? .null : .string(sheet ? output.path : written.next()?.path ?? "")
+                return .object([
+                    ("index", .int(cell.index)),
+                    ("requested", .time(cell.requested)),
+                    ("actual", cell.frame.map { .time($0.time) } ?? .null),
+                    ("exact", .bool(cell.isExact)),
+                    ("keyframe", cell.frame.map { .bool($0.isKeyframe) } ?? .null),
+                    ("output", file),
                 ])
             }
             print(JSONValue.object([
@@ -78,18 +81,21 @@ enum FilmstripCommand: Command {
                 ("duration", .time(reader.duration)),
                 ("mode", .string(mode.rawValue)),
                 ("frames", .array(items)),
+                ("empty", .int(empty)),
                 ("outputs", .array(outputs.map { .string($0.path) })),
             ]).rendered())
         } else {
-            let actual = frames.map { $0.time.decimalString }.joined(separator: ", ")
+            let actual = shown.map { $0.1.time.decimalString }.joined(separator: ", ")
             let target = sheet ? output.path : output.path + "/"
-            print("\(target): \(frames.count) \(mode.rawValue) frames at \(actual) s")
+            let note = empty == 0 ? "" : " (\(empty) of \(count) cells empty: the video has fewer frames than cells)"
+            print("\(target): \(shown.count) \(mode.rawValue) frames at \(actual) s\(note)")
         }
         return 0
     }
 
-    /// Writes frame-01.jpg ... into `folder`; either all appear or none do.
-    private static func writeFolder(_ frames: [VideoFrame], to folder: URL, quality: Int) throws -> [URL] {
+    /// Writes frame-NN.jpg for each cell with a frame into `folder` (NN: the cell's number);
+    /// either all appear or none do.
+    private static func writeFolder(_ frames: [(StripCell, VideoFrame)], to folder: URL, quality: Int) throws -> [URL] {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         let existed = manager.fileExists(atPath: folder.path, isDirectory: &isDirectory)
@@ -105,8 +111,8 @@ enum FilmstripCommand: Command {
         }
         var written: [URL] = []
         do {
-            for (i, frame) in frames.enumerated() {
-                let url = folder.appendingPathComponent(String(format: "frame-%02d.jpg", i + 1))
+            for (cell, frame) in frames {
+                let url = folder.appendingPathComponent(String(format: "frame-%02d.jpg", cell.index + 1))
                 try ImageEncoder.write(frame.image, to: url, quality: quality)
                 written.append(url)
             }
