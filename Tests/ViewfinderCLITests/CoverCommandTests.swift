@@ -81,6 +81,39 @@ struct CoverCommandTests {
         #expect(result.stdout.hasSuffix(": 6 fast frames at 0, 0.4, 0.533333, 0.8, 1.2, 1.333333 s\n"))
     }
 
+    @Test("cover --suggest ranks three sharp scenes; --at best writes the first exactly")
+    func suggest() throws {
+        let folder = TestPaths.scratchFolder("suggest-cli")
+        let clip = try SuggestionClip.make(in: folder)
+        let result = try viewfinder("cover", clip.path, "--suggest", "--json")
+        #expect(result.status == 0, "\(result.stderr)")
+        let suggestions = try #require(jsonObject(result)?["suggestions"] as? [[String: Any]])
+        let times = suggestions.compactMap { ($0["time"] as? NSNumber)?.doubleValue }
+        #expect(times.count == 3)
+        #expect(Set(times.compactMap(SuggestionClip.scene(of:))) == [0, 1, 2], "\(times)")
+        #expect(suggestions.allSatisfy { $0["rejected"] is NSNull })
+        let text = try viewfinder("cover", clip.path, "--suggest", "--count", "2")
+        let lines = text.stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasPrefix("1. ") && lines[1].hasPrefix("2. ") && lines[0].contains(" s  score "), "\(text.stdout)")
+
+        let best = folder.appendingPathComponent("best.png"), atTime = folder.appendingPathComponent("at.png")
+        let written = try viewfinder("cover", clip.path, "--at", "best", "-o", best.path, "--json")
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(jsonObject(written)?["requested"] as? String == "best")
+        #expect((jsonObject(written)?["actual"] as? NSNumber)?.doubleValue == times[0])
+        #expect(try viewfinder("cover", clip.path, "--at", "\(times[0])", "-o", atTime.path).status == 0)
+        #expect(try Data(contentsOf: best) == Data(contentsOf: atTime), "the same exact frame")
+    }
+
+    @Test("--suggest and --count misuse are usage errors", arguments: [
+        ["--suggest", "-o", "/tmp/x.jpg"], ["--suggest", "--at", "1"], ["--count", "2", "-o", "/tmp/x.jpg"], ["--suggest", "--count", "0"],
+    ])
+    func suggestUsage(_ extra: [String]) throws {
+        let fixture = try FixtureFactory.shared.fixture(.h264BFrames)
+        let result = try viewfinder(["cover", fixture.url.path] + extra)
+        #expect(result.status == 2, "\(extra): \(result.stderr)")
+    }
+
     @Test("the sample command makes a clip whose frames read back")
     func sample() throws {
         let folder = TestPaths.scratchFolder("sample")

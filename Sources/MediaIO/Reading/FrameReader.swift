@@ -387,23 +387,45 @@ public final class FrameReader {
 
     private func timestampOfFrame(_ n: Int) throws(MediaIOError) -> Int64 {
         guard n >= 0 else { throw .frameOutOfRange(path: info.path, frame: n, frameCount: 0) }
-        resetPosition()
-        positioned = false
-        source.rewind()
-        var shown: [Int64] = []
         // Reordering never spans more than 16 frames in H.264/HEVC; read a margin past n
         // (saturating: a frame number near Int.max reads to the end and is then out of range).
         let wanted = n.addingReportingOverflow(32)
-        let enough = wanted.overflow ? Int.max : wanted.partialValue
-        while shown.count <= enough, let packet = try source.next() {
-            if !packet.isDiscarded, let pts = packet.pts { shown.append(pts) }
-        }
-        shown.sort()
+        let shown = try shownPackets(upTo: wanted.overflow ? Int.max : wanted.partialValue).map(\.pts)
         guard n < shown.count else {
             throw .frameOutOfRange(path: info.path, frame: n, frameCount: shown.count)
         }
         return shown[n]
     }
+
+    /// Where the frames and keyframes are shown, from the packets alone (no decoding): the
+    /// whole file is demuxed once. The exact decoder seeks afterwards.
+    public func timeline() throws(MediaIOError) -> FrameTimeline {
+        let shown = try shownPackets(upTo: Int.max)
+        return FrameTimeline(frames: shown.map { maker.time(ofTimestamp: $0.pts) },
+                             keyframes: shown.indices.filter { shown[$0].isKeyframe })
+    }
+
+    /// The timestamps of the first `limit` (and a few more) shown packets, in presentation
+    /// order, from the start of the stream; the decoder's position is given up.
+    private func shownPackets(upTo limit: Int) throws(MediaIOError) -> [(pts: Int64, isKeyframe: Bool)] {
+        resetPosition()
+        positioned = false
+        source.rewind()
+        var shown: [(pts: Int64, isKeyframe: Bool)] = []
+        while shown.count <= limit, let packet = try source.next() {
+            if !packet.isDiscarded, let pts = packet.pts { shown.append((pts, packet.isKeyframe)) }
+        }
+        shown.sort { $0.pts < $1.pts }
+        return shown
+    }
+}
+
+/// Where a video's frames are shown, read from its packets.
+public struct FrameTimeline: Sendable, Equatable {
+    /// Every frame's time from the first frame, in presentation order.
+    public let frames: [MediaTime]
+    /// The positions in `frames` of the keyframes.
+    public let keyframes: [Int]
 }
 
 extension Int64 {
