@@ -43,12 +43,15 @@ public final class CoverPickerSession {
         public var stripFrameSize: FrameSize
         public var previewSize: FrameSize
         public var coverSize: FrameSize
+        /// How many covers to suggest (0: none).
+        public var suggestionCount: Int
 
         public init(limit: DurationLimit = .standard, stripCount: Int = 6,
                     stripFrameSize: FrameSize = .height(90),
                     previewSize: FrameSize = .fit(PixelSize(width: 720, height: 720)),
-                    coverSize: FrameSize = .original) {
+                    coverSize: FrameSize = .original, suggestionCount: Int = 3) {
             self.limit = limit
+            self.suggestionCount = max(0, suggestionCount)
             self.stripCount = max(1, stripCount)
             self.stripFrameSize = stripFrameSize
             self.previewSize = previewSize
@@ -75,8 +78,15 @@ public final class CoverPickerSession {
     public var onStripChange: (@MainActor (StripCell) -> Void)?
     /// True while the strip still holds cells that are not exact.
     public var isRefiningStrip: Bool { refinement != nil }
+    /// The suggested covers, best first (see `CoverPicker.suggestions`): measured in the
+    /// background after opening, on a reader of their own so the slider never waits for them.
+    public private(set) var suggestions: [CoverSuggestion] = []
+    /// Told once the suggestions are known.
+    public var onSuggestionsChange: (@MainActor ([CoverSuggestion]) -> Void)?
     /// The slider's position, 0...1.
     public private(set) var sliderValue: Double = 0
+    /// The time the slider stands for: `time(forSlider: sliderValue)`, or a suggestion's exact time.
+    public private(set) var sliderTime: MediaTime = .zero
     /// The picture at the slider, fast first and then exact.
     public private(set) var preview: Preview?
     /// Told of every new preview (the fast one, then the exact one).
@@ -86,6 +96,9 @@ public final class CoverPickerSession {
     private var generation = 0
     /// The background work that makes the strip exact; cancelled when the screen closes.
     private var refinement: Task<Void, Never>?
+    /// The background work that finds the suggestions; cancelled when the screen closes.
+    private var suggesting: Task<Void, Never>?
+    private let suggestionProgress = Progress(totalUnitCount: 1)
     /// Slider moves decoding now: the strip's work waits for them (the newest work first).
     private var slidersInFlight = 0
     private var sliderWaiters: [CheckedContinuation<Void, Never>] = []
@@ -111,6 +124,7 @@ public final class CoverPickerSession {
             phase = .ready
             _ = try await moveSlider(to: 0)
             refineStrip(opened)
+            suggest()
         } catch {
             if phase != .cancelled { phase = .failed }
             service = nil
@@ -132,12 +146,23 @@ public final class CoverPickerSession {
     /// newer move arrives first (then the older one stops). Returns the last preview published.
     @discardableResult
     public func moveSlider(to value: Double) async throws(CoverPickerError) -> Preview? {
+        let clamped = value.isFinite ? min(max(value, 0), 1) : 0
+        return try await move(slider: clamped, target: time(forSlider: clamped))
+    }
+
+    /// Moves the slider to a suggestion: its exact frame, the slider where that time lies.
+    @discardableResult
+    public func moveSlider(to suggestion: CoverSuggestion) async throws(CoverPickerError) -> Preview? {
+        let duration = info?.duration.seconds ?? 0
+        return try await move(slider: duration > 0 ? min(1, suggestion.time.seconds / duration) : 0, target: suggestion.time)
+    }
+
+    private func move(slider: Double, target: MediaTime) async throws(CoverPickerError) -> Preview? {
         guard phase == .ready, let service else { throw phase == .cancelled ? .cancelled : .notOpen }
         generation += 1
         let mine = generation
-        sliderValue = value.isFinite ? min(max(value, 0), 1) : 0
-        let target = time(forSlider: sliderValue)
-        let slider = sliderValue
+        sliderValue = slider
+        sliderTime = target
         slidersInFlight += 1
         defer { sliderDone() }
         for mode in [FrameMode.fast, .exact] {
@@ -185,6 +210,29 @@ public final class CoverPickerSession {
         }
     }
 
+    /// Finds the suggestions off the main actor, on a reader of their own.
+    private func suggest() {
+        let count = configuration.suggestionCount
+        guard count > 0 else { return }
+        let (video, progress) = (video, Lent(suggestionProgress))
+        suggesting = Task { [weak self] in
+            let found = await BlockingWork.run(named: "viewfinder-suggest", cancelling: progress) {
+                Result { () throws(CoverPickerError) in
+                    try CoverPicker.suggestions(from: try CoverPicker.open(video, limit: .none), count: count, progress: progress.value)
+                }
+            }
+            guard let self, !Task.isCancelled, self.phase == .ready || self.phase == .completed,
+                  case .success(let suggestions) = found else { return }
+            self.suggestions = suggestions
+            self.onSuggestionsChange?(suggestions)
+        }
+    }
+
+    /// Waits until the suggestions are known (or the work stopped).
+    public func suggestionsFound() async {
+        await suggesting?.value
+    }
+
     /// Waits until the strip holds its exact frames (or the work stopped).
     public func stripRefined() async {
         await refinement?.value
@@ -193,7 +241,7 @@ public final class CoverPickerSession {
     /// Done: the exact frame at the slider as the cover.
     public func complete() async throws(CoverPickerError) -> Cover {
         guard phase == .ready, let service else { throw phase == .cancelled ? .cancelled : .notOpen }
-        let at = time(forSlider: sliderValue), size = configuration.coverSize
+        let at = sliderTime, size = configuration.coverSize
         let frame = try await translatingErrors(CoverPickerError.media) { () throws(MediaIOError) in
             try await service.frame(at: at, mode: .exact, size: size)
         }
@@ -212,6 +260,8 @@ public final class CoverPickerSession {
         service = nil
         refinement?.cancel()
         refinement = nil
+        suggesting?.cancel()
+        suggestionProgress.cancel()
         let waiters = sliderWaiters
         sliderWaiters = []
         for waiter in waiters { waiter.resume() }

@@ -56,6 +56,10 @@ extension Automation {
                 }
                 fields["frame"] = [frame.minX, frame.minY, frame.width, frame.height]
             }
+            if let cover = studio.current as? CoverScreen {
+                // Where the suggestions' marks are on the strip, from its left edge.
+                fields["marks"] = cover.session.suggestions.map { cover.markX(of: $0) }
+            }
             let data = try JSONSerialization.data(withJSONObject: fields)
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         case "wait-file":

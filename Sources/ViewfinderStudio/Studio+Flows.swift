@@ -96,6 +96,10 @@ extension Studio {
         screen.onStripCell = { [unowned self] cell in
             self.events.emit("strip-cell", ["index": cell.index, "time": cell.frame?.time.seconds ?? -1, "exact": cell.isExact])
         }
+        screen.onSuggestions = { [unowned self, unowned screen] suggestions in
+            self.events.emit("cover-suggestions", ["times": suggestions.map(\.time.seconds),
+                                                   "marks": suggestions.map { screen.markX(of: $0) }])
+        }
         screen.onDone = { [unowned self] cover in self.saveCover(cover, origin: origin) }
         screen.onTrim = { [unowned self] in self.openTrim(origin) }
         push(screen)

@@ -137,6 +137,25 @@ struct CoverPickerSessionTests {
         #expect(session.strip.map(\.isExact) == [true, false, true, true, false, true])
     }
 
+    @Test("suggestions arrive in the background; jumping to one shows and hands back its exact frame")
+    func suggestions() async throws {
+        let clip = try SuggestionClip.make(in: TestPaths.scratchFolder("session-suggest"))
+        let session = CoverPickerSession(video: clip)
+        var told: [[CoverSuggestion]] = []
+        session.onSuggestionsChange = { told.append($0) }
+        try await session.open()
+        await session.suggestionsFound()
+        #expect(told.count == 1)
+        #expect(session.suggestions.count == 3)
+        #expect(Set(session.suggestions.compactMap { SuggestionClip.scene(of: $0.time.seconds) }) == [0, 1, 2])
+        let best = try #require(session.suggestions.first)
+        let shown = try #require(try await session.moveSlider(to: best))
+        #expect(shown.isExact && shown.frame.time == best.time)
+        #expect(abs(session.sliderValue - best.time.seconds / 8) < 1e-9)
+        let cover = try await session.complete()
+        #expect(cover.time == best.time)
+    }
+
     @Test("Back closes without a cover")
     func cancelling() async throws {
         let (session, _) = try await openSession()

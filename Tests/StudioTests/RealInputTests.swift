@@ -87,6 +87,41 @@ extension StudioWindowTests {
             #expect(last["time"] as? Double == (requested * 30).rounded(.down) / 30)
         }
     
+        @Test("a click on a suggestion's mark above the cover strip jumps to its exact frame; Done saves it",
+              .enabled(if: StudioHarness.hasXdotool, "\(StudioHarness.noXdotoolReason)"))
+        func suggestionMark() async throws {
+            let folder = TestPaths.scratchFolder("studio-xdotool-suggest")
+            let clip = try await StudioHarness.offThePool { try SuggestionClip.make(in: folder) }
+            let ready = folder.appendingPathComponent("ready.json"), go = folder.appendingPathComponent("go")
+            let shot = folder.appendingPathComponent("strip.png")
+            let run = try await StudioHarness.runInteractive([
+                "wait cover-ready",
+                "wait cover-suggestions",
+                "sleep 0.3",
+                "screenshot \(shot.path) strip",
+                "signal \(ready.path) strip",
+                "wait-file \(go.path)",
+                "wait-exact",
+                "press done",
+                "wait cover-saved",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--cover", clip.path],
+               in: folder, readyFile: ready) { signal in
+                let frame = try #require(signal["frame"] as? [Double])
+                let marks = try #require(signal["marks"] as? [Double])
+                let mark = try #require(marks.count == 3 ? marks.last : nil, "the last (third) suggestion's mark, of \(marks)")
+                let (x, y) = (Int((frame[0] + mark).rounded()), Int(frame[1] + frame[3] / 2))
+                try StudioHarness.xdotool(signal, ["mousemove", "\(x)", "\(y)", "sleep", "0.1", "click", "1", "sleep", "0.2"])
+                try Data().write(to: go)
+                return frame
+            }
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let suggested = try #require(try run.run.event("cover-suggestions")["times"] as? [Double])
+            #expect(suggested.count == 3)
+            let last = try #require(run.run.events("cover-preview").last)
+            #expect(last["exact"] as? Bool == true && last["time"] as? Double == suggested[2])
+            #expect(try run.run.event("cover-saved")["time"] as? Double == suggested[2])
+        }
+
         @Test("keyboard shortcuts: Ctrl+Shift+D turns the theme dark, Escape goes back to the library",
               .enabled(if: StudioHarness.hasXdotool, "\(StudioHarness.noXdotoolReason)"))
         func shortcuts() async throws {

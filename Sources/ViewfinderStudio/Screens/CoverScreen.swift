@@ -35,6 +35,8 @@ final class CoverScreen: Screen {
     var onPreview: ((CoverPickerSession.Preview) -> Void)?
     /// Told of every strip cell repainted with its exact frame.
     var onStripCell: ((StripCell) -> Void)?
+    /// Told when the suggested covers are marked on the strip.
+    var onSuggestions: (([CoverSuggestion]) -> Void)?
 
     /// Width of the thumb: one strip frame.
     private var thumbWidth: Double {
@@ -64,6 +66,10 @@ final class CoverScreen: Screen {
             self.stripImages[cell.index] = cell.frame.flatMap { CairoImage($0.image) }
             self.strip.queueDraw()
             self.onStripCell?(cell)
+        }
+        session.onSuggestionsChange = { [unowned self] suggestions in
+            self.strip.queueDraw()
+            self.onSuggestions?(suggestions)
         }
     }
 
@@ -103,8 +109,25 @@ final class CoverScreen: Screen {
         return min(max((x - thumbWidth / 2) / track, 0), 1)
     }
 
-    /// A press on the strip: the thumb jumps under the pointer.
+    /// Where a suggestion's mark sits on the strip: over the thumb's centre at its time.
+    func markX(of suggestion: CoverSuggestion) -> Double {
+        let duration = session.info?.duration.seconds ?? 0
+        return thumbCentre(forValue: duration > 0 ? min(1, suggestion.time.seconds / duration) : 0)
+    }
+
+    /// How close (points) a press must be to a mark to jump to its suggestion.
+    static let markReach = 8.0
+
+    /// A press on the strip: the thumb jumps under the pointer, or onto the suggestion whose
+    /// mark is under it (its exact frame).
     func beginDrag(atX x: Double) {
+        let near = session.suggestions.map { ($0, abs(markX(of: $0) - x)) }.filter { $0.1 <= Self.markReach }.min { $0.1 < $1.1 }
+        if let (suggestion, _) = near, session.phase == .ready {
+            dragStartValue = sliderValue(atX: markX(of: suggestion))
+            moveTask = Task { [session] in _ = try? await session.moveSlider(to: suggestion) }
+            strip.queueDraw()
+            return
+        }
         dragStartValue = sliderValue(atX: x)
         moveSlider(to: dragStartValue)
     }
@@ -174,5 +197,12 @@ final class CoverScreen: Screen {
         context.roundedRectangle(thumb.insetBy(1.5), radius: 4)
         context.setColor(RGBA(red: 1, green: 1, blue: 1, alpha: 1))
         context.stroke(width: 3)
+        // The suggested covers: a yellow mark above the strip at each one's time.
+        for suggestion in session.suggestions {
+            let x = markX(of: suggestion)
+            context.roundedRectangle(Rect(x: x - 3, y: 0, width: 6, height: 6), radius: 3)
+            context.setColor(RGBA(red: 1, green: 0.8, blue: 0, alpha: 1))
+            context.fill()
+        }
     }
 }
