@@ -1,10 +1,9 @@
 import Foundation
-import MediaIO
 import Testing
 import ViewfinderCore
 import ViewfinderTestSupport
 
-@testable import CoverPicker
+@testable import MediaIO
 
 @Suite("Cover suggestions")
 struct CoverSuggestionTests {
@@ -57,9 +56,9 @@ struct CoverSuggestionTests {
     @Test("on black, a fade, a flash and a blur before three sharp scenes: the best three are one of each scene")
     func stretches() throws {
         let clip = try SuggestionClip.make(in: TestPaths.scratchFolder("suggest"))
-        let reader = try CoverPicker.open(clip, limit: .none)
+        let reader = try FrameReader(url: clip)
         let progress = Progress(totalUnitCount: 1)
-        let suggestions = try CoverPicker.suggestions(from: reader, count: 3, progress: progress)
+        let suggestions = try reader.suggestedCovers(count: 3, progress: progress)
         #expect(suggestions.count == 3)
         let scenes = suggestions.map { SuggestionClip.scene(of: $0.time.seconds) }
         #expect(Set(scenes.compactMap { $0 }) == [0, 1, 2], "\(suggestions.map(\.time))")
@@ -72,7 +71,7 @@ struct CoverSuggestionTests {
             #expect(frame.time == suggestion.time)
         }
         // Asked for all of them, the bad stretches come last, each for its reason.
-        let all = try CoverPicker.suggestions(from: reader, count: 20)
+        let all = try reader.suggestedCovers(count: 20)
         let reasons = Set(all.compactMap(\.quality.rejection))
         #expect(reasons.isSuperset(of: ["near-black", "near-white", "fade or flash", "blurred"]), "\(reasons)")
         let firstRejected = try #require(all.firstIndex { $0.quality.rejection != nil })
@@ -82,7 +81,7 @@ struct CoverSuggestionTests {
     @Test("a video of one frame suggests that frame")
     func oneFrame() throws {
         let fixture = try FixtureFactory.shared.fixture(.oneFrame)
-        let suggestions = try CoverPicker.suggestions(from: try CoverPicker.open(fixture.url, limit: .standard), count: 3)
+        let suggestions = try FrameReader(url: fixture.url).suggestedCovers(count: 3)
         #expect(suggestions.map(\.time) == [.zero])
     }
 
@@ -91,8 +90,8 @@ struct CoverSuggestionTests {
         let fixture = try FixtureFactory.shared.fixture(.h264BFrames)
         let progress = Progress(totalUnitCount: 1)
         progress.cancel()
-        #expect(throws: CoverPickerError.media(.cancelled)) {
-            try CoverPicker.suggestions(from: try CoverPicker.open(fixture.url, limit: .standard), count: 3, progress: progress)
+        #expect(throws: MediaIOError.cancelled) {
+            try FrameReader(url: fixture.url).suggestedCovers(count: 3, progress: progress)
         }
     }
 }
