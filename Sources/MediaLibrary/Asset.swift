@@ -28,6 +28,9 @@ public struct Asset: Sendable, Equatable, Identifiable {
     public let contentHash: String
     /// Where the camera or an import put it.
     public let source: Source
+    /// For a video, the cover the user chose: its poster is the exact frame at this time. nil:
+    /// the cover embedded in the file, else the best suggested frame (see `MediaLibrary.poster`).
+    public let posterTime: MediaTime?
     /// The stored original, relative to the library folder: the path the library derives from
     /// the content hash, or nil when the catalogue row holds any other path (a damaged row,
     /// whose path is never read, written or deleted).

@@ -18,7 +18,9 @@ enum Catalogue {
         byte_size INTEGER NOT NULL,
         content_hash TEXT NOT NULL UNIQUE,
         path TEXT NOT NULL UNIQUE,
-        source TEXT NOT NULL DEFAULT 'import'
+        source TEXT NOT NULL DEFAULT 'import',
+        poster_value INTEGER,
+        poster_scale INTEGER
     );
     CREATE INDEX IF NOT EXISTS assets_by_date ON assets (creation_date, id);
     CREATE INDEX IF NOT EXISTS assets_by_kind_date ON assets (kind, creation_date, id);
@@ -34,8 +36,26 @@ enum Catalogue {
 
     static let columns = """
     assets.id, kind, creation_date, import_date, width, height, duration_value, duration_scale,
-    original_filename, byte_size, content_hash, path, source
+    original_filename, byte_size, content_hash, path, source, poster_value, poster_scale
     """
+
+    /// Brings a catalogue made before posters up to date (a column added, existing rows keep
+    /// no chosen poster).
+    static func migrate(_ database: Database) throws(StoreError) {
+        guard try !hasPosters(database) else { return }
+        try database.execute("ALTER TABLE assets ADD COLUMN poster_value INTEGER; ALTER TABLE assets ADD COLUMN poster_scale INTEGER;")
+    }
+
+    /// A read-only catalogue made before posters is read through a temporary view that adds
+    /// the columns, empty (a temporary view shadows the table for this connection only).
+    static func readOlder(_ database: Database) throws(StoreError) {
+        guard try !hasPosters(database) else { return }
+        try database.execute("CREATE TEMP VIEW assets AS SELECT *, NULL AS poster_value, NULL AS poster_scale FROM main.assets;")
+    }
+
+    private static func hasPosters(_ database: Database) throws(StoreError) -> Bool {
+        try database.prepare("SELECT 1 FROM pragma_table_info('assets') WHERE name = 'poster_value'").step()
+    }
 
     static func asset(_ row: Statement) -> Asset {
         let stored = row.text(11), hash = row.text(10)
@@ -46,7 +66,9 @@ enum Catalogue {
             importDate: Date(timeIntervalSince1970: row.double(3)),
             size: PixelSize(width: Int(row.int(4)), height: Int(row.int(5))), duration: duration,
             originalFilename: row.text(8), byteSize: row.int(9), contentHash: row.text(10),
-            source: Asset.Source(rawValue: row.text(12)) ?? .imported, relativePath: LibraryFolder.damage(storedPath: stored, hash: hash) == nil ? stored : nil)
+            source: Asset.Source(rawValue: row.text(12)) ?? .imported,
+            posterTime: row.isNull(13) ? nil : MediaTime(value: row.int(13), timescale: max(1, row.int(14))),
+            relativePath: LibraryFolder.damage(storedPath: stored, hash: hash) == nil ? stored : nil)
     }
 
     /// The fetch as SQL and its parameters: an index range scan for every group and order.

@@ -185,6 +185,15 @@ public final class LibraryBrowser {
         return asset
     }
 
+    /// Chooses a library video's cover (see `MediaLibrary.setPoster`), then reloads: the grid
+    /// shows the new poster.
+    @discardableResult
+    public func setPoster(of asset: Asset, at time: MediaTime?) async throws(LibraryError) -> Asset {
+        let updated = try await worker.setPoster(of: asset, at: time)
+        reloadReportingErrors()
+        return updated
+    }
+
     /// Runs an import on a thread of its own: its lanes block while they decode, which must not
     /// happen on the main actor or in the task pool. `Progress` is thread-safe but not marked
     /// `Sendable` on Linux, so it travels lent.

@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import MediaIO
 import Store
+import ViewfinderCore
 
 /// Why a library operation failed.
 public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -40,6 +41,10 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     case storeFailed(file: String, library: String, reason: String)
     /// An asset's stored original could not be read to make its thumbnail.
     case thumbnailFailed(id: Int64, reason: String)
+    /// A video was needed (a poster is chosen for videos only).
+    case notAVideo(Int64)
+    /// A poster time outside the video.
+    case posterOutOfRange(id: Int64, time: MediaTime, duration: MediaTime)
 
     public var description: String {
         switch self {
@@ -67,6 +72,9 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot store \((file as NSString).lastPathComponent) in the library at \(library): \(reason)"
         case .thumbnailFailed(let id, let reason):
             return "cannot make a thumbnail of asset \(id): \(reason)"
+        case .notAVideo(let id): return "asset \(id) is a photo; only a video has a cover to choose"
+        case .posterOutOfRange(let id, let time, let duration):
+            return "\(time.decimalString) s is outside asset \(id), which is \(duration.decimalString) s long"
         }
     }
 }

@@ -8,10 +8,11 @@ actor LibraryWorker {
     private let library: MediaLibrary
     private var cache: RecentlyUsed<ThumbnailKey, RasterImage>
 
-    /// A thumbnail depends on the content and the size only; keying by hash (not id) keeps a
-    /// reused row id from showing an old picture.
+    /// A thumbnail depends on the content, the chosen poster and the size only; keying by hash
+    /// (not id) keeps a reused row id from showing an old picture.
     struct ThumbnailKey: Hashable {
         let contentHash: String
+        let poster: MediaTime?
         let side: Int
     }
 
@@ -22,7 +23,7 @@ actor LibraryWorker {
 
     /// The square fill thumbnail, from memory, else from the disk cache, else rendered.
     func thumbnail(_ asset: Asset, side: Int) throws(LibraryError) -> RasterImage {
-        let key = ThumbnailKey(contentHash: asset.contentHash, side: side)
+        let key = ThumbnailKey(contentHash: asset.contentHash, poster: asset.posterTime, side: side)
         if let hit = cache[key] { return hit }
         let picture = try library.thumbnailImage(asset, size: PixelSize(width: side, height: side), mode: .fill)
         cache[key] = picture
@@ -34,6 +35,10 @@ actor LibraryWorker {
 
     func importFile(_ url: URL, move: Bool, source: Asset.Source, album: String?) throws(LibraryError) -> Asset {
         try library.importFile(url, move: move, source: source, album: album).asset
+    }
+
+    func setPoster(of asset: Asset, at time: MediaTime?) throws(LibraryError) -> Asset {
+        try library.setPoster(of: asset, at: time)
     }
 }
 

@@ -21,8 +21,8 @@ public enum ThumbnailResizeMode: String, Sendable {
 }
 
 extension MediaLibrary {
-    /// The asset's picture at `size` (cached on disk; rebuilt when missing). Videos use their
-    /// first keyframe.
+    /// The asset's picture at `size` (cached on disk; rebuilt when missing). Videos show their
+    /// poster (see `setPoster`).
     public func thumbnail(_ asset: Asset, size: PixelSize, mode: ThumbnailContentMode = .fit,
                           resize: ThumbnailResizeMode = .exact) throws(LibraryError) -> URL {
         guard size.width > 0, size.height > 0 else { throw .invalidThumbnailSize(width: size.width, height: size.height) }
@@ -71,7 +71,7 @@ extension MediaLibrary {
 
     /// The name under which the disk cache keeps a thumbnail (in the thumbnails folder).
     func thumbnailName(_ asset: Asset, size: PixelSize, mode: ThumbnailContentMode, resize: ThumbnailResizeMode) -> String {
-        "\(asset.id)-\(size.width)x\(size.height)-\(mode.rawValue)-\(resize.rawValue).jpg"
+        "\(asset.id)-\(size.width)x\(size.height)-\(mode.rawValue)-\(resize.rawValue)\(Self.posterKey(asset)).jpg"
     }
 
     func removeThumbnails(of id: Int64) {
@@ -89,8 +89,7 @@ extension MediaLibrary {
             case .photo:
                 return try Self.thumbnail(of: try Photo(url: url), size: size, mode: mode, resize: resize)
             case .video:
-                let frame = try FrameReader(url: url).frame(at: .time(.zero), mode: .fast)
-                return try Self.thumbnail(of: frame.image, size: size, mode: mode)
+                return try Self.thumbnail(of: try Self.posterPicture(of: asset, at: url), size: size, mode: mode)
             }
         } catch {
             throw .thumbnailFailed(id: asset.id, reason: "its original cannot be decoded (\(error))")

@@ -52,7 +52,12 @@ public final class MediaLibrary {
         }
         do {
             database = try Database(path: catalogue.path, readOnly: readOnly)
-            if !readOnly { try database.execute(Catalogue.schema) }
+            if readOnly {
+                try Catalogue.readOlder(database)
+            } else {
+                try database.execute(Catalogue.schema)
+                try Catalogue.migrate(database)
+            }
         } catch {
             throw .catalogue(error)
         }

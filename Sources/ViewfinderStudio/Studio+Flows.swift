@@ -124,6 +124,17 @@ extension Studio {
     }
 
     private func saveCover(_ cover: CoverPickerSession.Cover, origin: Origin) {
+        // A library video also remembers the frame as its poster in the grid.
+        if case .library(let asset, _) = origin, asset.kind == .video, let library {
+            Task {
+                do {
+                    let updated = try await library.setPoster(of: asset, at: cover.time)
+                    events.emit("poster-set", ["id": updated.id, "time": cover.time.seconds])
+                } catch {
+                    report(error, doing: "Cannot set the video's cover")
+                }
+            }
+        }
         let stem = (origin.displayName as NSString).deletingPathExtension + " cover"
         save(kind: "cover", stem: stem, ext: "jpg", origin: origin, album: "Covers",
              fields: ["time": cover.time.seconds]) { url in

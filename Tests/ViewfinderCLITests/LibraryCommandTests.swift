@@ -32,6 +32,40 @@ struct LibraryCommandTests {
         #expect(videos.stdout.split(separator: "\n").count == 1)
     }
 
+    @Test("library cover chooses a video's cover (a time, or best), list --json shows it, --clear forgets it")
+    func cover() throws {
+        let library = TestPaths.scratchFolder("cli-cover").appendingPathComponent("Lib").path
+        let clip = try SuggestionClip.make(in: TestPaths.scratchFolder("cli-cover-clip"))
+        #expect(try viewfinder(["library", "--library", library, "import", clip.path, Self.photos[0], "-q"]).status == 0)
+        let items = try #require(try JSONSerialization.jsonObject(with: try viewfinder("library", "--library", library, "list", "--json").stdoutData) as? [[String: Any]])
+        let videoID = try #require(items.first { $0["kind"] as? String == "video" }?["id"] as? Int)
+        let photoID = try #require(items.first { $0["kind"] as? String == "photo" }?["id"] as? Int)
+        #expect(items.allSatisfy { $0["coverTime"] is NSNull })
+
+        let set = try viewfinder("library", "--library", library, "cover", "\(videoID)", "--at", "1.5")
+        #expect(set.stdout == "asset \(videoID): cover at 1.5 s\n", "\(set.stderr)")
+        func coverTime() throws -> Double? {
+            let listed = try JSONSerialization.jsonObject(with: try viewfinder("library", "--library", library, "list", "--json").stdoutData) as? [[String: Any]]
+            return (listed?.first { $0["id"] as? Int == videoID }?["coverTime"] as? NSNumber)?.doubleValue
+        }
+        #expect(try coverTime() == 1.5)
+        let best = try viewfinder("library", "--library", library, "cover", "\(videoID)", "--at", "best")
+        #expect(best.status == 0, "\(best.stderr)")
+        let bestTime = try #require(try coverTime())
+        #expect(SuggestionClip.scene(of: bestTime) != nil, "the best suggestion lies in a sharp scene: \(bestTime)")
+        #expect(try viewfinder("library", "--library", library, "cover", "\(videoID)", "--clear").stdout == "asset \(videoID): cover chosen by the library\n")
+        #expect(try coverTime() == nil)
+
+        for (arguments, status): ([String], Int32) in [
+            (["cover", "\(videoID)"], 2), (["cover", "\(videoID)", "--at", "1", "--clear"], 2), (["cover", "\(videoID)", "--at", "frame:3"], 2),
+            (["cover", "\(photoID)", "--at", "1"], 1), (["cover", "\(videoID)", "--at", "60"], 1), (["cover", "999", "--at", "1"], 1),
+        ] {
+            let result = try viewfinder(["library", "--library", library] + arguments)
+            #expect(result.status == status, "\(arguments): \(result.stderr)")
+            if status == 1 { #expect(result.stderr.filter { $0 == "\n" }.count == 1, "one line: \(result.stderr)") }
+        }
+    }
+
     @Test("two processes importing into one library at once")
     func concurrentImports() throws {
         let library = TestPaths.scratchFolder("cli-concurrent").appendingPathComponent("Lib").path

@@ -18,7 +18,7 @@ public final class FrameReader {
     public private(set) var statistics = FrameReaderStatistics()
 
     private let url: URL
-    private let source: PacketSource
+    let source: PacketSource
     /// The exact decoder, opened on first use (exports and fast frames never need it).
     private var exactDecoder: VideoDecoder?
     private let scaler = FrameScaler()

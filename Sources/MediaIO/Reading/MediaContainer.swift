@@ -108,6 +108,7 @@ final class MediaContainer {
             fileSize: fileSize,
             video: video,
             audioCodec: audioStream.map { codecName($0.parameters.codec_id) })
+        info.embeddedCover = coverStream.map { codecName($0.parameters.codec_id) }
         info.creationDate = metadata("creation_time").flatMap(MediaContainer.isoDate)
         return info
     }

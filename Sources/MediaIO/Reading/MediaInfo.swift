@@ -19,6 +19,8 @@ public struct MediaInfo: Sendable, Equatable {
     public let audioCodec: String?
     /// The container's creation time, if it records one.
     public var creationDate: Date? = nil
+    /// The codec of a cover picture embedded in the file ("mjpeg", "png"), nil when none.
+    public var embeddedCover: String? = nil
 }
 
 /// The selected video track of a file.

@@ -51,6 +51,7 @@ enum InfoCommand: Command {
             ("frameCount", v?.frameCount.map(JSONValue.int) ?? .null),
             ("pixelFormat", .optional(v?.pixelFormat)),
             ("audioCodec", .optional(info.audioCodec)),
+            ("embeddedCover", .optional(info.embeddedCover)),
             ("fileSize", .integer(info.fileSize)),
         ])
     }
@@ -72,6 +73,7 @@ enum InfoCommand: Command {
             if let count = v.frameCount { add("frames", String(count)) }
         }
         add("audio", info.audioCodec ?? "none")
+        if let cover = info.embeddedCover { add("cover", "embedded (\(cover))") }
         add("file size", "\(info.fileSize) bytes")
         return lines.joined(separator: "\n")
     }

@@ -7,7 +7,7 @@ import ViewfinderCore
 /// `viewfinder library …`: the photo library (a folder of originals and its catalogue).
 enum LibraryCommand: Command {
     static let name = "library"
-    static let summary = "Keep a photo library: import, list, albums, thumbnails, export, delete, check."
+    static let summary = "Keep a photo library: import, list, albums, thumbnails, video covers, export, delete, check."
     static let synopsis = """
     [--library DIR] SUBCOMMAND
            init
@@ -17,6 +17,7 @@ enum LibraryCommand: Command {
            album create NAME | album rename NAME NEW | album delete NAME
            album add NAME ID… | album remove NAME ID…
            thumbnail ID --size N [--fill] -o OUT
+           cover ID (--at TIME|best | --clear)
            export ID -o OUT
            delete ID
            check [--verify]
@@ -31,6 +32,8 @@ enum LibraryCommand: Command {
         OptionSpec("limit", value: "N", help: "list: at most N assets."),
         OptionSpec("size", value: "N", help: "thumbnail: the box, N×N pixels."),
         OptionSpec("fill", help: "thumbnail: fill the box (crop) instead of fitting inside it."),
+        OptionSpec("at", value: "TIME", help: "cover: the video's cover is the exact frame at TIME, or best (the best suggestion)."),
+        OptionSpec("clear", help: "cover: forget the chosen cover (the embedded one, else the best suggestion, shows)."),
         OptionSpec("output", short: "o", value: "OUT", help: "thumbnail, export: the file to write."),
         OptionSpec("thumbnail-size", value: "N", help: "import: also make the N×N grid thumbnail (default 256, 0 = none)."),
         OptionSpec("timing", help: "list: report on stderr how long the catalogue query took."),
@@ -104,6 +107,26 @@ enum LibraryCommand: Command {
                                                mode: arguments.flag("fill") ? .fill : .fit)
             try AtomicFile.write(try Data(contentsOf: cached), to: output)
             print(output.path)
+        case "cover":
+            try expect(1...1)
+            let asset = try library.asset(id: try id(words[0]))
+            let at = arguments.value("at")
+            guard (at != nil) != arguments.flag("clear") else {
+                throw UsageError(message: "library cover: give either --at TIME|best or --clear", command: name)
+            }
+            var time: MediaTime?
+            if let at {
+                if at == "best" {
+                    time = try library.bestPosterTime(of: asset)
+                } else {
+                    guard case .time(let t) = try Arguments.position(at, option: "at", in: arguments) else {
+                        throw arguments.invalid("at", "a time in seconds or best, not '\(at)'")
+                    }
+                    time = t
+                }
+            }
+            let updated = try library.setPoster(of: asset, at: time)
+            print("asset \(updated.id): " + (updated.posterTime.map { "cover at \($0.decimalString) s" } ?? "cover chosen by the library"))
         case "export":
             try expect(1...1)
             let output = URL(fileURLWithPath: try arguments.required("output"))
@@ -153,6 +176,7 @@ enum LibraryCommand: Command {
                     ("duration", asset.duration.map(JSONValue.time) ?? .null),
                     ("byteSize", .integer(asset.byteSize)), ("contentHash", .string(asset.contentHash)),
                     ("source", .string(asset.source.rawValue)),
+                    ("coverTime", asset.posterTime.map(JSONValue.time) ?? .null),
                 ])
             }).rendered())
         } else {

@@ -1,0 +1,52 @@
+import Foundation
+import MediaIO
+import ViewfinderCore
+
+extension MediaLibrary {
+    /// Chooses a video's cover (its poster in the grid and its thumbnails): the exact frame at
+    /// `time`; nil goes back to the cover embedded in the file, else the best suggested frame.
+    /// The video's thumbnails are made again. Returns the updated asset.
+    @discardableResult
+    public func setPoster(of asset: Asset, at time: MediaTime?) throws(LibraryError) -> Asset {
+        try requireWritable()
+        guard asset.kind == .video else { throw .notAVideo(asset.id) }
+        if let time, let duration = asset.duration, time < .zero || time > duration {
+            throw .posterOutOfRange(id: asset.id, time: time, duration: duration)
+        }
+        try catalogue {
+            try database.prepare("UPDATE assets SET poster_value = ?, poster_scale = ? WHERE id = ?")
+                .run([time.map { .int($0.value) } ?? .null, time.map { .int($0.timescale) } ?? .null, .int(asset.id)])
+        }
+        removeThumbnails(of: asset.id)
+        return try self.asset(id: asset.id)
+    }
+
+    /// The time of the best suggested cover of a video (`FrameReader.suggestedCovers`).
+    public func bestPosterTime(of asset: Asset) throws(LibraryError) -> MediaTime {
+        guard asset.kind == .video else { throw .notAVideo(asset.id) }
+        let url = try originalURL(of: asset)
+        do {
+            return try FrameReader(url: url).suggestedCovers(count: 1).first?.time ?? .zero
+        } catch {
+            throw .thumbnailFailed(id: asset.id, reason: "its original cannot be decoded (\(error))")
+        }
+    }
+
+    /// The picture a video shows in the library: the exact frame at the chosen poster time,
+    /// else the cover embedded in the file, else the best suggested frame (never a black lead-in
+    /// when the video has a picture).
+    static func posterPicture(of asset: Asset, at url: URL) throws(MediaIOError) -> PixelBuffer {
+        let reader = try FrameReader(url: url)
+        if let chosen = asset.posterTime {
+            return try reader.frame(at: .time(min(chosen, reader.duration)), mode: .exact).image
+        }
+        if let embedded = try reader.embeddedCover() { return embedded }
+        let best = try reader.suggestedCovers(count: 1).first?.time ?? .zero
+        return try reader.frame(at: .time(best), mode: .exact).image
+    }
+
+    /// What tells thumbnails of different posters apart in the cache: "" for none chosen.
+    static func posterKey(_ asset: Asset) -> String {
+        asset.posterTime.map { "-p\($0.value)_\($0.timescale)" } ?? ""
+    }
+}
