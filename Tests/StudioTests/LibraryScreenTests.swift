@@ -68,6 +68,47 @@ extension StudioWindowTests {
             }
         }
 
+        @Test("Done on a library video makes that frame its poster in the grid, and it stays after a restart")
+        func posterFromCover() async throws {
+            let folder = TestPaths.scratchFolder("studio-poster")
+            let video = try await CoverScreenTests.clip(in: folder, seconds: 6)
+            let library = folder.appendingPathComponent("lib")
+            let first = try await StudioHarness.run([
+                "wait library",
+                "import \(video.path)",
+                "wait imported",
+                "wait thumbnail",
+                "open-asset 0",
+                "wait cover-ready",
+                "drag-slider 0 0.5",
+                "wait-exact",
+                "press done",
+                "wait poster-set",
+                "wait cover-saved",
+                "wait thumbnail",
+                "wait thumbnail",
+            ], arguments: ["--library", library.path], in: folder)
+            #expect(first.status == 0, "stderr: \(first.stderr)")
+            let poster = try first.event("poster-set")
+            #expect(poster["time"] as? Double == 3)
+            let videoID = try #require(poster["id"] as? Int)
+            #expect(first.events("thumbnail").contains { $0["id"] as? Int == videoID && $0["poster"] as? Double == 3 },
+                    "the grid shows the new poster: \(first.events("thumbnail"))")
+
+            let second = try await StudioHarness.run(["wait library", "wait thumbnail", "wait thumbnail"],
+                                                     arguments: ["--library", library.path], in: folder)
+            #expect(second.status == 0, "stderr: \(second.stderr)")
+            #expect(second.events("thumbnail").contains { $0["id"] as? Int == videoID && $0["poster"] as? Double == 3 })
+            // The poster is the exact frame 90 (3 s at 30 fps), read back from a fit thumbnail.
+            let out = folder.appendingPathComponent("poster.png")
+            let made = try await StudioHarness.offThePool {
+                try Subprocess.run(TestPaths.tool, ["library", "--library", library.path, "thumbnail", "\(videoID)", "--size", "640", "-o", out.path])
+            }
+            #expect(made.status == 0, "\(made.stderr)")
+            let image = try StudioHarness.pixels(of: out)
+            #expect(image.cropped(Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))).flatMap(FrameIndexPattern.readIndex) == 90)
+        }
+
         @Test("with the virtual camera: live preview, a photo and a recording with its countdown land in Captures")
         func camera() async throws {
             let folder = TestPaths.scratchFolder("studio-camera")

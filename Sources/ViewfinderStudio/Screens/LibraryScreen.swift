@@ -146,7 +146,7 @@ final class LibraryScreen: Screen {
             guard let image = try? await library.thumbnail(for: asset, side: LibraryScreen.thumbnailSide),
                   let cell, cell.assetID == asset.id else { return }
             cell.setPicture(image)
-            studio.events.emit("thumbnail", ["id": asset.id])
+            studio.events.emit("thumbnail", ["id": asset.id, "poster": asset.posterTime?.seconds ?? -1])
         }
     }
 
