@@ -72,6 +72,7 @@ public final class LibraryBrowser {
     private var waiting: [ThumbnailRequest] = []
     private var isServing = false
     private var nextTicket: UInt64 = 0
+    private var watcher: Task<Void, Never>?
 
     /// Opens (or creates) the library at `folder` and loads the grid. At most
     /// `thumbnailCacheCount` thumbnails are kept in memory.
@@ -95,6 +96,42 @@ public final class LibraryBrowser {
         assets = try library.assets(FetchRequest(group: selectedGroup, kinds: filter.kinds, order: .newestFirst))
         lastError = nil
         onChange?()
+    }
+
+    /// Watches the catalogue for changes made elsewhere (another process importing, deleting
+    /// or choosing a cover, or this app's own worker) and reloads within `interval` of one.
+    /// Stops when the browser goes away or `stopWatching` is called.
+    public func startWatching(interval: Duration = .milliseconds(250)) {
+        guard watcher == nil else { return }
+        var seen = try? library.changeCounter()
+        watcher = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self else { return }
+                let now = try? self.library.changeCounter()
+                if now != seen {
+                    seen = now
+                    self.reloadIfChanged()
+                }
+            }
+        }
+    }
+
+    /// Reloads, telling `onChange` only when the groups or the grid's assets differ (this
+    /// app's own writes were reloaded already).
+    private func reloadIfChanged() {
+        let (oldGroups, oldAssets) = (groups, assets)
+        let callback = onChange
+        onChange = nil
+        reloadReportingErrors()
+        onChange = callback
+        if groups != oldGroups || assets != oldAssets || lastError != nil { onChange?() }
+    }
+
+    /// Stops watching for changes made elsewhere.
+    public func stopWatching() {
+        watcher?.cancel()
+        watcher = nil
     }
 
     private func reloadReportingErrors() {

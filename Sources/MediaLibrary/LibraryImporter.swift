@@ -28,6 +28,8 @@ public struct ImportReport: Sendable, Equatable {
     public var failures: [ImportFailure] = []
     /// True when the import was cancelled before it looked at every file.
     public var cancelled = false
+    /// Every file now in the library, in the order given, with the asset that holds it.
+    public var storedFiles: [StoredFile] = []
 
     /// A report; an import builds it as it goes.
     public init(imported: [Asset] = [], duplicates: Int = 0, failures: [ImportFailure] = [], cancelled: Bool = false) {
@@ -39,6 +41,16 @@ public struct ImportReport: Sendable, Equatable {
 
     /// Files now in the library: new ones and duplicates.
     public var stored: Int { imported.count + duplicates }
+}
+
+/// A file an import stored, or found stored already.
+public struct StoredFile: Sendable, Equatable {
+    /// The file as given.
+    public let path: String
+    /// The asset that holds its content.
+    public let asset: Asset
+    /// False when the library held the content already (it is stored once).
+    public let isNew: Bool
 }
 
 /// Imports many files at once for the command line and the Library screen alike.
@@ -78,7 +90,7 @@ public struct LibraryImporter: Sendable {
                     onFile: (@Sendable (_ done: Int) -> Void)? = nil) -> ImportReport {
         let sizes = files.map { ((try? FileManager.default.attributesOfItem(atPath: $0.path))?[.size] as? NSNumber)?.int64Value ?? 0 }
         progress.totalUnitCount = max(1, sizes.reduce(0, +))
-        let results = ImportResults(count: files.count)
+        let results = ImportResults(files)
         // Open (and on first use create) the library once before the lanes: lanes racing to
         // create a new catalogue can be refused (switching to WAL needs the file to itself),
         // which would lose every file of a lane.
@@ -103,7 +115,7 @@ public struct LibraryImporter: Sendable {
                 do throws(LibraryError) {
                     let (asset, isNew) = try connection.importFile(files[index], move: move, source: source,
                                                                    album: album, thumbnail: thumbnail)
-                    results.set(index, isNew ? .new(asset) : .duplicate)
+                    results.set(index, isNew ? .new(asset) : .duplicate(asset))
                 } catch {
                     results.set(index, .failed(ImportFailure(path: files[index].path, message: error.description)))
                 }
@@ -121,18 +133,20 @@ public struct LibraryImporter: Sendable {
 private final class ImportResults: @unchecked Sendable {
     enum Outcome {
         case new(Asset)
-        case duplicate
+        case duplicate(Asset)
         case failed(ImportFailure)
     }
 
     private let lock = NSLock()
     private var outcomes: [Outcome?]
+    private let paths: [String]
     private var laneFailures: [ImportFailure] = []
     private var done = 0
     private var bytes: Int64 = 0
 
-    init(count: Int) {
-        outcomes = Array(repeating: nil, count: count)
+    init(_ files: [URL]) {
+        outcomes = Array(repeating: nil, count: files.count)
+        paths = files.map(\.path)
     }
 
     func set(_ index: Int, _ outcome: Outcome) {
@@ -162,10 +176,14 @@ private final class ImportResults: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         var report = ImportReport(failures: laneFailures)
-        for outcome in outcomes {
+        for (path, outcome) in zip(paths, outcomes) {
             switch outcome {
-            case .new(let asset)?: report.imported.append(asset)
-            case .duplicate?: report.duplicates += 1
+            case .new(let asset)?:
+                report.imported.append(asset)
+                report.storedFiles.append(StoredFile(path: path, asset: asset, isNew: true))
+            case .duplicate(let asset)?:
+                report.duplicates += 1
+                report.storedFiles.append(StoredFile(path: path, asset: asset, isNew: false))
             case .failed(let failure)?: report.failures.append(failure)
             case nil: break
             }

@@ -81,6 +81,16 @@ public final class MediaLibrary {
         }
     }
 
+    /// A number that changes whenever another connection (another process, or another
+    /// `MediaLibrary` in this one) has committed a change to the catalogue since the last look
+    /// (SQLite's `PRAGMA data_version`).
+    public func changeCounter() throws(LibraryError) -> Int64 {
+        try catalogue {
+            let statement = try database.prepare("PRAGMA data_version")
+            return try statement.step() ? statement.int(0) : 0
+        }
+    }
+
     // MARK: - Reading the catalogue
 
     /// Assets in a group, filtered by kind, in creation-date order, one page at a time.

@@ -39,6 +39,8 @@ final class Studio {
         self.options = options
         libraryFolder = options.library ?? MediaLibrary.defaultLocation()
         library = try LibraryBrowser(folder: libraryFolder)
+        // Imports, deletions and covers made by another program show up within a quarter second.
+        library?.startWatching()
         pageLayer.clock = FrameClock()
         events.isEnabled = options.script != nil
     }

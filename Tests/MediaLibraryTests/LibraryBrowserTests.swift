@@ -234,4 +234,33 @@ struct LibraryBrowserTests {
         try Data("junk".utf8).write(to: bad)
         await #expect(throws: LibraryError.self) { try await browser.saveCapture(bad) }
     }
+    @Test("a browser that watches sees another process's import and delete within a second")
+    func watchesOtherProcesses() async throws {
+        let folder = libraryFolder()
+        let browser = try LibraryBrowser(folder: folder)
+        var changes = 0
+        browser.onChange = { changes += 1 }
+        browser.startWatching()
+        defer { browser.stopWatching() }
+        let photo = try Self.photo(7, daysAgo: 1, in: TestPaths.scratchFolder("browser-watch"))
+        let imported = try await Subprocess.runOffPool(TestPaths.tool, ["library", "--library", folder.path, "import", photo.path, "-q"])
+        try #require(imported.status == 0, "\(imported.stderr)")
+        let afterImport = Date()
+        while browser.assets.count != 1, Date().timeIntervalSince(afterImport) < 1 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(browser.assets.count == 1, "the import shows within a second")
+        #expect(changes == 1)
+        let id = try #require(browser.assets.first?.id)
+        let deleted = try await Subprocess.runOffPool(TestPaths.tool, ["library", "--library", folder.path, "delete", "\(id)"])
+        try #require(deleted.status == 0, "\(deleted.stderr)")
+        let afterDelete = Date()
+        while !browser.assets.isEmpty, Date().timeIntervalSince(afterDelete) < 1 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(browser.assets.isEmpty, "the deletion shows within a second")
+        #expect(changes == 2)
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(changes == 2, "no reload without a change")
+    }
 }

@@ -66,6 +66,38 @@ struct LibraryCommandTests {
         }
     }
 
+    @Test("import prints each file's asset id (and --json); list --group and the original's path")
+    func importIDsAndGroups() throws {
+        let library = TestPaths.scratchFolder("cli-ids").appendingPathComponent("Lib").path
+        let first = try viewfinder(["library", "--library", library, "import", Self.photos[0], Self.photos[1], "-q"])
+        let lines = first.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3 && lines[0].hasSuffix("\tstored\t\(Self.photos[0])") && lines[1].hasSuffix("\tstored\t\(Self.photos[1])"), "\(first.stdout)")
+        let ids = lines.prefix(2).compactMap { Int($0.split(separator: "\t")[0]) }
+        #expect(ids.count == 2 && Set(ids).count == 2)
+        let again = try viewfinder(["library", "--library", library, "import", Self.photos[1], "--json", "-q"])
+        let json = try #require(jsonObject(again))
+        let stored = try #require(json["stored"] as? [[String: Any]])
+        #expect(stored.count == 1 && stored[0]["id"] as? Int == ids[1] && stored[0]["new"] as? Bool == false)
+        #expect((json["failed"] as? [Any])?.isEmpty == true)
+
+        #expect(try viewfinder("library", "--library", library, "album", "create", "Trip").status == 0)
+        #expect(try viewfinder("library", "--library", library, "album", "add", "Trip", "\(ids[0])").status == 0)
+        func listed(_ extra: String...) throws -> [[String: Any]] {
+            let result = try viewfinder(["library", "--library", library, "list", "--json"] + extra)
+            return try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [[String: Any]], "\(result.stderr)")
+        }
+        #expect(try listed("--group", "album:Trip").compactMap { $0["id"] as? Int } == [ids[0]])
+        #expect(try listed("--group", "captures").isEmpty)
+        #expect(try listed("--group", "photos").count == 2)
+        for item in try listed() {
+            let path = try #require(item["path"] as? String)
+            #expect(path.hasPrefix(library + "/originals/") && FileManager.default.fileExists(atPath: path))
+        }
+        #expect(try viewfinder("library", "--library", library, "list", "--group", "album:Nope").status == 1)
+        #expect(try viewfinder("library", "--library", library, "list", "--group", "everything").status == 2)
+        #expect(try viewfinder("library", "--library", library, "list", "--group", "photos", "--album", "Trip").status == 2)
+    }
+
     @Test("two processes importing into one library at once")
     func concurrentImports() throws {
         let library = TestPaths.scratchFolder("cli-concurrent").appendingPathComponent("Lib").path

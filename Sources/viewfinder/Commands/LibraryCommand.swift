@@ -11,8 +11,8 @@ enum LibraryCommand: Command {
     static let synopsis = """
     [--library DIR] SUBCOMMAND
            init
-           import FILE… [--album A] [--move] [--thumbnail-size N]
-           list [--type photo|video] [--sort newest|oldest] [--album A] [--limit N] [--json]
+           import FILE… [--album A] [--move] [--thumbnail-size N] [--json]
+           list [--type photo|video] [--sort newest|oldest] [--group G | --album A] [--limit N] [--json]
            albums [--json]
            album create NAME | album rename NAME NEW | album delete NAME
            album add NAME ID… | album remove NAME ID…
@@ -28,6 +28,7 @@ enum LibraryCommand: Command {
         OptionSpec("album", value: "A", help: "import: also add to this album; list: only this album."),
         OptionSpec("move", help: "import: remove the original after it is stored."),
         OptionSpec("type", value: "T", help: "list: photo or video."),
+        OptionSpec("group", value: "G", help: "list: all, photos, videos, captures or album:NAME."),
         OptionSpec("sort", value: "S", help: "list: newest (default) or oldest, by creation date."),
         OptionSpec("limit", value: "N", help: "list: at most N assets."),
         OptionSpec("size", value: "N", help: "thumbnail: the box, N×N pixels."),
@@ -38,7 +39,7 @@ enum LibraryCommand: Command {
         OptionSpec("thumbnail-size", value: "N", help: "import: also make the N×N grid thumbnail (default 256, 0 = none)."),
         OptionSpec("timing", help: "list: report on stderr how long the catalogue query took."),
         OptionSpec("quiet", short: "q", help: "import: no progress display."),
-        OptionSpec("json", help: "list, albums: print JSON."),
+        OptionSpec("json", help: "import, list, albums: print JSON."),
         OptionSpec("verify", help: "check: also re-hash every original and report any whose content changed."),
     ]
     static let discussion = """
@@ -158,6 +159,23 @@ enum LibraryCommand: Command {
             request.order = order
         }
         if let album = arguments.value("album") { request.group = .album(album) }
+        if let group = arguments.value("group") {
+            guard arguments.value("album") == nil else { throw UsageError(message: "library list: give --group or --album, not both", command: name) }
+            switch group {
+            case "all": request.group = .all
+            case "photos": request.group = .photos
+            case "videos": request.group = .videos
+            case "captures": request.group = .captures
+            default:
+                guard group.hasPrefix("album:"), group.count > 6 else {
+                    throw arguments.invalid("group", "all, photos, videos, captures or album:NAME, not '\(group)'")
+                }
+                request.group = .album(String(group.dropFirst(6)))
+            }
+        }
+        if case .album(let name) = request.group, try !library.albums().contains(where: { $0.name == name }) {
+            throw LibraryError.noSuchAlbum(name)
+        }
         if arguments.value("limit") != nil { request.limit = try arguments.integer("limit", in: 1...1_000_000, default: 100) }
         let started = Date()
         let assets = try library.assets(request)
@@ -177,6 +195,7 @@ enum LibraryCommand: Command {
                     ("byteSize", .integer(asset.byteSize)), ("contentHash", .string(asset.contentHash)),
                     ("source", .string(asset.source.rawValue)),
                     ("coverTime", asset.posterTime.map(JSONValue.time) ?? .null),
+                    ("path", (try? library.originalURL(of: asset)).map { .string($0.path) } ?? .null),
                 ])
             }).rendered())
         } else {
@@ -202,7 +221,20 @@ enum LibraryCommand: Command {
         }
         let failures = report.failures.map(\.description).sorted()
         let stored = files.count - failures.count
-        print("\(library.folder.path): \(stored) of \(files.count) file\(files.count == 1 ? "" : "s") stored")
+        if arguments.flag("json") {
+            print(JSONValue.object([
+                ("library", .string(library.folder.path)),
+                ("stored", .array(report.storedFiles.map { file in
+                    .object([("file", .string(file.path)), ("id", .integer(file.asset.id)), ("new", .bool(file.isNew))])
+                })),
+                ("failed", .array(report.failures.map { .object([("file", .string($0.path)), ("message", .string($0.message))]) })),
+            ]).rendered())
+        } else {
+            for file in report.storedFiles {
+                print("\(file.asset.id)\t\(file.isNew ? "stored" : "already stored")\t\(file.path)")
+            }
+            print("\(library.folder.path): \(stored) of \(files.count) file\(files.count == 1 ? "" : "s") stored")
+        }
         if failures.isEmpty { return 0 }
         ViewfinderTool.standardError("viewfinder: \(failures.count) file\(failures.count == 1 ? "" : "s") not imported:\n" + failures.map { "  " + $0 }.joined(separator: "\n"))
         return 1
