@@ -128,8 +128,9 @@ extension MediaLibrary {
             var probe = Probe(kind: .video, size: reader.video.displaySize, duration: reader.duration,
                               creationDate: reader.info.creationDate)
             if let box {
-                let first = try reader.frame(at: .time(.zero), mode: .fast, size: .fit(PixelSize(width: box.width * 4, height: box.height * 4)))
-                probe.thumbnail = try thumbnail(of: first.image, size: box, mode: .fill)
+                // The grid's picture is the video's poster (never a black lead-in), as later renders make it.
+                let poster = try posterPicture(chosen: nil, from: reader, size: .fit(PixelSize(width: box.width * 4, height: box.height * 4)))
+                probe.thumbnail = try thumbnail(of: poster, size: box, mode: .fill)
             } else {
                 _ = try reader.frame(at: .time(.zero), mode: .fast, size: .fit(PixelSize(width: 32, height: 32)))
             }

@@ -36,13 +36,18 @@ extension MediaLibrary {
     /// else the cover embedded in the file, else the best suggested frame (never a black lead-in
     /// when the video has a picture).
     static func posterPicture(of asset: Asset, at url: URL) throws(MediaIOError) -> PixelBuffer {
-        let reader = try FrameReader(url: url)
-        if let chosen = asset.posterTime {
-            return try reader.frame(at: .time(min(chosen, reader.duration)), mode: .exact).image
+        try posterPicture(chosen: asset.posterTime, from: try FrameReader(url: url))
+    }
+
+    /// The poster of the video `reader` reads, with the time chosen for it, if any; at most
+    /// `size` (the import's thumbnail needs no more).
+    static func posterPicture(chosen: MediaTime?, from reader: FrameReader, size: FrameSize = .original) throws(MediaIOError) -> PixelBuffer {
+        if let chosen {
+            return try reader.frame(at: .time(min(chosen, reader.duration)), mode: .exact, size: size).image
         }
-        if let embedded = try reader.embeddedCover() { return embedded }
+        if let embedded = try reader.embeddedCover(size: size) { return embedded }
         let best = try reader.suggestedCovers(count: 1).first?.time ?? .zero
-        return try reader.frame(at: .time(best), mode: .exact).image
+        return try reader.frame(at: .time(best), mode: .exact, size: size).image
     }
 
     /// What tells thumbnails of different posters apart in the cache: "" for none chosen.

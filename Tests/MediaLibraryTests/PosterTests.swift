@@ -58,6 +58,14 @@ struct PosterTests {
         #expect(asset.posterTime == nil)
         let thumbnail = try lib.thumbnail(asset, size: PixelSize(width: 160, height: 160))
         #expect(try Self.brightness(thumbnail) > 0.2, "the grid shows a picture, not the black lead-in")
+        // The grid thumbnail an import makes (the CLI's and the Studio's importer) too.
+        let folder2 = TestPaths.scratchFolder("poster-black-import").appendingPathComponent("Library")
+        let report = LibraryImporter(folder: folder2).run([clip], progress: Progress(totalUnitCount: 1))
+        let imported = try #require(report.imported.first)
+        let grid = try MediaLibrary(folder: folder2)
+        let cached = folder2.appendingPathComponent("thumbnails/" + grid.thumbnailName(imported, size: PixelSize(width: 256, height: 256), mode: .fill, resize: .exact))
+        #expect(FileManager.default.fileExists(atPath: cached.path), "the import made the grid thumbnail")
+        #expect(try Self.brightness(cached) > 0.2, "the import's grid thumbnail is not the black lead-in")
         #expect(try FrameReader(url: clip).frame(at: .time(.zero)).image.bytes.allSatisfy { $0 < 20 }, "the clip does open on black")
     }
 
