@@ -23,7 +23,7 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notAnImage(let path):
             return "\((path as NSString).lastPathComponent) is not a photo this build can read (JPEG, PNG, WebP, HEIC, TIFF, GIF)"
         case .tooManyPixels(let path, let w, let h, let limit):
-            return "\((path as NSString).lastPathComponent) declares \(w)×\(h) pixels, more than the limit of \(limit / 1_000_000) MP; refusing to decode it"
+            return "\((path as NSString).lastPathComponent) declares \(w)×\(h) pixels, more than the limit of \(limit / 1_000_000) MP a decode may hold (even shrunk on load); refusing to decode it"
         case .decodeFailed(let path, let detail):
             return "\((path as NSString).lastPathComponent) cannot be decoded (\(detail)); the file may be damaged or truncated"
         }

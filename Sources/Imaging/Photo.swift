@@ -14,11 +14,15 @@ public final class Photo: @unchecked Sendable {
     /// What the header says.
     public let info: ImageInfo
 
-    /// The default pixel budget: 100 megapixels.
+    /// The default budget: a decode holds at most 100 megapixels.
     public static let defaultMaxPixels: Int64 = 100_000_000
 
+    /// The budget on decoded memory, in pixels: what one decode may hold after shrink-on-load.
+    public let maxPixels: Int64
+
     /// Opens `url`, refusing — before any decoding — files that are not images and images
-    /// whose header declares more than `maxPixels`.
+    /// that no decode can hold within `maxPixels`, even shrunk on load as far as the format
+    /// allows (a 20000×14000 JPEG shrinks 8× on load; a 65536×65536 PNG cannot shrink).
     public convenience init(url: URL, maxPixels: Int64 = Photo.defaultMaxPixels) throws(ImagingError) {
         guard let info = try ImageInfo.probe(url) else { throw .notAnImage(path: url.path) }
         try self.init(url: url, info: info, maxPixels: maxPixels)
@@ -27,10 +31,23 @@ public final class Photo: @unchecked Sendable {
     /// Opens `url` whose header the caller has already read (saves reading it twice).
     public init(url: URL, info: ImageInfo, maxPixels: Int64 = Photo.defaultMaxPixels) throws(ImagingError) {
         self.url = url
-        if info.storedSize.area > maxPixels {
+        self.maxPixels = maxPixels
+        self.info = info
+        if Self.decodedArea(info.storedSize, shrink: Self.largestShrink(format: info.format)) > maxPixels {
             throw .tooManyPixels(path: url.path, width: info.storedSize.width, height: info.storedSize.height, limit: maxPixels)
         }
-        self.info = info
+    }
+
+    /// How far a format shrinks while it loads: JPEG by 2, 4 or 8 (DCT scaling), WebP by any
+    /// factor (8 is as far as `render` asks); the others load whole.
+    static func largestShrink(format: String) -> Int {
+        format == "jpeg" || format == "webp" ? 8 : 1
+    }
+
+    /// The pixels a decode of `size` shrunk `shrink` times on load holds.
+    static func decodedArea(_ size: PixelSize, shrink: Int) -> Int64 {
+        let s = Int64(max(1, shrink))
+        return ((Int64(size.width) + s - 1) / s) * ((Int64(size.height) + s - 1) / s)
     }
 
     /// The upright size in pixels.
@@ -54,6 +71,11 @@ public final class Photo: @unchecked Sendable {
         // Shrink on load as far as still leaves at least one decoded pixel per output pixel.
         let reduction = min(width / Double(output.width), height / Double(output.height))
         let shrink = [8, 4, 2].first { Double($0) <= reduction } ?? 1
+        // The budget holds for the decode this render needs, not only for the best case.
+        let effective = min(shrink, Self.largestShrink(format: info.format))
+        if Self.decodedArea(info.storedSize, shrink: effective) > maxPixels {
+            throw .tooManyPixels(path: url.path, width: info.storedSize.width, height: info.storedSize.height, limit: maxPixels)
+        }
         // Read top to bottom once when the upright picture keeps the file's row order (EXIF 1
         // and 2); turning it by a quarter or a half, or flipping it upside down, needs it all.
         let sequential: Int32 = info.orientation <= 2 ? 1 : 0

@@ -27,4 +27,25 @@ struct PhotoTests {
             #expect(mean < 12, "\(file.lastPathComponent) differs by \(mean) per channel from the upright one")
         }
     }
+    @Test("the pixel budget holds for what a decode holds: a JPEG shrunk on load fits, a full decode of it or a PNG does not")
+    func decodeBudget() throws {
+        let folder = TestPaths.scratchFolder("photo-budget")
+        let jpeg = folder.appendingPathComponent("p.jpg"), png = folder.appendingPathComponent("p.png")
+        let picture = FrameIndexPattern.render(index: 5, size: PixelSize(width: 400, height: 400))
+        try ImageEncoder.write(picture, to: jpeg)
+        try ImageEncoder.write(picture, to: png)
+        // 400×400 is 160 000 pixels; shrunk 8× on load a JPEG decode holds 50×50 = 2 500.
+        let budget: Int64 = 10_000
+        let photo = try Photo(url: jpeg, maxPixels: budget)
+        let small = try photo.preview(fitting: PixelSize(width: 50, height: 50))
+        #expect(small.size == PixelSize(width: 50, height: 50))
+        #expect(throws: ImagingError.tooManyPixels(path: jpeg.path, width: 400, height: 400, limit: budget)) {
+            try photo.render(x: 0, y: 0, width: 100, height: 100, to: PixelSize(width: 100, height: 100))
+        }
+        #expect(throws: ImagingError.tooManyPixels(path: png.path, width: 400, height: 400, limit: budget)) {
+            try Photo(url: png, maxPixels: budget)
+        }
+        #expect(Photo.decodedArea(PixelSize(width: 20000, height: 14000), shrink: 8) == 2500 * 1750)
+        #expect(Photo.decodedArea(PixelSize(width: 401, height: 3), shrink: 8) == 51 * 1)
+    }
 }

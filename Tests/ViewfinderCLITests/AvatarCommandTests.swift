@@ -84,7 +84,7 @@ struct AvatarCommandTests {
         #expect(result.status == 2, "\(arguments): \(result.stderr)")
     }
 
-    @Test("a 60000×60000 PNG bomb is refused in well under a second and 200 MB")
+    @Test("a 60000×60000 PNG bomb is refused from its header, under 200 MB")
     func bomb() throws {
         let folder = TestPaths.scratchFolder("bomb")
         let bomb = folder.appendingPathComponent("bomb.png")
@@ -97,7 +97,9 @@ struct AvatarCommandTests {
         #expect(result.stderr.contains("declares 60000×60000 pixels, more than the limit of 100 MP"))
         let peakKB = Int(result.stderr.split(separator: "\n").last.map(String.init) ?? "") ?? Int.max
         #expect(peakKB < 200_000, "peak \(peakKB) KB")
-        #expect(elapsed < 1, "\(elapsed) s")
+        // Not a benchmark: a guard against decoding it (which would take a minute), loose
+        // enough for a loaded CI machine.
+        #expect(elapsed < 10, "\(elapsed) s")
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 

@@ -98,6 +98,29 @@ struct LibraryCommandTests {
         #expect(try viewfinder("library", "--library", library, "list", "--group", "photos", "--album", "Trip").status == 2)
     }
 
+    @Test("a 20000×14000 JPEG imports with a correct thumbnail under 300 MB; the 65536² PNG is refused under 200 MB")
+    func largePhotos() throws {
+        let library = TestPaths.scratchFolder("cli-large").appendingPathComponent("Lib").path
+        let giant = TestPaths.media.appendingPathComponent("images/huge_dims_20000x14000_gray.jpg").path
+        func peak(_ result: RunResult) -> Int { Int(result.stderr.split(separator: "\n").last.map(String.init) ?? "") ?? Int.max }
+        let imported = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/time"), ["-f", "%M", TestPaths.tool.path, "library", "--library", library, "import", giant, "-q"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(peak(imported) < 300_000, "peak \(peak(imported)) KB")
+        let thumbnail = TestPaths.scratchFolder("cli-large-out").appendingPathComponent("t.png")
+        #expect(try viewfinder("library", "--library", library, "thumbnail", "1", "--size", "512", "-o", thumbnail.path).status == 0)
+        // The corpus image is one grey, 192 in every pixel (measured once with Pillow, an
+        // independent JPEG decoder; ffmpeg refuses pictures over 16384 px a side).
+        let ours = try #require(try decodeImage(thumbnail))
+        #expect(ours.size == PixelSize(width: 512, height: 358))
+        #expect(ours.bytes.allSatisfy { abs(Int($0) - 192) <= 1 }, "a uniform grey of 192")
+
+        let bomb = TestPaths.media.appendingPathComponent("images/huge_dims_65536x65536_1bit.png").path
+        let refused = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/time"), ["-f", "%M", TestPaths.tool.path, "library", "--library", library, "import", bomb, "-q"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("more than the limit of 100 MP a decode may hold"), "\(refused.stderr)")
+        #expect(peak(refused) < 200_000, "peak \(peak(refused)) KB")
+    }
+
     @Test("two processes importing into one library at once")
     func concurrentImports() throws {
         let library = TestPaths.scratchFolder("cli-concurrent").appendingPathComponent("Lib").path

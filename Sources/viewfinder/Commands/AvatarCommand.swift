@@ -19,7 +19,7 @@ enum AvatarCommand: Command {
         OptionSpec("center", value: "X,Y", help: "Centre of the crop in pixels of the upright photo (default: the middle)."),
         OptionSpec("spec", value: "FILE", help: "Replay a crop saved with --print-spec (shape, crop and size come from it)."),
         OptionSpec("print-spec", help: "Print the crop used as JSON on stdout (replayable with --spec)."),
-        OptionSpec("max-pixels", value: "MP", help: "Refuse photos larger than this many megapixels (default 100)."),
+        OptionSpec("max-pixels", value: "MP", help: "The most megapixels a decode may hold, after shrink-on-load (default 100)."),
         OptionSpec("quality", value: "Q", help: "JPEG/WebP quality 1-100 (default 90)."),
         OptionSpec("json", help: "Print what was written as JSON."),
     ]
@@ -28,8 +28,8 @@ enum AvatarCommand: Command {
     default crop is the largest centred square at the minimum zoom, as the editor opens. A circle
     is a PNG (or WebP) that is fully transparent outside the circle with an antialiased edge; the
     colour is never darkened or lightened at the edge. Large photos are shrunk while they load,
-    so memory follows the avatar's size, and images whose header declares more than --max-pixels
-    are refused before any decoding.
+    so memory follows the avatar's size; images that no decode can hold within --max-pixels,
+    even shrunk on load (a JPEG by up to 8), are refused from their header.
     """
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {

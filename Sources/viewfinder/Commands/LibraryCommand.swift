@@ -1,6 +1,7 @@
 import CommandLineKit
 import Foundation
 import HUD
+import Imaging
 import MediaLibrary
 import ViewfinderCore
 
@@ -106,7 +107,14 @@ enum LibraryCommand: Command {
             try Arguments.checkOutputLocation(output, input: folder, libraries: [folder])
             let cached = try library.thumbnail(asset, size: PixelSize(width: side, height: side),
                                                mode: arguments.flag("fill") ? .fill : .fit)
-            try AtomicFile.write(try Data(contentsOf: cached), to: output)
+            switch ImageFormat(pathExtension: output.pathExtension) {
+            case nil, .jpeg?:
+                try AtomicFile.write(try Data(contentsOf: cached), to: output)
+            default:
+                // The cache keeps JPEG: a .png or .webp name gets that format, not JPEG bytes.
+                let photo = try Photo(url: cached)
+                try ImageEncoder.write(try photo.preview(fitting: photo.size), to: output)
+            }
             print(output.path)
         case "cover":
             try expect(1...1)
