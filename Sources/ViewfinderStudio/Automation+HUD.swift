@@ -9,7 +9,7 @@ extension Automation {
     /// makes), `icon` (an icon-theme symbol), `widget` (the header's theme button, live).
     /// Backgrounds: `blur` (light), `dark`, `solid`, `dim`, `blurview` (the whole view blurred).
     /// Options: `content=`, `label-color=`, `details-color=`, `progress=`, `track=`, `line=`
-    /// (colours as #rrggbb[aa]); `label-font=`, `details-font=` (FAMILY:SIZE[:bold]).
+    /// (colours as rrggbb[aa]: a script line's # starts a comment); `label-font=`, `details-font=` (FAMILY:SIZE[:bold]).
     func showHUD(_ args: [String]) throws {
         let modes: [String: HUDMode] = [
             "indeterminate": .indeterminate, "determinate": .determinate, "annular": .annularDeterminate,
@@ -76,7 +76,7 @@ extension Automation {
             let parts = option.split(separator: "=", maxSplits: 1).map(String.init)
             let key = parts[0], value = parts.count > 1 ? parts[1] : ""
             func colour() throws -> RGBA {
-                guard let colour = RGBA(hex: value) else { throw StepError(description: "\(key): '\(value)' is not #rrggbb[aa]") }
+                guard let colour = RGBA(hex: value) else { throw StepError(description: "\(key): '\(value)' is not rrggbb[aa]") }
                 return colour
             }
             func font() throws -> HUDFont {

@@ -207,7 +207,8 @@ final class HUDOverlay {
             blurred = [:]
             return
         }
-        guard time - backdropTaken >= 0.1 else { return }
+        // The first picture at once (a box must not show without its backdrop), then ten a second.
+        guard backdropSnapshot == nil || time - backdropTaken >= 0.1 else { return }
         backdropTaken = time
         backdropSnapshot = source.renderImage() ?? backdropSnapshot
         blurred = [:]

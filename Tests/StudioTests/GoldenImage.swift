@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+/// A screenshot held against a reviewed picture kept in `Tests/StudioTests/Goldens`.
+///
+/// The tolerance: a pixel differs when any of its four channels is more than
+/// `channelTolerance` (24 of 255) away from the golden's; the two match when they are the same
+/// size, at most `maxDifferingFraction` (0.2%) of the pixels differ and the mean difference over
+/// every channel of every pixel is at most `maxMeanDifference` (1.0 of 255). That absorbs
+/// anti-aliasing and rounding between Cairo or Pango builds, but not a changed colour, style,
+/// layout or a glyph from another font — a moved label alone changes far more than 0.2%.
+struct GoldenComparison: CustomStringConvertible {
+    static let channelTolerance = 24
+    static let maxDifferingFraction = 0.002
+    static let maxMeanDifference = 1.0
+
+    let sameSize: Bool
+    let differingPixels: Int
+    let pixels: Int
+    let meanDifference: Double
+
+    var differingFraction: Double { pixels == 0 ? 1 : Double(differingPixels) / Double(pixels) }
+
+    var matches: Bool {
+        sameSize && differingFraction <= Self.maxDifferingFraction && meanDifference <= Self.maxMeanDifference
+    }
+
+    var description: String {
+        guard sameSize else { return "the sizes differ" }
+        return "\(differingPixels) of \(pixels) pixels differ (\(String(format: "%.3f", differingFraction * 100))%), "
+            + "mean difference \(String(format: "%.3f", meanDifference))"
+    }
+
+    /// Compares two RGBA (or same-channel) pictures.
+    init(_ actual: RasterImage, _ golden: RasterImage) {
+        let count = golden.width * golden.height
+        pixels = count
+        guard actual.width == golden.width, actual.height == golden.height, actual.channels == golden.channels else {
+            sameSize = false
+            differingPixels = count
+            meanDifference = 255
+            return
+        }
+        sameSize = true
+        var differing = 0, total = 0
+        let channels = golden.channels
+        actual.bytes.withUnsafeBufferPointer { a in
+            golden.bytes.withUnsafeBufferPointer { g in
+                for p in 0..<count {
+                    var worst = 0
+                    for c in 0..<channels {
+                        let d = abs(Int(a[p * channels + c]) - Int(g[p * channels + c]))
+                        total += d
+                        worst = max(worst, d)
+                    }
+                    if worst > Self.channelTolerance { differing += 1 }
+                }
+            }
+        }
+        differingPixels = differing
+        meanDifference = count == 0 ? 0 : Double(total) / Double(count * channels)
+    }
+}
+
+enum Goldens {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+
+    /// `VIEWFINDER_UPDATE_GOLDENS=1` writes new goldens instead of comparing (look at each before
+    /// committing it).
+    static let updating = ProcessInfo.processInfo.environment["VIEWFINDER_UPDATE_GOLDENS"] == "1"
+
+    /// The font every golden was drawn in: fontconfig's "Sans" must be DejaVu Sans
+    /// (fonts-dejavu-core, which scripts/install-deps installs), or the text would differ.
+    static func sansIsDejaVu() throws -> String {
+        let match = try Subprocess.run("fc-match", ["Sans"])
+        return match.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Compares the screenshot at `shot` with the golden `name`.png (or replaces the golden).
+    static func compare(_ shot: URL, with name: String) throws -> GoldenComparison {
+        let golden = folder.appendingPathComponent("\(name).png")
+        if updating {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            _ = try? FileManager.default.removeItem(at: golden)
+            try FileManager.default.copyItem(at: shot, to: golden)
+        }
+        return GoldenComparison(try StudioHarness.pixels(of: shot), try StudioHarness.pixels(of: golden))
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Imaging
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+extension StudioWindowTests {
+    @Suite("Studio: the HUD's styles against golden screenshots")
+    struct HUDStyleTests {
+        /// Each golden: its name and the `hud` step that shows it. None animates once shown (no
+        /// spinner), so a screenshot taken when the HUD is visible is one exact picture.
+        static let styles: [(name: String, step: String)] = [
+            ("hud-light-blur", "hud determinate fade blur"),
+            ("hud-dark-blur", "hud annular fade dark"),
+            ("hud-solid", "hud bar fade solid"),
+            ("hud-coloured", "hud bar fade solid content=ff8000 label-color=ffffff details-color=80c0ff "
+                + "track=ff800040 line=ffffff label-font=Serif:16:bold details-font=Monospace:10"),
+            ("hud-image", "hud image fade blur"),
+            ("hud-icon", "hud icon fade dark"),
+            // Any widget of the app, live: the header's dark/light button.
+            ("hud-widget", "hud widget fade solid"),
+            ("hud-blurred-view", "hud text fade blurview"),
+        ]
+
+        @Test("light and dark blur, solid, coloured content, image, icon and widget custom views, blurred view: each as its golden")
+        func goldens() async throws {
+            let font = try Goldens.sansIsDejaVu()
+            try #require(font.hasPrefix("DejaVuSans.ttf"), "the goldens are drawn in DejaVu Sans (fonts-dejavu-core); Sans is \(font)")
+            let folder = TestPaths.scratchFolder("studio-hud-styles")
+            func shot(_ name: String) -> URL { folder.appendingPathComponent("\(name).png") }
+            // Something with edges under the HUD, so the blur shows: the avatar editor on bars.
+            let photo = folder.appendingPathComponent("bars.png")
+            try ImageEncoder.encode(Self.bars(), as: .png).write(to: photo)
+            var script = ["wait avatar-ready"]
+            for style in Self.styles {
+                script += [style.step, "wait-hud visible", "screenshot \(shot(style.name).path) hud", "hud-hide", "wait-hud hidden"]
+            }
+            let run = try await StudioHarness.run(script, arguments: ["--light", "--library", folder.appendingPathComponent("lib").path,
+                                                                      "--avatar", photo.path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            var pictures: [[UInt8]] = []
+            for style in Self.styles {
+                let comparison = try Goldens.compare(shot(style.name), with: style.name)
+                #expect(comparison.matches, "\(style.name): \(comparison) — see \(shot(style.name).path)")
+                pictures.append(try StudioHarness.pixels(of: shot(style.name)).bytes)
+            }
+            #expect(Set(pictures).count == Self.styles.count, "two styles drew the same picture")
+
+            // The comparison can fail: the screenshot of the next style does not pass as this
+            // style's golden (the tolerance test below checks the thresholds themselves).
+            for (index, style) in Self.styles.enumerated() {
+                let golden = try StudioHarness.pixels(of: Goldens.folder.appendingPathComponent("\(style.name).png"))
+                let other = Self.styles[(index + 1) % Self.styles.count]
+                let wrong = GoldenComparison(try StudioHarness.pixels(of: shot(other.name)), golden)
+                #expect(!wrong.matches, "\(other.name) passed as \(style.name): \(wrong)")
+                #expect(GoldenComparison(golden, golden).differingPixels == 0)
+            }
+        }
+
+        /// 600 × 600: eight saturated vertical bars crossed by a black line every 50 pixels.
+        static func bars() -> PixelBuffer {
+            let colours = [RGB(230, 30, 30), RGB(250, 160, 20), RGB(240, 230, 40), RGB(40, 180, 60),
+                           RGB(30, 160, 220), RGB(40, 60, 200), RGB(150, 50, 190), RGB(250, 250, 250)]
+            var picture = PixelBuffer(width: 600, height: 600)
+            for (index, colour) in colours.enumerated() {
+                picture.fill(x: index * 75, y: 0, width: 75, height: 600, with: colour)
+            }
+            for y in stride(from: 25, to: 600, by: 50) { picture.fill(x: 0, y: y, width: 600, height: 4, with: RGB(0, 0, 0)) }
+            return picture
+        }
+
+        @Test("the app's own HUD follows the theme: a dark blur in the dark theme, light in the light, in a 150 × 100 box")
+        func followsTheme() async throws {
+            let folder = TestPaths.scratchFolder("studio-hud-theme")
+            func shot(_ name: String) -> URL { folder.appendingPathComponent("\(name).png") }
+            let run = try await StudioHarness.run([
+                "wait library", "theme dark", "sleep 0.2",
+                "hud-flash text Saved", "wait-hud visible", "screenshot \(shot("dark").path) hud",
+                // Turning the theme while it shows turns the HUD too.
+                "theme light", "sleep 0.3", "screenshot \(shot("light").path) hud",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            for (name, dark) in [("dark", true), ("light", false)] {
+                let image = try StudioHarness.pixels(of: shot(name))
+                // The box's opaque extent through its middle: one line of text gets the wrapper's minimum.
+                let (cx, cy) = (image.width / 2, image.height / 2)
+                func opaque(_ x: Int, _ y: Int) -> Bool { image[x, y][image[x, y].startIndex + 3] == 255 }
+                let row = (0..<image.width).filter { opaque($0, cy) }, column = (0..<image.height).filter { opaque(cx, $0) }
+                #expect(row.count == 150 && column.count == 100, "\(name): \(row.count) × \(column.count)")
+                // Inside the box, left of the checkmark: the tint over the blurred screen.
+                let inside = image.meanColour(Rect(x: Double(cx - 60), y: Double(cy - 40), width: 10, height: 10))
+                if dark {
+                    #expect(inside.r < 70 && inside.g < 70 && inside.b < 70, "dark theme box \(inside)")
+                } else {
+                    #expect(inside.r > 200 && inside.g > 200 && inside.b > 200, "light theme box \(inside)")
+                }
+            }
+            let comparison = try Goldens.compare(shot("dark"), with: "hud-app-dark")
+            #expect(comparison.matches, "hud-app-dark: \(comparison)")
+        }
+
+        @Test("the comparison's tolerance: small noise passes, a patch over 0.2% or a shifted colour fails")
+        func tolerance() throws {
+            let base = try #require(RasterImage(width: 100, height: 100, channels: 4,
+                                                bytes: (0..<10_000).flatMap { [UInt8($0 % 256), 128, 64, 255] }))
+            func changed(_ body: (inout UnsafeMutableBufferPointer<UInt8>) -> Void) -> RasterImage {
+                var copy = base
+                copy.withMutableBytes { body(&$0) }
+                return copy
+            }
+            // ±20 on every green channel: nobody differs, but the mean (20) is far over 1.
+            let tinted = changed { for p in 0..<10_000 { $0[p * 4 + 1] = 148 } }
+            #expect(GoldenComparison(tinted, base).differingPixels == 0)
+            #expect(!GoldenComparison(tinted, base).matches)
+            // 20 pixels (0.2%) fully changed: allowed; 21: not.
+            func patch(_ count: Int) -> RasterImage { changed { for p in 0..<count { $0[p * 4 + 2] = 255 } } }
+            #expect(GoldenComparison(patch(20), base).matches)
+            #expect(GoldenComparison(patch(20), base).differingPixels == 20)
+            #expect(!GoldenComparison(patch(21), base).matches)
+            // ±24 on one channel of every pixel is within the per-pixel tolerance.
+            let noisy = changed { for p in 0..<10_000 where p % 50 == 0 { $0[p * 4 + 1] = 104 } }
+            #expect(GoldenComparison(noisy, base).matches && GoldenComparison(noisy, base).differingPixels == 0)
+            let other = try #require(RasterImage(width: 100, height: 99, channels: 4, bytes: [UInt8](repeating: 0, count: 39_600)))
+            #expect(!GoldenComparison(other, base).matches)
+        }
+    }
+}
