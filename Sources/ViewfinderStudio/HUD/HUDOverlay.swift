@@ -28,6 +28,8 @@ final class HUDOverlay {
     private var backdropTaken = -Double.infinity
     /// Blurred parts of the snapshot, by the rectangle they cover (the box, the whole view).
     private var blurred: [Rect: CairoImage] = [:]
+    /// The image custom view last drawn, in Cairo's form.
+    private var picture: (raster: RasterImage, image: CairoImage)?
     /// Any widget of the app, shown live in place of a `.customView` HUD's symbol.
     var customWidget: Widget?
     /// True while the HUD wears the app's own look, which follows the light or dark theme;
@@ -222,6 +224,14 @@ final class HUDOverlay {
         return image
     }
 
+    /// `raster` in Cairo's form, converted once while it stays the custom view.
+    private func drawable(_ raster: RasterImage) -> CairoImage? {
+        if let picture, picture.raster == raster { return picture.image }
+        guard let image = CairoImage(raster) else { return nil }
+        picture = (raster, image)
+        return image
+    }
+
     /// A hidden HUD must not swallow clicks meant for the screen under it.
     private func setTargetable(_ on: Bool) {
         area.canTarget = on
@@ -246,6 +256,7 @@ final class HUDOverlay {
         guard hud.isOnScreen || presented.opacity > 0.001 else { return }
         followTheme()
         let around = HUDPainter.Surroundings(backdrop: { [unowned self] in self.backdrop(for: $0) },
+                                             picture: { [unowned self] in self.drawable($0) },
                                              customWidget: customWidget)
         buttonFrame = painter.draw(hud, in: &context, size: Size(width: width, height: height),
                                    opacity: presented.opacity, scale: presented.transform.scale.x,

@@ -14,9 +14,11 @@ struct HUDPainter {
     static let buttonFont = "Sans Bold 9"
 
     /// What the painter needs from the overlay besides the model: pictures of what lies behind
-    /// (blurred, for a rectangle of the view) and the app widget a custom view shows.
+    /// (blurred, for a rectangle of the view), an image custom view made drawable (kept from
+    /// frame to frame), and the app widget a custom view shows.
     struct Surroundings {
         var backdrop: (Rect) -> CairoImage?
+        var picture: (RasterImage) -> CairoImage?
         var customWidget: Widget?
     }
 
@@ -58,7 +60,7 @@ struct HUDPainter {
         if indicator.height > 0 {
             let rect = Rect(x: frame.midX - indicator.width / 2, y: y, width: indicator.width, height: indicator.height)
             drawIndicator(hud.mode, progress: hud.progress, in: rect, colors: colors, widget: around.customWidget,
-                          context: &context, time: time)
+                          picture: around.picture, context: &context, time: time)
             y += indicator.height + Self.spacing
         }
         if label.height > 0 {
@@ -125,7 +127,8 @@ struct HUDPainter {
     }
 
     private func drawIndicator(_ mode: HUDMode, progress: Double, in rect: Rect, colors: HUDResolvedColors,
-                               widget: Widget?, context: inout CairoContext, time: Double) {
+                               widget: Widget?, picture: (RasterImage) -> CairoImage?, context: inout CairoContext,
+                               time: Double) {
         let fraction = progress.isFinite ? min(max(progress, 0), 1) : 0
         let centre = Point(x: rect.midX, y: rect.midY)
         let radius = rect.width / 2
@@ -177,13 +180,14 @@ struct HUDPainter {
             context.fill()
         case .customView(let symbol):
             if let widget, context.draw(widget, fitting: rect) { return }
-            drawSymbol(symbol, in: rect, content: content, context: &context)
+            drawSymbol(symbol, in: rect, content: content, picture: picture, context: &context)
         case .text:
             break
         }
     }
 
-    private func drawSymbol(_ symbol: HUDSymbol, in rect: Rect, content: RGBA, context: inout CairoContext) {
+    private func drawSymbol(_ symbol: HUDSymbol, in rect: Rect, content: RGBA, picture: (RasterImage) -> CairoImage?,
+                            context: inout CairoContext) {
         context.setColor(content)
         switch symbol {
         case .checkmark:
@@ -198,7 +202,7 @@ struct HUDPainter {
             context.line(to: Point(x: rect.minX + rect.width * 0.2, y: rect.maxY - rect.height * 0.2))
             context.stroke(width: 4)
         case .image(let raster):
-            if let image = CairoImage(raster) { context.draw(image, in: rect) }
+            if let image = picture(raster) { context.draw(image, in: rect) }
         case .named(let name) where context.drawIcon(named: name, in: rect, color: content):
             break
         case .info, .warning, .named:
