@@ -42,11 +42,7 @@ extension CairoContext {
     @discardableResult
     public func draw(_ widget: Widget, fitting rect: Rect) -> Bool {
         let (width, height) = (Double(widget.width), Double(widget.height))
-        guard width > 0, height > 0, rect.width > 0, rect.height > 0,
-              let paintable = gtk_widget_paintable_new(widget.widget), let snapshot = gtk_snapshot_new() else { return false }
-        defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
-        gdk_paintable_snapshot(paintable, snapshot, width, height)
-        guard let node = gtk_snapshot_free_to_node(snapshot) else { return false }
+        guard rect.width > 0, rect.height > 0, let node = widget.renderNode() else { return false }
         defer { gsk_render_node_unref(node) }
         let scale = min(1, rect.width / width, rect.height / height)
         cairo_save(cairo)

@@ -9,7 +9,8 @@ extension Automation {
     /// makes), `icon` (an icon-theme symbol), `widget` (the header's theme button, live).
     /// Backgrounds: `blur` (light), `dark`, `solid`, `dim`, `blurview` (the whole view blurred).
     /// Options: `content=`, `label-color=`, `details-color=`, `progress=`, `track=`, `line=`
-    /// (colours as rrggbb[aa]: a script line's # starts a comment); `label-font=`, `details-font=` (FAMILY:SIZE[:bold]).
+    /// (colours as rrggbb[aa]: a script line's # starts a comment); `label-font=`, `details-font=` (FAMILY:SIZE[:bold]);
+    /// `icon=NAME` (the icon-theme symbol shown, for any mode).
     func showHUD(_ args: [String]) throws {
         let modes: [String: HUDMode] = [
             "indeterminate": .indeterminate, "determinate": .determinate, "annular": .annularDeterminate,
@@ -95,8 +96,9 @@ extension Automation {
             case "line": hud.indicatorColors.lineColor = try colour()
             case "label-font": hud.labelFont = try font()
             case "details-font": hud.detailsFont = try font()
+            case "icon": hud.mode = .customView(.named(value))
             default:
-                throw StepError(description: "option is one of content, label-color, details-color, progress, track, line, label-font, details-font")
+                throw StepError(description: "option is one of content, label-color, details-color, progress, track, line, label-font, details-font, icon")
             }
         }
     }

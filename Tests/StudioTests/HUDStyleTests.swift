@@ -99,6 +99,40 @@ extension StudioWindowTests {
             #expect(comparison.matches, "hud-app-dark: \(comparison)")
         }
 
+        @Test("a named symbol comes from the icon theme in the content colour; a name it lacks draws a dot, never nothing")
+        func namedSymbols() async throws {
+            let folder = TestPaths.scratchFolder("studio-hud-icons")
+            func shot(_ name: String) -> URL { folder.appendingPathComponent("\(name).png") }
+            var script = ["wait library"]
+            for (name, options) in [("camera", "icon=camera-photo-symbolic"), ("orange", "icon=camera-photo-symbolic content=ff8000"),
+                                    ("folder", "icon=folder-pictures"), ("missing", "icon=no-such-icon-anywhere")] {
+                script += ["hud text fade solid \(options)", "wait-hud visible", "screenshot \(shot(name).path) hud", "hud-hide", "wait-hud hidden"]
+            }
+            let run = try await StudioHarness.run(script, arguments: ["--light", "--library", folder.appendingPathComponent("lib").path],
+                                                  in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            /// The 37-point square where the symbol is drawn, above the two labels.
+            func symbol(_ name: String) throws -> [[UInt8]] {
+                let image = try StudioHarness.pixels(of: shot(name))
+                let rows = (0..<image.height).filter { image[image.width / 2, $0][image[image.width / 2, $0].startIndex + 3] > 0 }
+                let top = try #require(rows.first) + 20
+                return (top..<(top + 37)).flatMap { y in (image.width / 2 - 18...image.width / 2 + 18).map { Array(image[$0, y]) } }
+            }
+            func count(_ pixels: [[UInt8]], _ test: ([UInt8]) -> Bool) -> Int { pixels.filter(test).count }
+            let camera = try symbol("camera"), orange = try symbol("orange"), folderIcon = try symbol("folder"), missing = try symbol("missing")
+            // The box is dark grey: the symbolic camera is drawn light (white at 90%), in orange when asked.
+            let light = count(camera) { $0[0] > 200 && $0[1] > 200 && $0[2] > 200 }
+            #expect(light > 100, "\(light) light pixels in the camera")
+            #expect(count(camera) { $0[0] > 200 && $0[1] < 160 } == 0)
+            let orangeish = count(orange) { $0[0] > 200 && $0[1] > 90 && $0[1] < 170 && $0[2] < 60 }
+            #expect(orangeish > 100 && count(orange) { $0[0] > 200 && $0[1] > 200 && $0[2] > 200 } == 0, "\(orangeish) orange pixels")
+            // A full-colour icon keeps its own colours (the folder's blue-grey), not the content colour.
+            #expect(folderIcon != camera && count(folderIcon) { $0[2] > $0[0] + 30 } > 50)
+            // The missing name: the glyph, a small light dot — fewer light pixels than the camera, but some.
+            let dot = count(missing) { $0[0] > 200 && $0[1] > 200 && $0[2] > 200 }
+            #expect(dot > 10 && dot < light, "\(dot) light pixels for the missing icon")
+        }
+
         @Test("the comparison's tolerance: small noise passes, a patch over 0.2% or a shifted colour fails")
         func tolerance() throws {
             let base = try #require(RasterImage(width: 100, height: 100, channels: 4,
