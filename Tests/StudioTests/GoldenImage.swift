@@ -3,14 +3,15 @@ import Testing
 import ViewfinderCore
 import ViewfinderTestSupport
 
-/// A screenshot held against a reviewed picture kept in `Tests/StudioTests/Goldens`.
+/// Two pictures of one size held against each other (see `GoldenVerdict` for how a screenshot
+/// is judged against its golden).
 ///
 /// The tolerance: a pixel differs when any of its four channels is more than
 /// `channelTolerance` (24 of 255) away from the golden's; the two match when they are the same
 /// size, at most `maxDifferingFraction` (0.2%) of the pixels differ and the mean difference over
 /// every channel of every pixel is at most `maxMeanDifference` (1.0 of 255). That absorbs
 /// anti-aliasing and rounding between Cairo or Pango builds, but not a changed colour, style,
-/// layout or a glyph from another font — a moved label alone changes far more than 0.2%.
+/// layout or a glyph from another font.
 struct GoldenComparison: CustomStringConvertible {
     static let channelTolerance = 24
     static let maxDifferingFraction = 0.002
@@ -64,6 +65,36 @@ struct GoldenComparison: CustomStringConvertible {
     }
 }
 
+/// A screenshot of the HUD overlay against its golden: the whole overlay (the view's dimming or
+/// blur) and the 400 × 300 middle where the box is, each within `GoldenComparison`'s tolerance.
+/// The middle counts on its own so that a small part of the box — one label's colour, a few
+/// hundred pixels — is never lost among the pixels of a whole window.
+struct GoldenVerdict: CustomStringConvertible {
+    static let middle = (width: 400, height: 300)
+    let whole: GoldenComparison
+    let box: GoldenComparison
+
+    var matches: Bool { whole.matches && box.matches }
+    var description: String { "whole: \(whole); middle: \(box)" }
+
+    init(_ actual: RasterImage, _ golden: RasterImage) {
+        whole = GoldenComparison(actual, golden)
+        box = GoldenComparison(Self.middle(of: actual), Self.middle(of: golden))
+    }
+
+    /// The middle of `image` (all of it when smaller), every channel kept.
+    static func middle(of image: RasterImage) -> RasterImage {
+        let (w, h) = (min(middle.width, image.width), min(middle.height, image.height))
+        let (x0, y0) = ((image.width - w) / 2, (image.height - h) / 2)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(w * h * image.channels)
+        for y in y0..<(y0 + h) {
+            for x in x0..<(x0 + w) { bytes.append(contentsOf: image[x, y]) }
+        }
+        return RasterImage(width: w, height: h, channels: image.channels, bytes: bytes) ?? image
+    }
+}
+
 enum Goldens {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
 
@@ -79,13 +110,13 @@ enum Goldens {
     }
 
     /// Compares the screenshot at `shot` with the golden `name`.png (or replaces the golden).
-    static func compare(_ shot: URL, with name: String) throws -> GoldenComparison {
+    static func compare(_ shot: URL, with name: String) throws -> GoldenVerdict {
         let golden = folder.appendingPathComponent("\(name).png")
         if updating {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             _ = try? FileManager.default.removeItem(at: golden)
             try FileManager.default.copyItem(at: shot, to: golden)
         }
-        return GoldenComparison(try StudioHarness.pixels(of: shot), try StudioHarness.pixels(of: golden))
+        return GoldenVerdict(try StudioHarness.pixels(of: shot), try StudioHarness.pixels(of: golden))
     }
 }

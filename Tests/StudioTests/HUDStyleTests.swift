@@ -32,7 +32,10 @@ extension StudioWindowTests {
             let photo = folder.appendingPathComponent("bars.png")
             try ImageEncoder.encode(Self.bars(), as: .png).write(to: photo)
             var script = ["wait avatar-ready"]
-            for style in Self.styles {
+            // The coloured style again with the label alone in another colour, which must fail.
+            let relabelled = (name: "hud-coloured-relabelled", step: Self.styles[3].step.replacingOccurrences(
+                of: "label-color=ffffff", with: "label-color=80c0ff"))
+            for style in Self.styles + [relabelled] {
                 script += [style.step, "wait-hud visible", "screenshot \(shot(style.name).path) hud", "hud-hide", "wait-hud hidden"]
             }
             let run = try await StudioHarness.run(script, arguments: ["--light", "--library", folder.appendingPathComponent("lib").path,
@@ -47,14 +50,18 @@ extension StudioWindowTests {
             #expect(Set(pictures).count == Self.styles.count, "two styles drew the same picture")
 
             // The comparison can fail: the screenshot of the next style does not pass as this
-            // style's golden (the tolerance test below checks the thresholds themselves).
+            // style's golden, nor does the coloured style with only its label recoloured (the
+            // tolerance test below checks the thresholds themselves).
             for (index, style) in Self.styles.enumerated() {
                 let golden = try StudioHarness.pixels(of: Goldens.folder.appendingPathComponent("\(style.name).png"))
                 let other = Self.styles[(index + 1) % Self.styles.count]
-                let wrong = GoldenComparison(try StudioHarness.pixels(of: shot(other.name)), golden)
+                let wrong = GoldenVerdict(try StudioHarness.pixels(of: shot(other.name)), golden)
                 #expect(!wrong.matches, "\(other.name) passed as \(style.name): \(wrong)")
-                #expect(GoldenComparison(golden, golden).differingPixels == 0)
+                #expect(GoldenVerdict(golden, golden).whole.differingPixels == 0)
             }
+            let coloured = try StudioHarness.pixels(of: Goldens.folder.appendingPathComponent("hud-coloured.png"))
+            let label = GoldenVerdict(try StudioHarness.pixels(of: shot(relabelled.name)), coloured)
+            #expect(!label.matches && label.whole.matches, "a recoloured label: \(label)")
         }
 
         /// 600 × 600: eight saturated vertical bars crossed by a black line every 50 pixels.
