@@ -113,6 +113,17 @@ extension ProgressHUD {
         }
     }
 
+    /// Puts the content colour, the fonts, the label colours and the indicator colours back to
+    /// their defaults (the box, the view and the layout are left as they are).
+    public func restoreDefaultAppearance() {
+        contentColor = nil
+        labelFont = .label
+        labelColor = nil
+        detailsFont = .details
+        detailsColor = nil
+        indicatorColors = HUDIndicatorColors()
+    }
+
     /// The colours to draw with: each one set wins, the rest follow the content colour, as the
     /// original's `contentColor` does — the pie's and ring's background tint at 10% of it, the
     /// bar's empty part clear.

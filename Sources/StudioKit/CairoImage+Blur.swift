@@ -24,8 +24,9 @@ extension CairoImage {
     /// A blur that wide keeps no detail finer than a few pixels, so the crop is first shrunk by
     /// `radius / 2` (a quarter for σ = 8) and blurred there with the radius shrunk alike: a
     /// sixteenth of the work, which keeps a blurred whole window within a frame. The result is
-    /// that small picture; drawing it into `rect` scales it back up smoothly.
-    public func blurredCrop(_ rect: Rect, radius: Int) -> CairoImage? {
+    /// that small picture, with `tint` laid over it; drawing it into `rect` scales it back up
+    /// smoothly, in one paint.
+    public func blurredCrop(_ rect: Rect, radius: Int, tint: RGBA? = nil) -> CairoImage? {
         let x0 = max(0, Int(rect.minX.rounded(.down))), y0 = max(0, Int(rect.minY.rounded(.down)))
         let x1 = min(width, Int(rect.maxX.rounded(.up))), y1 = min(height, Int(rect.maxY.rounded(.up)))
         guard x1 > x0, y1 > y0 else { return nil }
@@ -62,6 +63,11 @@ extension CairoImage {
                     for c in 0..<4 { pixels[y * stride + x * 4 + c] = planes[c * w * h + y * w + x] }
                 }
             }
+        }
+        if let tint, let cairo = cairo_create(result.surface) {
+            cairo_set_source_rgba(cairo, tint.red, tint.green, tint.blue, tint.alpha)
+            cairo_paint(cairo)
+            cairo_destroy(cairo)
         }
         return result
     }

@@ -67,12 +67,7 @@ extension Automation {
     /// Sets the colours and fonts given as KEY=VALUE words; every value resets first, so one
     /// script step says the whole look.
     private func applyHUDOptions(_ options: [String], to hud: ProgressHUD) throws {
-        hud.contentColor = nil
-        hud.labelColor = nil
-        hud.detailsColor = nil
-        hud.labelFont = .label
-        hud.detailsFont = .details
-        hud.indicatorColors = HUDIndicatorColors()
+        hud.restoreDefaultAppearance()
         for option in options {
             let parts = option.split(separator: "=", maxSplits: 1).map(String.init)
             let key = parts[0], value = parts.count > 1 ? parts[1] : ""

@@ -69,6 +69,24 @@ struct HUDAppearanceTests {
         #expect(hud.resolvedColors.label == .red && hud.resolvedColors.progressTint == .green)
     }
 
+    @Test("restoring the default appearance clears colours and fonts, and keeps the box, view and layout")
+    func restore() {
+        let hud = ProgressHUD(clock: VirtualClock())
+        hud.contentColor = Self.orange
+        hud.labelColor = .red
+        hud.detailsColor = .blue
+        hud.labelFont = HUDFont(family: "Serif", size: 20)
+        hud.detailsFont = HUDFont(family: "Mono", size: 8, isBold: true)
+        hud.indicatorColors = HUDIndicatorColors(progressTint: .green, backgroundTint: .black, lineColor: .white)
+        hud.background = HUDBackground(style: .blur(.dark), view: .solidColor(.hudDimming))
+        hud.layout.minSize = Size(width: 150, height: 100)
+        hud.restoreDefaultAppearance()
+        #expect(hud.contentColor == nil && hud.labelColor == nil && hud.detailsColor == nil)
+        #expect(hud.labelFont == .label && hud.detailsFont == .details && hud.indicatorColors == HUDIndicatorColors())
+        #expect(hud.background == HUDBackground(style: .blur(.dark), view: .solidColor(.hudDimming)))
+        #expect(hud.layout.minSize == Size(width: 150, height: 100))
+    }
+
     @Test("withAlpha replaces the alpha and keeps the colour")
     func withAlpha() {
         #expect(Self.orange.withAlpha(0.25) == RGBA(red: 1, green: 0.5, blue: 0, alpha: 0.25))

@@ -6,8 +6,8 @@ import ViewfinderTestSupport
 /// Two pictures of one size held against each other (see `GoldenVerdict` for how a screenshot
 /// is judged against its golden).
 ///
-/// The tolerance: a pixel differs when any of its four channels is more than
-/// `channelTolerance` (24 of 255) away from the golden's; the two match when they are the same
+/// The tolerance: a pixel differs when any of its four channels (colours premultiplied by alpha)
+/// is more than `channelTolerance` (24 of 255) away from the golden's; the two match when they are the same
 /// size, at most `maxDifferingFraction` (0.2%) of the pixels differ and the mean difference over
 /// every channel of every pixel is at most `maxMeanDifference` (1.0 of 255). That absorbs
 /// anti-aliasing and rounding between Cairo or Pango builds, but not a changed colour, style,
@@ -47,14 +47,21 @@ struct GoldenComparison: CustomStringConvertible {
         sameSize = true
         var differing = 0, total = 0
         let channels = golden.channels
+        // With alpha, colours are compared premultiplied: the colour of a nearly transparent
+        // edge pixel is noise that nobody sees.
+        let alpha = golden.hasAlpha ? channels - 1 : nil
         actual.bytes.withUnsafeBufferPointer { a in
             golden.bytes.withUnsafeBufferPointer { g in
                 for p in 0..<count {
                     var worst = 0
+                    let base = p * channels
                     for c in 0..<channels {
-                        let d = abs(Int(a[p * channels + c]) - Int(g[p * channels + c]))
-                        total += d
-                        worst = max(worst, d)
+                        var (x, y) = (Int(a[base + c]), Int(g[base + c]))
+                        if let alpha, c != alpha {
+                            (x, y) = ((x * Int(a[base + alpha]) + 127) / 255, (y * Int(g[base + alpha]) + 127) / 255)
+                        }
+                        total += abs(x - y)
+                        worst = max(worst, abs(x - y))
                     }
                     if worst > Self.channelTolerance { differing += 1 }
                 }

@@ -26,8 +26,13 @@ final class HUDOverlay {
     weak var backdropSource: Widget?
     private var backdropSnapshot: CairoImage?
     private var backdropTaken = -Double.infinity
-    /// Blurred parts of the snapshot, by the rectangle they cover (the box, the whole view).
-    private var blurred: [Rect: CairoImage] = [:]
+    /// Blurred, tinted parts of the snapshot, by the rectangle they cover (the box, the whole
+    /// view) and their blur style.
+    private var blurred: [BackdropKey: CairoImage] = [:]
+    private struct BackdropKey: Hashable {
+        let rect: Rect
+        let style: HUDBlurStyle
+    }
     /// The image custom view last drawn, in Cairo's form.
     private var picture: (raster: RasterImage, image: CairoImage)?
     /// Any widget of the app, shown live in place of a `.customView` HUD's symbol.
@@ -112,12 +117,7 @@ final class HUDOverlay {
     private func reset() {
         hud.animation = .fade
         hud.layout = HUDLayout()
-        hud.contentColor = nil
-        hud.labelFont = .label
-        hud.labelColor = nil
-        hud.detailsFont = .details
-        hud.detailsColor = nil
-        hud.indicatorColors = HUDIndicatorColors()
+        hud.restoreDefaultAppearance()
         customWidget = nil
         followsTheme = true
         followTheme()
@@ -209,18 +209,21 @@ final class HUDOverlay {
             blurred = [:]
             return
         }
-        // The first picture at once (a box must not show without its backdrop), then ten a second.
-        guard backdropSnapshot == nil || time - backdropTaken >= 0.1 else { return }
+        // The first picture at once (a box must not show without its backdrop), then ten a second
+        // once shown; a fade's third of a second keeps its first picture, so its frames are spent
+        // on drawing, not on re-rendering and re-blurring what lies behind.
+        guard backdropSnapshot == nil || (hud.phase == .visible && time - backdropTaken >= 0.1) else { return }
         backdropTaken = time
         backdropSnapshot = source.renderImage() ?? backdropSnapshot
         blurred = [:]
     }
 
-    /// The blurred backdrop under `rect`, made once per snapshot and rectangle.
-    private func backdrop(for rect: Rect) -> CairoImage? {
-        if let image = blurred[rect] { return image }
-        guard let image = backdropSnapshot?.blurredCrop(rect, radius: HUDBlurStyle.radius) else { return nil }
-        blurred[rect] = image
+    /// The backdrop under `rect` blurred and tinted as `style`, made once per snapshot.
+    private func backdrop(for rect: Rect, _ style: HUDBlurStyle) -> CairoImage? {
+        let key = BackdropKey(rect: rect, style: style)
+        if let image = blurred[key] { return image }
+        guard let image = backdropSnapshot?.blurredCrop(rect, radius: HUDBlurStyle.radius, tint: style.tint) else { return nil }
+        blurred[key] = image
         return image
     }
 
@@ -255,7 +258,7 @@ final class HUDOverlay {
         buttonFrame = nil
         guard hud.isOnScreen || presented.opacity > 0.001 else { return }
         followTheme()
-        let around = HUDPainter.Surroundings(backdrop: { [unowned self] in self.backdrop(for: $0) },
+        let around = HUDPainter.Surroundings(backdrop: { [unowned self] in self.backdrop(for: $0, $1) },
                                              picture: { [unowned self] in self.drawable($0) },
                                              customWidget: customWidget)
         buttonFrame = painter.draw(hud, in: &context, size: Size(width: width, height: height),

@@ -14,10 +14,10 @@ struct HUDPainter {
     static let buttonFont = "Sans Bold 9"
 
     /// What the painter needs from the overlay besides the model: pictures of what lies behind
-    /// (blurred, for a rectangle of the view), an image custom view made drawable (kept from
-    /// frame to frame), and the app widget a custom view shows.
+    /// (blurred for a rectangle of the view, with a blur style's tint laid over), an image custom
+    /// view made drawable (both kept from frame to frame), and the app widget a custom view shows.
     struct Surroundings {
-        var backdrop: (Rect) -> CairoImage?
+        var backdrop: (Rect, HUDBlurStyle) -> CairoImage?
         var picture: (RasterImage) -> CairoImage?
         var customWidget: Widget?
     }
@@ -27,9 +27,8 @@ struct HUDPainter {
               scale: Double, time: Double, around: Surroundings) -> Rect? {
         let whole = Rect(x: 0, y: 0, width: size.width, height: size.height)
         if let view = hud.background.view {
-            context.beginGroup()
-            fill(whole, with: view, radius: 0, context: &context, backdrop: around.backdrop)
-            context.endGroup(opacity: opacity)
+            // One layer: painted at the fade's opacity straight away, no group to composite.
+            fill(whole, with: view, radius: 0, opacity: opacity, context: &context, backdrop: around.backdrop)
         }
         let colors = hud.resolvedColors
         let textWidth = max(40, size.width - 4 * hud.layout.margin)
@@ -53,7 +52,7 @@ struct HUDPainter {
         context.scale(scale, scale)
         context.translate(-frame.midX, -frame.midY)
         context.beginGroup()
-        fill(frame, with: hud.background.style, radius: 5, context: &context, backdrop: around.backdrop)
+        fill(frame, with: hud.background.style, radius: 5, opacity: 1, context: &context, backdrop: around.backdrop)
 
         var y = frame.midY - contentSize.height / 2
         var buttonFrame: Rect?
@@ -89,19 +88,23 @@ struct HUDPainter {
         }
     }
 
-    /// Fills `rect` (rounded by `radius`) as `style` says: a flat colour, or the view behind
-    /// blurred with the blur style's tint over it.
-    private func fill(_ rect: Rect, with style: HUDBackground.Style, radius: Double, context: inout CairoContext,
-                      backdrop: (Rect) -> CairoImage?) {
+    /// Fills `rect` (rounded by `radius`) at `opacity` as `style` says: a flat colour, or the
+    /// view behind blurred with the blur style's tint over it (the tint alone until a picture of
+    /// the view is there).
+    private func fill(_ rect: Rect, with style: HUDBackground.Style, radius: Double, opacity: Double,
+                      context: inout CairoContext, backdrop: (Rect, HUDBlurStyle) -> CairoImage?) {
         context.save()
         context.roundedRectangle(rect, radius: radius)
         context.clip()
         switch style {
         case .solidColor(let color):
-            context.paint(color)
+            context.paint(color.fading(by: opacity))
         case .blur(let blur):
-            if let image = backdrop(rect) { context.draw(image, in: rect) }
-            context.paint(blur.tint)
+            if let image = backdrop(rect, blur) {
+                context.draw(image, in: rect, opacity: opacity, clipped: false)
+            } else {
+                context.paint(blur.tint.fading(by: opacity))
+            }
         }
         context.restore()
     }
