@@ -48,6 +48,13 @@ extension StudioWindowTests {
                 pictures.append(try StudioHarness.pixels(of: shot(style.name)).bytes)
             }
             #expect(Set(pictures).count == Self.styles.count, "two styles drew the same picture")
+            // The image custom view is the script's 64 × 48 picture pixel for pixel: four
+            // quarters of 32 × 24 in their exact colours.
+            let image = try StudioHarness.pixels(of: shot("hud-image"))
+            for quarter: [UInt8] in [[220, 40, 40, 255], [40, 160, 60, 255], [40, 80, 220, 255], [240, 200, 30, 255]] {
+                let exact = stride(from: 0, to: image.bytes.count, by: 4).filter { Array(image.bytes[$0..<($0 + 4)]) == quarter }.count
+                #expect(exact == 32 * 24, "\(quarter): \(exact) pixels")
+            }
 
             // The comparison can fail: the screenshot of the next style does not pass as this
             // style's golden, nor does the coloured style with only its label recoloured (the

@@ -105,7 +105,7 @@ final class HUDOverlay {
         startTicking()
     }
 
-    /// Flashes a result: a checkmark, a cross or text, for a couple of seconds.
+    /// Flashes a result: a checkmark, a cross or text, for 3 s in a box at least 150 × 100.
     func flash(_ kind: ProgressHUD.Flash, label: String, details: String = "") {
         reset()
         hud.flash(kind, label: label, details: details)

@@ -57,7 +57,9 @@ struct HUDPainter {
         var y = frame.midY - contentSize.height / 2
         var buttonFrame: Rect?
         if indicator.height > 0 {
-            let rect = Rect(x: frame.midX - indicator.width / 2, y: y, width: indicator.width, height: indicator.height)
+            // On whole pixels, so a picture of the app's shows pixel for pixel.
+            let rect = Rect(x: (frame.midX - indicator.width / 2).rounded(), y: y.rounded(),
+                            width: indicator.width, height: indicator.height)
             drawIndicator(hud.mode, progress: hud.progress, in: rect, colors: colors, widget: around.customWidget,
                           picture: around.picture, context: &context, time: time)
             y += indicator.height + Self.spacing
