@@ -60,6 +60,7 @@ bench:
 	$(SWIFT) build -c release
 	@scripts/bench
 	@scripts/bench-studio
+	@scripts/bench-studio-hud
 
 clean:
 	$(SWIFT) package clean

@@ -25,8 +25,9 @@ public enum HUDMode: Sendable, Hashable {
     }
 }
 
-/// A symbol shown in `.customView` mode. Renderers map each to their own artwork; `named` lets
-/// an app bring an icon the HUD module does not know.
+/// What `.customView` mode shows in place of the indicator. Renderers map the four symbols to
+/// their own artwork; `named` is an icon the renderer looks up in the desktop's icon theme
+/// (e.g. "camera-photo-symbolic"); `image` is any picture, drawn as it is.
 public enum HUDSymbol: Sendable, Hashable {
     /// Success.
     case checkmark
@@ -36,8 +37,12 @@ public enum HUDSymbol: Sendable, Hashable {
     case info
     /// Something needs attention.
     case warning
-    /// An icon the renderer looks up by name.
+    /// An icon the renderer looks up by name in the icon theme; symbolic icons take the
+    /// content colour.
     case named(String)
+    /// A picture of the app's own (RGB or RGBA), shown at its size in pixels, shrunk to fit the
+    /// box if it is larger.
+    case image(RasterImage)
 
     /// A one-character stand-in for text renderers such as the terminal.
     public var glyph: String {
@@ -47,6 +52,7 @@ public enum HUDSymbol: Sendable, Hashable {
         case .info: "ℹ"
         case .warning: "⚠"
         case .named: "•"
+        case .image: "▣"
         }
     }
 }
@@ -73,25 +79,38 @@ extension RGBA {
     public static let hudDimming = RGBA(red: 0, green: 0, blue: 0, alpha: 0.2)
 }
 
-/// How the box and the view behind it look. Parameters only: the renderer draws them.
+/// How the box and the view behind it look, as the original's bezel view and background view
+/// (both of one kind: a solid colour or a blur). Parameters only: the renderer draws them.
 public struct HUDBackground: Sendable, Hashable {
-    /// How the box itself is filled.
+    /// How a surface is filled.
     public enum Style: Sendable, Hashable {
         /// A flat colour.
         case solidColor(RGBA)
-        /// The content behind, blurred.
-        case blur
+        /// The content behind, blurred, with the style's tint over it.
+        case blur(HUDBlurStyle)
     }
 
     /// The box's fill.
     public var style: Style
-    /// A colour laid over the whole view while the HUD shows, or nil to leave the view undimmed.
-    /// It fades with the box.
-    public var dimming: RGBA?
+    /// What is laid over the whole view while the HUD shows: a solid colour dims it, a blur
+    /// blurs it; nil leaves the view as it is. It fades with the box.
+    public var view: Style?
 
-    /// A blurred box over an undimmed view, as the original's default.
-    public init(style: Style = .blur, dimming: RGBA? = nil) {
+    /// A light blurred box over an untouched view, as the original's default.
+    public init(style: Style = .blur(.light), view: Style? = nil) {
         self.style = style
-        self.dimming = dimming
+        self.view = view
+    }
+
+    /// The colour dimming the view, when the view is dimmed with a solid colour.
+    public var dimming: RGBA? {
+        if case .solidColor(let color) = view { color } else { nil }
+    }
+
+    /// True when the box or the view is blurred, so a renderer needs a picture of what is behind.
+    public var needsBackdrop: Bool {
+        if case .blur = style { return true }
+        if case .blur = view { return true }
+        return false
     }
 }

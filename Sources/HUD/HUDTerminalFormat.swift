@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderCore
 
 /// What the work is counted in, for the rate the terminal shows (e.g. "30.0 frames/s").
 public struct HUDRateUnit: Sendable, Hashable {
@@ -87,6 +88,35 @@ enum HUDTerminalFormat {
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
             .joined(separator: "; ")
+    }
+
+    /// The SGR parameters that set the foreground to `color` (alpha is ignored: a terminal
+    /// cell has no transparency): "38;2;R;G;B" on a terminal that takes 24-bit colour, else
+    /// "38;5;N" with N the nearest of xterm's 256 colours — the 6 × 6 × 6 cube or the 24 greys,
+    /// whichever is closer.
+    static func ansiForeground(_ color: RGBA, trueColor: Bool) -> String {
+        let rgb = [color.red, color.green, color.blue].map { Int((clamped($0) * 255).rounded()) }
+        if trueColor { return "38;2;\(rgb[0]);\(rgb[1]);\(rgb[2])" }
+        return "38;5;\(xterm256(red: rgb[0], green: rgb[1], blue: rgb[2]))"
+    }
+
+    /// The levels of each axis of xterm's colour cube.
+    static let cubeLevels = [0, 95, 135, 175, 215, 255]
+
+    /// The index of the xterm colour nearest to a byte colour (16…255: the cube and the greys,
+    /// never the 16 the user may have re-themed).
+    static func xterm256(red: Int, green: Int, blue: Int) -> Int {
+        func level(_ v: Int) -> Int { v < 48 ? 0 : v < 115 ? 1 : min(5, (v - 35) / 40) }
+        let (r, g, b) = (level(red), level(green), level(blue))
+        let cube = (cubeLevels[r], cubeLevels[g], cubeLevels[b])
+        let average = (red + green + blue) / 3
+        let greyStep = average > 238 ? 23 : max(0, (average - 3) / 10)
+        let grey = 8 + 10 * greyStep
+        func distance(_ c: (Int, Int, Int)) -> Int {
+            let (dr, dg, db) = (c.0 - red, c.1 - green, c.2 - blue)
+            return dr * dr + dg * dg + db * db
+        }
+        return distance((grey, grey, grey)) < distance(cube) ? 232 + greyStep : 16 + 36 * r + 6 * g + b
     }
 
     private static func clamped(_ fraction: Double) -> Double {

@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderCore
 
 /// Turns a `ProgressHUD` into what a command-line tool writes to stderr, as strings: it never
 /// touches a file handle, so every byte can be checked in a test (`HUDTerminalSink` writes them).
@@ -34,6 +35,9 @@ public final class HUDTerminalRenderer {
     /// True when escape codes for colour are used: on a terminal, unless the environment has a
     /// non-empty `NO_COLOR` (no-color.org) or `TERM=dumb`.
     public let usesColor: Bool
+    /// True when the HUD's colours are written as 24-bit colour (`COLORTERM` is `truecolor` or
+    /// `24bit`) rather than the nearest of the 256.
+    public let usesTrueColor: Bool
     /// What the work is counted in.
     public let unit: HUDRateUnit
     /// The bar's width in cells.
@@ -60,6 +64,7 @@ public final class HUDTerminalRenderer {
         self.isQuiet = quiet
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
         self.usesColor = isTerminal && !quiet && !noColor
+        self.usesTrueColor = usesColor && ["truecolor", "24bit"].contains(environment["COLORTERM"]?.lowercased() ?? "")
         self.unit = unit
         self.barWidth = max(1, barWidth)
         self.startTime = startTime ?? hud.clock.now
@@ -139,22 +144,31 @@ public final class HUDTerminalRenderer {
 
     // MARK: - Private
 
+    /// The live line. Without HUD colours the indicator is cyan, each symbol its own colour and
+    /// the text plain; with a content colour (or a label, details or progress colour) each part
+    /// is written in its colour, as the app draws it.
     private func line(at time: TimeInterval, colored: Bool) -> String {
+        func ansi(_ color: RGBA?) -> String? {
+            color.map { HUDTerminalFormat.ansiForeground($0, trueColor: usesTrueColor) }
+        }
+        let content = ansi(hud.contentColor)
+        let progress = ansi(hud.indicatorColors.progressTint ?? hud.contentColor)
         var parts: [String] = []
         switch hud.mode {
         case .indeterminate:
-            parts.append(paint(HUDTerminalFormat.spinner(elapsed: time - startTime), "36", colored))
+            parts.append(paint(HUDTerminalFormat.spinner(elapsed: time - startTime), content ?? "36", colored))
         case .determinate, .annularDeterminate, .determinateHorizontalBar:
-            parts.append(paint(HUDTerminalFormat.pie(hud.progress), "36", colored))
+            parts.append(paint(HUDTerminalFormat.pie(hud.progress), progress ?? "36", colored))
         case .customView(let symbol):
-            parts.append(paint(symbol.glyph, Self.color(of: symbol), colored))
+            parts.append(paint(symbol.glyph, content ?? Self.color(of: symbol), colored))
         case .text:
             break
         }
         let label = HUDTerminalFormat.oneLine(hud.label)
-        if !label.isEmpty { parts.append(label) }
+        if !label.isEmpty { parts.append(paintText(label, hud.labelColor ?? hud.contentColor, colored)) }
         if hud.mode.isDeterminate {
-            parts.append(HUDTerminalFormat.bar(hud.progress, width: barWidth))
+            let bar = HUDTerminalFormat.bar(hud.progress, width: barWidth)
+            parts.append(progress.map { paint(bar, $0, colored) } ?? bar)
             parts.append(HUDTerminalFormat.percent(hud.progress))
             if let rate = unitsPerSecond(at: time) {
                 parts.append(HUDTerminalFormat.rate(rate, unit: unit))
@@ -165,12 +179,20 @@ public final class HUDTerminalRenderer {
         }
         var text = parts.joined(separator: " ")
         let details = HUDTerminalFormat.oneLine(hud.detailsLabel)
-        if !details.isEmpty { text += (text.isEmpty ? "" : " — ") + details }
+        if !details.isEmpty {
+            text += (text.isEmpty ? "" : " — ") + paintText(details, hud.detailsColor ?? hud.contentColor, colored)
+        }
         return text
     }
 
     private func paint(_ text: String, _ color: String, _ colored: Bool) -> String {
         colored ? "\u{1B}[\(color)m\(text)\u{1B}[0m" : text
+    }
+
+    /// Text in `color` when one is set, plain otherwise.
+    private func paintText(_ text: String, _ color: RGBA?, _ colored: Bool) -> String {
+        guard let color else { return text }
+        return paint(text, HUDTerminalFormat.ansiForeground(color, trueColor: usesTrueColor), colored)
     }
 
     private static func color(of symbol: HUDSymbol) -> String {
@@ -179,7 +201,7 @@ public final class HUDTerminalRenderer {
         case .cross: "31"
         case .warning: "33"
         case .info: "34"
-        case .named: "36"
+        case .named, .image: "36"
         }
     }
 

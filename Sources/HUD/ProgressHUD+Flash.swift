@@ -21,16 +21,20 @@ extension ProgressHUD {
         }
     }
 
-    /// How long a flashed message stays up unless told otherwise: long enough to read a short
-    /// sentence.
-    public static let flashDuration: TimeInterval = 2
+    /// How long a flashed message stays up unless told otherwise: 3 s, as the original's
+    /// wrapper hides its success, error and text HUDs.
+    public static let flashDuration: TimeInterval = 3
+    /// The smallest box a flashed message gets, as the original's wrapper sets it: 150 × 100.
+    public static let flashMinimumSize = Size(width: 150, height: 100)
 
     /// Shows `label` as `kind` now — with no grace time, since a result is meant to be seen — and
-    /// hides it `duration` seconds later. Reuses this HUD: a running progress HUD turns into its
-    /// own result. The button and observed progress are dropped.
+    /// hides it `duration` seconds later, in a box at least `flashMinimumSize`. Reuses this HUD:
+    /// a running progress HUD turns into its own result. The button and observed progress are
+    /// dropped.
     public func flash(_ kind: Flash, label: String, details: String = "",
                       for duration: TimeInterval = ProgressHUD.flashDuration) {
         mode = kind.mode
+        layout.minSize = Self.flashMinimumSize
         self.label = label
         detailsLabel = details
         button = nil

@@ -51,6 +51,19 @@ public final class ProgressHUD {
     public var button: HUDButton?
     /// How the box and the view behind it look.
     public var background = HUDBackground()
+    /// The colour of the labels, the indicator, the symbols and the button, or nil to follow the
+    /// box (see `automaticContentColor`). `resolvedColors` says what each part gets.
+    public var contentColor: RGBA?
+    /// The label's font.
+    public var labelFont = HUDFont.label
+    /// The label's colour, or nil for the content colour.
+    public var labelColor: RGBA?
+    /// The details label's font.
+    public var detailsFont = HUDFont.details
+    /// The details label's colour, or nil for the content colour.
+    public var detailsColor: RGBA?
+    /// The pie's, ring's and bar's colours; those left nil follow the content colour.
+    public var indicatorColors = HUDIndicatorColors()
     /// Where the box sits and how big it is.
     public var layout = HUDLayout()
 

@@ -157,12 +157,16 @@ public struct CairoContext {
         cairo_paint_with_alpha(cairo, max(0, min(1, opacity)))
     }
 
-    /// Draws `image` scaled into `rect` (bilinear filtering).
-    public func draw(_ image: CairoImage, in rect: Rect, opacity: Double = 1) {
+    /// Draws `image` scaled into `rect` (bilinear filtering). With `clipped` false it paints the
+    /// whole current clip, the picture's edges stretched beyond `rect`, so a clip already set
+    /// (a rounded box) keeps its own smooth edge rather than gaining a second one.
+    public func draw(_ image: CairoImage, in rect: Rect, opacity: Double = 1, clipped: Bool = true) {
         guard rect.width > 0, rect.height > 0 else { return }
         cairo_save(cairo)
-        cairo_rectangle(cairo, rect.minX, rect.minY, rect.width, rect.height)
-        cairo_clip(cairo)
+        if clipped {
+            cairo_rectangle(cairo, rect.minX, rect.minY, rect.width, rect.height)
+            cairo_clip(cairo)
+        }
         cairo_translate(cairo, rect.minX, rect.minY)
         cairo_scale(cairo, rect.width / Double(image.width), rect.height / Double(image.height))
         cairo_set_source_surface(cairo, image.surface, 0, 0)

@@ -70,20 +70,23 @@ extension Widget {
         return image
     }
 
+    /// What the widget draws now, at its own size, as a GSK render node (the caller unrefs it);
+    /// nil when it has no size or drew nothing.
+    func renderNode() -> OpaquePointer? {
+        guard width > 0, height > 0, let paintable = gtk_widget_paintable_new(widget),
+              let snapshot = gtk_snapshot_new() else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
+        gdk_paintable_snapshot(paintable, snapshot, Double(width), Double(height))
+        return gtk_snapshot_free_to_node(snapshot)
+    }
+
     /// A texture of the widget drawn by its window's renderer; the caller unrefs it.
     private func renderTexture() throws(RenderError) -> OpaquePointer {
         guard width > 0, height > 0 else { throw RenderError(description: "the widget has no size yet (\(width)×\(height))") }
         guard let native = gtk_widget_get_native(widget), let renderer = gtk_native_get_renderer(native) else {
             throw RenderError(description: "the widget is not in a shown window")
         }
-        guard let paintable = gtk_widget_paintable_new(widget), let snapshot = gtk_snapshot_new() else {
-            throw RenderError(description: "GTK could not make a snapshot")
-        }
-        defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
-        gdk_paintable_snapshot(paintable, snapshot, Double(width), Double(height))
-        guard let node = gtk_snapshot_free_to_node(snapshot) else {
-            throw RenderError(description: "the widget drew nothing")
-        }
+        guard let node = renderNode() else { throw RenderError(description: "the widget drew nothing") }
         defer { gsk_render_node_unref(node) }
         guard let texture = gsk_renderer_render_texture(renderer, node, nil) else {
             throw RenderError(description: "the renderer made no texture")

@@ -2,7 +2,7 @@ import Foundation
 
 /// An 8-bit picture with 1 to 4 interleaved channels (grey, grey + alpha, RGB, RGBA), rows top
 /// to bottom, no padding. Alpha, when present, is straight (not premultiplied).
-public struct RasterImage: Sendable, Equatable {
+public struct RasterImage: Sendable, Hashable {
     public let width: Int
     public let height: Int
     /// Channels per pixel: 3 for RGB, 4 for RGBA.

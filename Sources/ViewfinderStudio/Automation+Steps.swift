@@ -1,4 +1,5 @@
 import Foundation
+import HUD
 import MediaLibrary
 import StudioKit
 
@@ -6,6 +7,12 @@ extension Automation {
     /// The steps that open screens and work the library, the trimmer and the camera.
     func runMore(_ command: String, _ args: [String]) async throws {
         switch command {
+        case "hud-flash":
+            // The app's own look, as its flows flash results: it follows the theme.
+            guard let kind = ["success": ProgressHUD.Flash.success, "error": .error, "text": .text][try word(args, 0)] else {
+                throw StepError(description: "hud-flash is success, error or text")
+            }
+            studio.hudOverlay.flash(kind, label: args.dropFirst().joined(separator: " "))
         case "open-cover":
             studio.openCover(.file(URL(fileURLWithPath: try word(args, 0))))
         case "open-avatar":

@@ -12,7 +12,8 @@ import StudioKit
 /// `sleep SECONDS`, `screenshot PATH`, `press BUTTON`, `slider VALUE`, `drag-slider FROM TO`,
 /// `pan DX DY`, `zoom FACTOR X Y`, `scroll DY X Y`, `double-click`, `trim-start VALUE`,
 /// `trim-end VALUE`, `open-cover PATH`, `open-avatar PATH`, `open-trim PATH`, `open-camera`,
-/// `open-asset INDEX`, `import PATH…`, `filter KIND`, `group TITLE`, `theme dark|light`, `quit`.
+/// `open-asset INDEX`, `import PATH…`, `filter KIND`, `group TITLE`, `theme dark|light`, `quit`,
+/// `hud …` and `hud-hide` (see `showHUD`), `hud-flash success|error|text LABEL…`.
 @MainActor
 final class Automation {
     let studio: Studio

@@ -22,6 +22,10 @@ final class Studio {
     let hudOverlay = HUDOverlay()
     private let stack = Stack()
     private let overlay = Overlay()
+    /// The header's dark/light button (the HUD's widget custom view shows it in tests).
+    private(set) lazy var themeButton = Button.icon("weather-clear-night-symbolic", tooltip: "Dark or light (Ctrl+Shift+D)") {
+        [unowned self] in self.toggleTheme()
+    }
     private lazy var backButton = Button.icon("go-previous-symbolic", tooltip: "Back (Escape)") { [unowned self] in self.back() }
     private(set) var screens: [any Screen] = []
     private var pageCounter = 0
@@ -59,9 +63,6 @@ final class Studio {
         let window = Window(application: application, title: "Viewfinder Studio", width: 1000, height: 760)
         self.window = window
         window.addToHeaderStart(backButton)
-        let themeButton = Button.icon("weather-clear-night-symbolic", tooltip: "Dark or light (Ctrl+Shift+D)") { [unowned self] in
-            self.toggleTheme()
-        }
         window.addToHeaderEnd(themeButton)
         overlay.setChild(stack)
         overlay.addOverlay(hudOverlay.area)

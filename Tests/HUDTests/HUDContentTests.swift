@@ -14,9 +14,24 @@ struct HUDContentTests {
     }
 
     @Test("each symbol has a one-character stand-in")
-    func glyphs() {
-        let symbols: [HUDSymbol] = [.checkmark, .cross, .info, .warning, .named("camera")]
-        #expect(symbols.map(\.glyph) == ["✔", "✖", "ℹ", "⚠", "•"])
+    func glyphs() throws {
+        let picture = try #require(RasterImage(width: 1, height: 1, channels: 4, bytes: [255, 0, 0, 255]))
+        let symbols: [HUDSymbol] = [.checkmark, .cross, .info, .warning, .named("camera"), .image(picture)]
+        #expect(symbols.map(\.glyph) == ["✔", "✖", "ℹ", "⚠", "•", "▣"])
+    }
+
+    @Test("an image custom view is the picture it was given: equal pictures, equal views")
+    func imageSymbol() throws {
+        let red = try #require(RasterImage(width: 2, height: 1, channels: 4, bytes: [255, 0, 0, 255, 255, 0, 0, 128]))
+        let blue = try #require(RasterImage(width: 2, height: 1, channels: 4, bytes: [0, 0, 255, 255, 0, 0, 255, 128]))
+        #expect(HUDMode.customView(.image(red)) == .customView(.image(red)))
+        #expect(HUDMode.customView(.image(red)) != .customView(.image(blue)))
+        #expect(Set([HUDSymbol.image(red), .image(red), .image(blue)]).count == 2)
+        guard case .customView(.image(let shown)) = HUDMode.customView(.image(red)) else {
+            Issue.record("not an image")
+            return
+        }
+        #expect(shown.width == 2 && shown.height == 1 && shown[1, 0] == [255, 0, 0, 128])
     }
 
     @Test("colour components are clamped to 0…1")
@@ -26,13 +41,28 @@ struct HUDContentTests {
         #expect(RGBA.hudDimming == RGBA(red: 0, green: 0, blue: 0, alpha: 0.2))
     }
 
-    @Test("the background is blurred and undimmed unless asked")
+    @Test("the box is a light blur over an untouched view unless asked")
     func background() {
-        #expect(HUDBackground().style == .blur)
+        #expect(HUDBackground().style == .blur(.light))
+        #expect(HUDBackground().view == nil)
         #expect(HUDBackground().dimming == nil)
-        let dimmed = HUDBackground(style: .solidColor(.hudBox), dimming: .hudDimming)
+        #expect(HUDBackground().needsBackdrop)
+        let dimmed = HUDBackground(style: .solidColor(.hudBox), view: .solidColor(.hudDimming))
         #expect(dimmed.style == .solidColor(RGBA(red: 0.8, green: 0.8, blue: 0.8, alpha: 0.6)))
-        #expect(dimmed.dimming?.alpha == 0.2)
+        #expect(dimmed.dimming == RGBA(red: 0, green: 0, blue: 0, alpha: 0.2))
+        #expect(!dimmed.needsBackdrop)
+        let blurredView = HUDBackground(style: .solidColor(.hudBox), view: .blur(.dark))
+        #expect(blurredView.dimming == nil)
+        #expect(blurredView.needsBackdrop)
+    }
+
+    @Test("light and dark blur: their tints and one radius")
+    func blurStyles() {
+        #expect(HUDBlurStyle.allCases == [.light, .dark])
+        #expect(HUDBlurStyle.light.tint == RGBA(red: 0.9, green: 0.9, blue: 0.9, alpha: 0.75))
+        #expect(HUDBlurStyle.dark.tint == RGBA(red: 0.11, green: 0.11, blue: 0.11, alpha: 0.75))
+        #expect(HUDBlurStyle.radius == 8)
+        #expect(HUDBlurStyle(rawValue: "dark") == .dark)
     }
 
     @Test("a button carries its title and runs its action")

@@ -20,13 +20,14 @@ struct ProgressHUDFlashTests {
         #expect(hud.phase == .appearing)
     }
 
-    @Test("a flashed HUD hides itself after 2 s by default, completion once")
+    @Test("a flashed HUD hides itself after 3 s by default, as the original's wrapper, completion once")
     func hidesItself() {
         let clock = VirtualClock()
         let hud = ProgressHUD.flash(.success, label: "Saved", clock: clock)
         let done = Counter()
         hud.completion = { done.count += 1 }
-        clock.advance(by: 1.9375)
+        #expect(ProgressHUD.flashDuration == 3)
+        clock.advance(by: 2.9375)
         hud.tick()
         #expect(hud.phase == .visible)
         clock.advance(by: 0.0625)
@@ -37,6 +38,18 @@ struct ProgressHUDFlashTests {
         hud.tick()
         #expect(hud.phase == .hidden)
         #expect(done.count == 1)
+    }
+
+    @Test("a flashed box is at least 150 × 100, as the original's wrapper sets it", arguments: [
+        (ProgressHUD.Flash.success, Size(width: 37, height: 60), Rect(x: 125, y: 150, width: 150, height: 100)),
+        (.text, Size(width: 300, height: 20), Rect(x: 30, y: 150, width: 340, height: 100)),
+        (.error, Size(width: 120, height: 90), Rect(x: 120, y: 135, width: 160, height: 130)),
+    ])
+    func minimumSize(kind: ProgressHUD.Flash, content: Size, box: Rect) {
+        let hud = ProgressHUD.flash(kind, label: "Saved", clock: VirtualClock())
+        #expect(ProgressHUD.flashMinimumSize == Size(width: 150, height: 100))
+        #expect(hud.layout.minSize == Size(width: 150, height: 100))
+        #expect(hud.box(in: Size(width: 400, height: 400), content: content) == box)
     }
 
     @Test("the time it stays up can be chosen")
@@ -64,7 +77,7 @@ struct ProgressHUDFlashTests {
         #expect(hud.observedProgress == nil)
         #expect(hud.graceTime == 1)
         #expect(hud.detailsLabel == "")
-        clock.advance(by: 2)
+        clock.advance(by: 3)
         #expect(hud.phase == .disappearing)
     }
 
@@ -72,9 +85,9 @@ struct ProgressHUDFlashTests {
     func flashWhileVisible() {
         let clock = VirtualClock()
         let hud = ProgressHUD.flash(.text, label: "One", clock: clock)
-        clock.advance(by: 1.5)
+        clock.advance(by: 2.5)
         hud.flash(.text, label: "Two")
-        clock.advance(by: 1.5)
+        clock.advance(by: 2.5)
         #expect(hud.phase == .visible)
         #expect(hud.label == "Two")
         clock.advance(by: 0.5)

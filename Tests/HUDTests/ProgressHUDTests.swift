@@ -75,7 +75,11 @@ struct ProgressHUDTests {
         #expect(hud.minShowTime == 0)
         #expect(hud.progress == 0)
         #expect(hud.layout == HUDLayout(offset: .zero, margin: 20, minSize: .zero, isSquare: false))
-        #expect(hud.background == HUDBackground(style: .blur, dimming: nil))
+        #expect(hud.background == HUDBackground(style: .blur(.light), view: nil))
+        #expect(hud.contentColor == nil && hud.labelColor == nil && hud.detailsColor == nil)
+        #expect(hud.labelFont == HUDFont(family: "Sans", size: 12, isBold: true))
+        #expect(hud.detailsFont == HUDFont(family: "Sans", size: 9, isBold: false))
+        #expect(hud.indicatorColors == HUDIndicatorColors(progressTint: nil, backgroundTint: nil, lineColor: nil))
         #expect(hud.animationState == .hidden)
     }
 

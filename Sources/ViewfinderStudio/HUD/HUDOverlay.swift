@@ -26,7 +26,20 @@ final class HUDOverlay {
     weak var backdropSource: Widget?
     private var backdropSnapshot: CairoImage?
     private var backdropTaken = -Double.infinity
-    private var blurred: (rect: Rect, image: CairoImage)?
+    /// Blurred, tinted parts of the snapshot, by the rectangle they cover (the box, the whole
+    /// view) and their blur style.
+    private var blurred: [BackdropKey: CairoImage] = [:]
+    private struct BackdropKey: Hashable {
+        let rect: Rect
+        let style: HUDBlurStyle
+    }
+    /// The image custom view last drawn, in Cairo's form.
+    private var picture: (raster: RasterImage, image: CairoImage)?
+    /// Any widget of the app, shown live in place of a `.customView` HUD's symbol.
+    var customWidget: Widget?
+    /// True while the HUD wears the app's own look, which follows the light or dark theme;
+    /// a script that styles the HUD itself turns it off.
+    var followsTheme = true
     /// Told whenever the HUD's phase changes (the automation waits on it).
     var onPhaseChange: ((ProgressHUD.Phase) -> Void)?
     /// Told of every frame drawn while the box animates: what Motion presented, and what the
@@ -92,18 +105,31 @@ final class HUDOverlay {
         startTicking()
     }
 
-    /// Flashes a result: a checkmark, a cross or text, for a couple of seconds.
+    /// Flashes a result: a checkmark, a cross or text, for 3 s in a box at least 150 × 100.
     func flash(_ kind: ProgressHUD.Flash, label: String, details: String = "") {
         reset()
         hud.flash(kind, label: label, details: details)
         startTicking()
     }
 
-    /// The app's own look for work and results: a blurred box, fading (a script may have
-    /// shown other styles).
+    /// The app's own look for work and results: a box blurred light or dark as the theme is,
+    /// fading, in the default fonts and colours (a script may have shown other styles).
     private func reset() {
         hud.animation = .fade
-        hud.background = HUDBackground()
+        hud.layout = HUDLayout()
+        hud.restoreDefaultAppearance()
+        customWidget = nil
+        followsTheme = true
+        followTheme()
+    }
+
+    /// The blur of the app's look, as the theme is now.
+    static var themeBlur: HUDBlurStyle { Application.prefersDarkTheme ? .dark : .light }
+
+    /// Puts the app's look in the theme's blur, unless a script styled the HUD itself.
+    private func followTheme() {
+        guard followsTheme else { return }
+        hud.background = HUDBackground(style: .blur(Self.themeBlur))
     }
 
     /// Presses the HUD's button as a click on it would.
@@ -178,22 +204,34 @@ final class HUDOverlay {
     /// Re-renders what is under the HUD ten times a second while a blurred HUD shows (a
     /// preview may be playing behind it).
     private func refreshBackdrop(at time: Double) {
-        guard hud.isOnScreen, hud.background.style == .blur, let source = backdropSource else {
+        guard hud.isOnScreen, hud.background.needsBackdrop, let source = backdropSource else {
             backdropSnapshot = nil
-            blurred = nil
+            blurred = [:]
             return
         }
-        guard time - backdropTaken >= 0.1 else { return }
+        // The first picture at once (a box must not show without its backdrop), then ten a second
+        // once shown; a fade's third of a second keeps its first picture, so its frames are spent
+        // on drawing, not on re-rendering and re-blurring what lies behind.
+        guard backdropSnapshot == nil || (hud.phase == .visible && time - backdropTaken >= 0.1) else { return }
         backdropTaken = time
         backdropSnapshot = source.renderImage() ?? backdropSnapshot
-        blurred = nil
+        blurred = [:]
     }
 
-    /// The blurred backdrop for the box at `rect`, made once per snapshot and box.
-    private func backdrop(for rect: Rect) -> CairoImage? {
-        if let blurred, blurred.rect == rect { return blurred.image }
-        guard let image = backdropSnapshot?.blurredCrop(rect, radius: 8) else { return nil }
-        blurred = (rect, image)
+    /// The backdrop under `rect` blurred and tinted as `style`, made once per snapshot.
+    private func backdrop(for rect: Rect, _ style: HUDBlurStyle) -> CairoImage? {
+        let key = BackdropKey(rect: rect, style: style)
+        if let image = blurred[key] { return image }
+        guard let image = backdropSnapshot?.blurredCrop(rect, radius: HUDBlurStyle.radius, tint: style.tint) else { return nil }
+        blurred[key] = image
+        return image
+    }
+
+    /// `raster` in Cairo's form, converted once while it stays the custom view.
+    private func drawable(_ raster: RasterImage) -> CairoImage? {
+        if let picture, picture.raster == raster { return picture.image }
+        guard let image = CairoImage(raster) else { return nil }
+        picture = (raster, image)
         return image
     }
 
@@ -219,8 +257,12 @@ final class HUDOverlay {
         let presented = layer.presentation(at: layer.currentTime)
         buttonFrame = nil
         guard hud.isOnScreen || presented.opacity > 0.001 else { return }
+        followTheme()
+        let around = HUDPainter.Surroundings(backdrop: { [unowned self] in self.backdrop(for: $0, $1) },
+                                             picture: { [unowned self] in self.drawable($0) },
+                                             customWidget: customWidget)
         buttonFrame = painter.draw(hud, in: &context, size: Size(width: width, height: height),
                                    opacity: presented.opacity, scale: presented.transform.scale.x,
-                                   time: layer.currentTime, backdrop: { [unowned self] in self.backdrop(for: $0) })
+                                   time: layer.currentTime, around: around)
     }
 }
