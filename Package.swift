@@ -66,10 +66,16 @@ let package = Package(
             cSettings: [.unsafeFlags(glibIncludeFlags)],
             linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
         ),
+        // gexiv2 (exiv2's GObject binding) behind a plain-C face: photo metadata, location stripping.
+        .target(
+            name: "CExivShim",
+            cSettings: [.unsafeFlags(glibIncludeFlags)],
+            linkerSettings: [.linkedLibrary("gexiv2"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
+        ),
 
         // Engines.
         .target(name: "MediaIO", dependencies: ["ViewfinderCore", "CFFmpeg", "CImageQuant"]),
-        .target(name: "Imaging", dependencies: ["ViewfinderCore", "CVips", "CVipsShim", "CCairo"]),
+        .target(name: "Imaging", dependencies: ["ViewfinderCore", "CVips", "CVipsShim", "CCairo", "CExivShim"]),
         .target(name: "Store", dependencies: ["ViewfinderCore", "CSQLite", "CCrypto"]),
 
         // Features.

@@ -185,6 +185,18 @@ int vf_vips_metadata_string(VipsImage *image, const char *name, char *buffer, si
     return 0;
 }
 
+int vf_vips_exif_blob(VipsImage *image, void **data, size_t *length) {
+    const void *blob = NULL;
+    size_t size = 0;
+    if (!vips_image_get_typeof(image, VIPS_META_EXIF_NAME) || vips_image_get_blob(image, VIPS_META_EXIF_NAME, &blob, &size) != 0 || !blob || size == 0) {
+        vips_error_clear();
+        return -1;
+    }
+    *data = g_memdup2(blob, size);
+    *length = size;
+    return 0;
+}
+
 int vf_vips_save_jpeg_dated(VipsImage *image, int quality, const char *date, void **buffer, size_t *length) {
     VipsImage *copy = NULL;
     if (vips_copy(image, &copy, NULL) != 0) return -1;

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,6 +34,24 @@ extension MediaLibrary {
     }
 
     /// Copies the original to `url`, atomically. `url` must lie outside the library.
+    /// Writes a copy of a photo without its location (GPS and place names; everything else,
+    /// pixels included, as stored): the copy appears complete or not at all.
+    public func exportWithoutLocation(_ asset: Asset, to url: URL) throws(LibraryError) {
+        guard asset.kind == .photo else { throw .notAPhoto(asset.id) }
+        try refuseInside(url, action: "an export there would overwrite what the library keeps; choose a place outside it")
+        let temporary = AtomicFile.temporaryURL(beside: url)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        try export(asset, to: temporary)
+        do {
+            try PhotoMetadata.removeLocation(from: temporary)
+            try AtomicFile.commit(temporary, to: url)
+        } catch let error as ImagingError {
+            throw .io(path: url.path, reason: error.description)
+        } catch {
+            throw .io(path: url.path, reason: "\(error)")
+        }
+    }
+
     public func export(_ asset: Asset, to url: URL) throws(LibraryError) {
         try refuseInside(url, action: "an export there would overwrite what the library keeps; choose a place outside it")
         let original = try openOriginal(asset)

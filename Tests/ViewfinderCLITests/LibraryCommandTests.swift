@@ -121,6 +121,25 @@ struct LibraryCommandTests {
         #expect(peak(refused) < 200_000, "peak \(peak(refused)) KB")
     }
 
+    @Test("export --strip-location writes a photo without GPS that keeps its camera; info shows the metadata")
+    func stripLocation() throws {
+        let library = TestPaths.scratchFolder("cli-strip").appendingPathComponent("Lib").path
+        let photo = TestPaths.media.appendingPathComponent("images/exif_orient3_iphone5.jpg").path
+        #expect(try viewfinder(["library", "--library", library, "import", photo, "-q"]).status == 0)
+        let info = try #require(jsonObject(try viewfinder("info", photo, "--json"))?["metadata"] as? [String: Any])
+        #expect((info["latitude"] as? NSNumber)?.doubleValue == 47.6271667)
+        #expect(info["model"] as? String == "iPhone 5")
+        let out = TestPaths.scratchFolder("cli-strip-out").appendingPathComponent("private.jpg")
+        let exported = try viewfinder("library", "--library", library, "export", "1", "--strip-location", "-o", out.path)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let stripped = try #require(jsonObject(try viewfinder("info", out.path, "--json"))?["metadata"] as? [String: Any])
+        #expect(stripped["latitude"] is NSNull && stripped["longitude"] is NSNull)
+        #expect(stripped["model"] as? String == "iPhone 5")
+        let gps = try Subprocess.run("exiftool", ["-gps:all", "-s", out.path])
+        #expect(gps.status == 0 && gps.stdout.isEmpty, "exiftool still sees: \(gps.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: photo)) != Data(contentsOf: out))
+    }
+
     @Test("two processes importing into one library at once")
     func concurrentImports() throws {
         let library = TestPaths.scratchFolder("cli-concurrent").appendingPathComponent("Lib").path

@@ -32,6 +32,10 @@ int vf_vips_bands(VipsImage *image);
 /// A string metadata field (e.g. "exif-ifd2-DateTimeOriginal") copied into `buffer`; 0 when found.
 int vf_vips_metadata_string(VipsImage *image, const char *name, char *buffer, size_t size);
 
+/// The image's raw EXIF block (libvips' "exif-data"), copied into a g_malloc'd buffer that the
+/// caller frees with vf_vips_free_buffer(); 0 when there is one.
+int vf_vips_exif_blob(VipsImage *image, void **data, size_t *length);
+
 /// EXIF orientation 1...8, or 1 when there is none.
 int vf_vips_orientation(VipsImage *image);
 

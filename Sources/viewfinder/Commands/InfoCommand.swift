@@ -14,7 +14,8 @@ enum InfoCommand: Command {
     static let discussion = """
     Videos: container, duration (exact and in seconds), video codec, coded size, display
     rotation (clockwise, from the display matrix), size as displayed, frame rate, audio codec
-    and file size. Photos: format, stored size, EXIF orientation and size as displayed.
+    and file size. Photos: format, stored size, EXIF orientation, size as displayed, and what
+    their EXIF, XMP and IPTC say (location, camera, lens, exposure, capture date, software).
     """
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -90,6 +91,7 @@ enum InfoCommand: Command {
             ("displayHeight", .int(image.displaySize.height)),
             ("bands", .int(image.bands)),
             ("fileSize", .integer(bytes)),
+            ("metadata", (try? PhotoMetadata.read(url))?.json ?? .null),
         ])
     }
 
@@ -102,6 +104,6 @@ enum InfoCommand: Command {
           orientation \(image.orientation) (EXIF)
           displayed   \(image.displaySize.width)×\(image.displaySize.height)
           file size   \(bytes) bytes
-        """
+        """ + ((try? PhotoMetadata.read(url))?.lines ?? []).map { "\n  " + $0.0.padding(toLength: 12, withPad: " ", startingAt: 0) + $0.1 }.joined()
     }
 }

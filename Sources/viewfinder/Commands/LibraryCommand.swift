@@ -19,7 +19,7 @@ enum LibraryCommand: Command {
            album add NAME ID… | album remove NAME ID…
            thumbnail ID --size N [--fill] -o OUT
            cover ID (--at TIME|best | --clear)
-           export ID -o OUT
+           export ID -o OUT [--strip-location]
            delete ID
            check [--verify]
     """
@@ -41,6 +41,7 @@ enum LibraryCommand: Command {
         OptionSpec("timing", help: "list: report on stderr how long the catalogue query took."),
         OptionSpec("quiet", short: "q", help: "import: no progress display."),
         OptionSpec("json", help: "import, list, albums: print JSON."),
+        OptionSpec("strip-location", help: "export: a photo without its GPS position and place names (nothing else changes)."),
         OptionSpec("verify", help: "check: also re-hash every original and report any whose content changed."),
     ]
     static let discussion = """
@@ -140,7 +141,12 @@ enum LibraryCommand: Command {
             try expect(1...1)
             let output = URL(fileURLWithPath: try arguments.required("output"))
             try Arguments.checkOutputLocation(output, input: folder, libraries: [folder])
-            try library.export(try library.asset(id: try id(words[0])), to: output)
+            let asset = try library.asset(id: try id(words[0]))
+            if arguments.flag("strip-location") {
+                try library.exportWithoutLocation(asset, to: output)
+            } else {
+                try library.export(asset, to: output)
+            }
             print(output.path)
         case "delete":
             try expect(1...1)

@@ -1,0 +1,100 @@
+internal import CExivShim
+internal import CVipsShim
+import Foundation
+import ViewfinderCore
+
+/// Where and how a photo was taken, as its EXIF, XMP and IPTC say (read with exiv2).
+public struct PhotoMetadata: Sendable, Equatable {
+    /// A place on Earth: degrees (south and west negative) and metres above sea level.
+    public struct Location: Sendable, Equatable {
+        public var latitude: Double
+        public var longitude: Double
+        public var altitude: Double?
+    }
+
+    public var location: Location?
+    public var make: String?
+    public var model: String?
+    public var lens: String?
+    public var software: String?
+    /// Exposure time in seconds, exact (1/120 as 1:120).
+    public var exposureTime: MediaTime?
+    public var fNumber: Double?
+    public var iso: Int?
+    /// Millimetres.
+    public var focalLength: Double?
+    /// The EXIF Flash value (bit 0: it fired).
+    public var flash: Int?
+    /// EXIF DateTimeOriginal as written ("2019:08:21 13:21:36"), and its zone ("+02:00").
+    public var captureDate: String?
+    public var captureZone: String?
+
+    /// Reads the metadata of the photo at `url`; a file exiv2 cannot read is an error.
+    public static func read(_ url: URL) throws(ImagingError) -> PhotoMetadata {
+        var raw = vf_photo_metadata()
+        var error = [CChar](repeating: 0, count: 512)
+        let status = vf_exiv_read(url.path, &raw, &error, error.count)
+        if status != 0 {
+            // A format this exiv2 cannot open, or whose EXIF it does not see (HEIF): the EXIF
+            // block libvips reads from it.
+            if let exif = try exifBlock(url) {
+                guard exif.withUnsafeBytes({ bytes in
+                    vf_exiv_read_exif(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &raw, &error, error.count)
+                }) == 0 else {
+                    throw .decodeFailed(path: url.path, detail: "its metadata cannot be read: \(Self.string(error))")
+                }
+            } else if status < 0 {
+                throw .decodeFailed(path: url.path, detail: "its metadata cannot be read: \(Self.string(error))")
+            }
+        }
+        func text<T>(_ field: T) -> String? {
+            let value = withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                .trimmingCharacters(in: .whitespaces)
+            return value.isEmpty ? nil : value
+        }
+        var metadata = PhotoMetadata()
+        if raw.has_gps != 0 {
+            metadata.location = Location(latitude: raw.latitude, longitude: raw.longitude,
+                                         altitude: raw.has_altitude != 0 ? raw.altitude : nil)
+        }
+        metadata.make = text(raw.make)
+        metadata.model = text(raw.model)
+        metadata.lens = text(raw.lens)
+        metadata.software = text(raw.software)
+        if raw.exposure_den > 0 { metadata.exposureTime = MediaTime(value: Int64(raw.exposure_num), timescale: Int64(raw.exposure_den)) }
+        metadata.fNumber = raw.f_number > 0 ? raw.f_number : nil
+        metadata.iso = raw.iso > 0 ? Int(raw.iso) : nil
+        metadata.focalLength = raw.focal_length > 0 ? raw.focal_length : nil
+        metadata.flash = raw.flash >= 0 ? Int(raw.flash) : nil
+        metadata.captureDate = text(raw.date)
+        metadata.captureZone = text(raw.offset)
+        return metadata
+    }
+
+    /// The raw EXIF block libvips finds in the file, nil when it has none.
+    private static func exifBlock(_ url: URL) throws(ImagingError) -> Data? {
+        try Vips.start()
+        guard let header = vf_vips_open_header(url.path) else { return nil }
+        let image = VipsImageRef(header)
+        var data: UnsafeMutableRawPointer?
+        var length = 0
+        guard vf_vips_exif_blob(image.pointer, &data, &length) == 0, let data else { return nil }
+        defer { vf_vips_free_buffer(data) }
+        return Data(bytes: data, count: length)
+    }
+
+    /// A C string from a buffer, up to its terminating zero.
+    private static func string(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Removes the location from the photo file at `url`, in place (EXIF GPS, XMP GPS and
+    /// place names, IPTC places): only its metadata is rewritten; the pixels stay the same
+    /// bytes. For a file the caller owns (a copy being written), never an original.
+    public static func removeLocation(from url: URL) throws(ImagingError) {
+        var message = [CChar](repeating: 0, count: 512)
+        guard vf_exiv_strip_location(url.path, &message, message.count) == 0 else {
+            throw .decodeFailed(path: url.path, detail: "its location cannot be removed: \(Self.string(message))")
+        }
+    }
+}
