@@ -3,34 +3,10 @@ internal import CVipsShim
 import Foundation
 import ViewfinderCore
 
-/// Where and how a photo was taken, as its EXIF, XMP and IPTC say (read with exiv2).
-public struct PhotoMetadata: Sendable, Equatable {
-    /// A place on Earth: degrees (south and west negative) and metres above sea level.
-    public struct Location: Sendable, Equatable {
-        public var latitude: Double
-        public var longitude: Double
-        public var altitude: Double?
-    }
-
-    public var location: Location?
-    public var make: String?
-    public var model: String?
-    public var lens: String?
-    public var software: String?
-    /// Exposure time in seconds, exact (1/120 as 1:120).
-    public var exposureTime: MediaTime?
-    public var fNumber: Double?
-    public var iso: Int?
-    /// Millimetres.
-    public var focalLength: Double?
-    /// The EXIF Flash value (bit 0: it fired).
-    public var flash: Int?
-    /// EXIF DateTimeOriginal as written ("2019:08:21 13:21:36"), and its zone ("+02:00").
-    public var captureDate: String?
-    public var captureZone: String?
-
+/// Reading and removing a photo's metadata with exiv2 (through gexiv2).
+public enum PhotoMetadata {
     /// Reads the metadata of the photo at `url`; a file exiv2 cannot read is an error.
-    public static func read(_ url: URL) throws(ImagingError) -> PhotoMetadata {
+    public static func read(_ url: URL) throws(ImagingError) -> CaptureMetadata {
         var raw = vf_photo_metadata()
         var error = [CChar](repeating: 0, count: 512)
         let status = vf_exiv_read(url.path, &raw, &error, error.count)
@@ -52,9 +28,9 @@ public struct PhotoMetadata: Sendable, Equatable {
                 .trimmingCharacters(in: .whitespaces)
             return value.isEmpty ? nil : value
         }
-        var metadata = PhotoMetadata()
+        var metadata = CaptureMetadata()
         if raw.has_gps != 0 {
-            metadata.location = Location(latitude: raw.latitude, longitude: raw.longitude,
+            metadata.location = CaptureMetadata.Location(latitude: raw.latitude, longitude: raw.longitude,
                                          altitude: raw.has_altitude != 0 ? raw.altitude : nil)
         }
         metadata.make = text(raw.make)

@@ -122,4 +122,28 @@ struct MediaInfoTests {
             #expect(info.duration > .zero, "\(url.lastPathComponent): a duration found by reading the packets")
         }
     }
+
+    @Test("a video's location, camera, software and capture date, as exiftool reads them", arguments: [
+        "phone_video/android601_h264_1080p_gps.mp4", "phone_video/iphone6_h264_rot90_2997_vfr_gps.mov",
+        "phone_video/iphone13pro_livephoto_companion_h264_vfr.MOV",
+    ])
+    func captureMetadata(_ path: String) throws {
+        let url = TestPaths.media.appendingPathComponent(path)
+        let ours = try FrameReader(url: url).info.metadata
+        let result = try Subprocess.run("exiftool", ["-n", "-j", "-GPSLatitude", "-GPSLongitude", "-GPSAltitude", "-Make", "-Model",
+                                                     "-Software", "-CreationDate", url.path])
+        let theirs = try #require((try JSONSerialization.jsonObject(with: result.stdoutData) as? [[String: Any]])?.first)
+        let location = try #require(ours.location)
+        #expect(abs(location.latitude - ((theirs["GPSLatitude"] as? NSNumber)?.doubleValue ?? .nan)) < 1e-9)
+        #expect(abs(location.longitude - ((theirs["GPSLongitude"] as? NSNumber)?.doubleValue ?? .nan)) < 1e-9)
+        #expect(location.altitude.map { abs($0 - ((theirs["GPSAltitude"] as? NSNumber)?.doubleValue ?? .nan)) < 1e-9 } ?? (theirs["GPSAltitude"] == nil))
+        #expect(ours.make == theirs["Make"] as? String && ours.model == theirs["Model"] as? String)
+        #expect(ours.software.flatMap(Double.init) == (theirs["Software"] as? NSNumber)?.doubleValue || ours.software == theirs["Software"] as? String)
+        if let created = theirs["CreationDate"] as? String {
+            // exiftool: "2019:07:24 11:25:40+03:00".
+            #expect((ours.captureDate ?? "") + (ours.captureZone ?? "") == created)
+        } else {
+            #expect(ours.captureDate == nil)
+        }
+    }
 }

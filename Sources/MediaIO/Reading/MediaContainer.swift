@@ -95,6 +95,30 @@ final class MediaContainer {
         streams.first { $0.mediaType == AVMEDIA_TYPE_AUDIO }
     }
 
+    /// The container's tag `key`, nil when absent or empty.
+    private func tag(_ key: String) -> String? {
+        guard let entry = av_dict_get(context.pointee.metadata, key, nil, 0), let value = entry.pointee.value else { return nil }
+        let text = String(cString: value).trimmingCharacters(in: .whitespaces)
+        return text.isEmpty ? nil : text
+    }
+
+    /// What the container says of the recording: Apple's QuickTime keys, or the MP4 "location"
+    /// (©xyz) phones write.
+    var captureMetadata: CaptureMetadata {
+        var metadata = CaptureMetadata()
+        if let place = tag("com.apple.quicktime.location.ISO6709") ?? tag("location") {
+            metadata.location = CaptureMetadata.Location(iso6709: place)
+        }
+        metadata.make = tag("com.apple.quicktime.make") ?? tag("make")
+        metadata.model = tag("com.apple.quicktime.model") ?? tag("model")
+        metadata.software = tag("com.apple.quicktime.software")
+        if let created = tag("com.apple.quicktime.creationdate").flatMap(CaptureMetadata.splitCreationDate) {
+            metadata.captureDate = created.date
+            metadata.captureZone = created.zone
+        }
+        return metadata
+    }
+
     /// Everything `info` reports.
     func probe() throws(MediaIOError) -> MediaInfo {
         let video = videoStream.map(trackInfo)
@@ -109,6 +133,7 @@ final class MediaContainer {
             video: video,
             audioCodec: audioStream.map { codecName($0.parameters.codec_id) })
         info.embeddedCover = coverStream.map { codecName($0.parameters.codec_id) }
+        info.metadata = captureMetadata
         info.creationDate = metadata("creation_time").flatMap(MediaContainer.isoDate)
         return info
     }

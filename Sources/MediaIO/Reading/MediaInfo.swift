@@ -21,6 +21,8 @@ public struct MediaInfo: Sendable, Equatable {
     public var creationDate: Date? = nil
     /// The codec of a cover picture embedded in the file ("mjpeg", "png"), nil when none.
     public var embeddedCover: String? = nil
+    /// Where and with what it was recorded, from the container's metadata (QuickTime/MP4 keys).
+    public var metadata = CaptureMetadata()
 }
 
 /// The selected video track of a file.

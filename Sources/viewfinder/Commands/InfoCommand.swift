@@ -33,7 +33,13 @@ enum InfoCommand: Command {
 
     static func videoJSON(_ info: MediaInfo) -> JSONValue {
         let v = info.video
-        return .object([
+        let tail: [(String, JSONValue)] = [
+            ("audioCodec", .optional(info.audioCodec)),
+            ("embeddedCover", .optional(info.embeddedCover)),
+            ("metadata", info.metadata.json),
+            ("fileSize", .integer(info.fileSize)),
+        ]
+        let head: [(String, JSONValue)] = [
             ("path", .string(info.path)),
             ("kind", .string(v == nil ? "audio" : "video")),
             ("container", .string(info.container)),
@@ -51,10 +57,8 @@ enum InfoCommand: Command {
             ("frameRateExact", v?.frameRate.map { .string($0.rationalString) } ?? .null),
             ("frameCount", v?.frameCount.map(JSONValue.int) ?? .null),
             ("pixelFormat", .optional(v?.pixelFormat)),
-            ("audioCodec", .optional(info.audioCodec)),
-            ("embeddedCover", .optional(info.embeddedCover)),
-            ("fileSize", .integer(info.fileSize)),
-        ])
+        ]
+        return .object(JSONObject(head + tail))
     }
 
     static func videoText(_ info: MediaInfo) -> String {
@@ -75,6 +79,7 @@ enum InfoCommand: Command {
         }
         add("audio", info.audioCodec ?? "none")
         if let cover = info.embeddedCover { add("cover", "embedded (\(cover))") }
+        for (key, value) in info.metadata.lines { add(key, value) }
         add("file size", "\(info.fileSize) bytes")
         return lines.joined(separator: "\n")
     }
