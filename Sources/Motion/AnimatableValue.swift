@@ -14,6 +14,25 @@ public enum AnimatableValue: Sendable, Hashable {
     case color(RGBA)
     /// A picture (nil: none); it cross-fades rather than interpolates.
     case image(ImageReference?)
+    /// Three numbers: a scale, rotation or translation on all axes at once.
+    case vector(Vector3)
+
+    /// The kinds of value, one per case: what a property holds and a scene spells.
+    public enum Kind: Sendable, Hashable {
+        case number, point, rect, color, image, vector
+    }
+
+    /// This value's kind.
+    public var kind: Kind {
+        switch self {
+        case .number: .number
+        case .point: .point
+        case .rect: .rect
+        case .color: .color
+        case .image: .image
+        case .vector: .vector
+        }
+    }
 
     /// The value `fraction` of the way from this one to `end` (beyond 0…1 it extrapolates, so
     /// springs and overshooting curves overshoot). Different kinds, or pictures, jump at 1.
@@ -30,6 +49,8 @@ public enum AnimatableValue: Sendable, Hashable {
         case let (.color(a), .color(b)):
             return .color(RGBA(red: mix(a.red, b.red), green: mix(a.green, b.green),
                                blue: mix(a.blue, b.blue), alpha: mix(a.alpha, b.alpha)))
+        case let (.vector(a), .vector(b)):
+            return .vector(Vector3(x: mix(a.x, b.x), y: mix(a.y, b.y), z: mix(a.z, b.z)))
         default:
             return fraction >= 1 ? end : self
         }
@@ -49,6 +70,8 @@ public enum AnimatableValue: Sendable, Hashable {
         case let (.color(a), .color(b)):
             return .color(RGBA(red: a.red + b.red, green: a.green + b.green,
                                blue: a.blue + b.blue, alpha: a.alpha + b.alpha))
+        case let (.vector(a), .vector(b)):
+            return .vector(Vector3(x: a.x + b.x, y: a.y + b.y, z: a.z + b.z))
         default:
             return offset
         }
@@ -59,29 +82,76 @@ public enum AnimatableValue: Sendable, Hashable {
 public protocol Animatable: Sendable {
     /// This value as an `AnimatableValue`.
     var animatableValue: AnimatableValue { get }
+    /// The value inside `value`, or nil when `value` is of another kind.
+    init?(animatableValue value: AnimatableValue)
 }
 
 extension Double: Animatable {
     /// `.number(self)`.
     public var animatableValue: AnimatableValue { .number(self) }
+    /// The number of a `.number`.
+    public init?(animatableValue value: AnimatableValue) {
+        guard case .number(let n) = value else { return nil }
+        self = n
+    }
 }
 
 extension Point: Animatable {
     /// `.point(self)`.
     public var animatableValue: AnimatableValue { .point(self) }
+    /// The point of a `.point`.
+    public init?(animatableValue value: AnimatableValue) {
+        guard case .point(let p) = value else { return nil }
+        self = p
+    }
 }
 
 extension Rect: Animatable {
     /// `.rect(self)`.
     public var animatableValue: AnimatableValue { .rect(self) }
+    /// The rectangle of a `.rect`.
+    public init?(animatableValue value: AnimatableValue) {
+        guard case .rect(let r) = value else { return nil }
+        self = r
+    }
 }
 
 extension RGBA: Animatable {
     /// `.color(self)`.
     public var animatableValue: AnimatableValue { .color(self) }
+    /// The colour of a `.color`.
+    public init?(animatableValue value: AnimatableValue) {
+        guard case .color(let c) = value else { return nil }
+        self = c
+    }
 }
 
 extension ImageReference: Animatable {
     /// `.image(self)`.
     public var animatableValue: AnimatableValue { .image(self) }
+    /// The picture of a `.image` that names one.
+    public init?(animatableValue value: AnimatableValue) {
+        guard case .image(let i?) = value else { return nil }
+        self = i
+    }
+}
+
+extension Optional: Animatable where Wrapped == ImageReference {
+    /// `.image(self)`: a picture or none.
+    public var animatableValue: AnimatableValue { .image(self) }
+    /// The picture (or none) of a `.image`.
+    public init?(animatableValue value: AnimatableValue) {
+        guard case .image(let i) = value else { return nil }
+        self = i
+    }
+}
+
+extension Vector3: Animatable {
+    /// `.vector(self)`.
+    public var animatableValue: AnimatableValue { .vector(self) }
+    /// The vector of a `.vector`.
+    public init?(animatableValue value: AnimatableValue) {
+        guard case .vector(let v) = value else { return nil }
+        self = v
+    }
 }

@@ -11,10 +11,11 @@ extension Scene {
     ///              "sprites": [{"kind": "rotate", "axis": "z", "to": 6.283185307179586, "duration": 1, "repeat": "forever"}]}]}
     /// ```
     ///
-    /// Layer keys: name, position, bounds, anchorPoint, zPosition, opacity, backgroundColor,
-    /// cornerRadius, borderWidth, borderColor, shadowOffset, shadowOpacity, shadowRadius,
-    /// shadowColor, contents (an image path), contentsRect, scale, rotation, translation,
-    /// perspective, sprites, sublayers. Sprite keys: kind, axis, from, to, by, keyframes,
+    /// Layer keys: name, sprites, sublayers and each property of `AnimatedProperty.all` by its
+    /// `sceneKey` (position, bounds, anchorPoint, zPosition, opacity, scale, rotation,
+    /// translation, perspective, backgroundColor, cornerRadius, borderWidth, borderColor,
+    /// shadowOffset, shadowOpacity, shadowRadius, shadowColor, contents (an image path),
+    /// contentsRect). Sprite keys: kind, axis, from, to, by, keyframes,
     /// keyTimes, curves, path, stopAt, duration, delay, repeat (a number or "forever"),
     /// autoreverse, keepAlive, timing (a curve name or [c1x, c1y, c2x, c2y]), spring, name, then.
     /// Unknown keys are errors, so a typo does not pass silently. Every number, count and
@@ -70,11 +71,8 @@ extension Scene {
         }
     }
 
-    private static let layerKeys: Set<String> = [
-        "name", "position", "bounds", "anchorPoint", "zPosition", "opacity", "backgroundColor", "cornerRadius",
-        "borderWidth", "borderColor", "shadowOffset", "shadowOpacity", "shadowRadius", "shadowColor", "contents",
-        "contentsRect", "scale", "rotation", "translation", "perspective", "sprites", "sublayers",
-    ]
+    /// A layer's keys: its name, its sprites and sublayers, and every animatable property's.
+    private static let layerKeys = Set(["name", "sprites", "sublayers"] + AnimatedProperty.all.compactMap(\.sceneKey))
 
     private static func layer(_ r: SceneReader, depth: Int, tally: inout Tally) throws -> SceneLayer {
         try r.rejectUnknownKeys(layerKeys)
@@ -86,25 +84,10 @@ extension Scene {
         guard !name.isEmpty else { throw r.fail("name", "must not be empty") }
         guard tally.names.insert(name).inserted else { throw r.fail("name", "\"\(name)\" is used by another layer; names must be unique") }
         var m = LayerState()
-        if let v = try r.point("position") { m.position = v }
-        if let v = try r.rect("bounds") { m.bounds = v }
-        if let v = try r.point("anchorPoint") { m.anchorPoint = v }
-        if let v = try r.number("zPosition") { m.zPosition = v }
-        if let v = try r.number("opacity") { m.opacity = v }
-        if let v = try r.color("backgroundColor") { m.backgroundColor = v }
-        if let v = try r.number("cornerRadius", atLeast: 0) { m.cornerRadius = v }
-        if let v = try r.number("borderWidth", atLeast: 0) { m.borderWidth = v }
-        if let v = try r.color("borderColor") { m.borderColor = v }
-        if let v = try r.point("shadowOffset") { m.shadowOffset = v }
-        if let v = try r.number("shadowOpacity") { m.shadowOpacity = v }
-        if let v = try r.number("shadowRadius", atLeast: 0, atMost: SceneLimits.maxShadowRadius) { m.shadowRadius = v }
-        if let v = try r.color("shadowColor") { m.shadowColor = v }
-        if let v = try r.string("contents") { m.contents = ImageReference(v) }
-        if let v = try r.rect("contentsRect") { m.contentsRect = v }
-        if let v = try r.vector("scale", default: .one) { m.transform.scale = v }
-        if let v = try r.vector("rotation", default: .zero) { m.transform.rotation = v }
-        if let v = try r.vector("translation", default: .zero) { m.transform.translation = v }
-        if let v = try r.number("perspective", atLeast: 0) { m.transform.perspective = v }
+        for property in AnimatedProperty.all {
+            guard let key = property.sceneKey, let json = r.object[key] else { continue }
+            property.set(try r.modelValue(json, of: property, key: key), in: &m)
+        }
         var sprites: [SceneSprite] = []
         if let value = r.object["sprites"] {
             guard case .array(let items) = value else { throw r.expected("sprites", "an array of sprites", got: value) }

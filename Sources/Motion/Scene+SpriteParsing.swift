@@ -2,27 +2,16 @@ import Foundation
 import ViewfinderCore
 
 extension Scene {
-    /// The kind of value a sprite kind takes, to read `from`, `to`, `by` and keyframes.
-    private enum ValueKind {
-        case number, point, rect, color, image
-    }
-
     private static let spriteKeys: Set<String> = [
         "kind", "axis", "from", "to", "by", "keyframes", "keyTimes", "curves", "path", "start", "stopAt",
         "duration", "delay", "repeat", "autoreverse", "keepAlive", "timing", "spring", "name", "then",
     ]
 
-    /// Sprite kinds by the names of the Swift chain (plus Core Animation's property names).
-    private static let kinds: [String: (AnimatedProperty, ValueKind)] = [
-        "move": (.position, .point), "path": (.position, .point), "bounds": (.bounds, .rect),
-        "anchor": (.anchorPoint, .point), "anchorPoint": (.anchorPoint, .point), "zPosition": (.zPosition, .number),
-        "fade": (.opacity, .number), "opacity": (.opacity, .number), "perspective": (.perspective, .number),
-        "backgroundColor": (.backgroundColor, .color), "cornerRadius": (.cornerRadius, .number),
-        "borderWidth": (.borderWidth, .number), "borderColor": (.borderColor, .color),
-        "shadowOffset": (.shadowOffset, .point), "shadowOpacity": (.shadowOpacity, .number),
-        "shadowRadius": (.shadowRadius, .number), "shadowColor": (.shadowColor, .color),
-        "contents": (.contents, .image), "contentsRect": (.contentsRect, .rect),
-    ]
+    /// Sprite kinds by the names of the Swift chain (plus Core Animation's property names),
+    /// from the property table.
+    private static let kinds: [String: AnimatedProperty] = Dictionary(
+        AnimatedProperty.all.flatMap { property in property.spriteKinds.map { ($0, property) } },
+        uniquingKeysWith: { first, _ in first })
 
     private static let axisKinds = ["scale", "rotate", "translate"]
 
@@ -37,21 +26,21 @@ extension Scene {
             axis = value
         }
         let property: AnimatedProperty
-        let valueKind: ValueKind
         switch kind {
-        case "scale": (property, valueKind) = (.scale(axis), .number)
-        case "rotate": (property, valueKind) = (.rotation(axis ?? .z), .number)
+        case "scale": property = .scale(axis)
+        case "rotate": property = .rotation(axis ?? .z)
         case "translate":
             guard let axis else { throw r.fail("axis", "missing; translate needs \"x\", \"y\" or \"z\"") }
-            (property, valueKind) = (.translation(axis), .number)
+            property = .translation(axis)
         default:
             guard let known = kinds[kind] else { throw r.expected("kind", "one of \(kindList)", got: .string(kind)) }
-            (property, valueKind) = known
+            property = known
         }
+        let valueKind = property.kind
         var recipe = SpriteRecipe(property: property, appearance: SpriteAppearance())
-        // A shadow's radius has its own limit (the blur's cost grows with it); offsets may be negative.
-        let range = property == .shadowRadius ? 0...SceneLimits.maxShadowRadius : SceneReader.magnitude
-        let offsets = property == .shadowRadius ? -SceneLimits.maxShadowRadius...SceneLimits.maxShadowRadius : range
+        // Some properties have their own limit (a shadow's blur costs more as it grows); offsets may be negative.
+        let range = property.spriteLimit.map { 0...$0 } ?? SceneReader.magnitude
+        let offsets = property.spriteLimit.map { -$0...$0 } ?? range
         recipe.from = try r.object["from"].map { try value($0, valueKind, r, "from", in: range) }
         recipe.to = try r.object["to"].map { try value($0, valueKind, r, "to", in: range) }
         if let offset = r.object["by"] {
@@ -81,24 +70,12 @@ extension Scene {
     }
 
     /// A sprite value; a number must lie in `range`.
-    private static func value(_ json: JSONValue, _ kind: ValueKind, _ r: SceneReader, _ key: String,
+    private static func value(_ json: JSONValue, _ kind: AnimatableValue.Kind, _ r: SceneReader, _ key: String,
                               in range: ClosedRange<Double>) throws -> AnimatableValue {
-        switch kind {
-        case .number:
-            guard case .number(let n) = json, n.isFinite else { throw r.expected(key, "a number", got: json) }
-            guard range.contains(n) else { throw r.outOfRange(key, n, range) }
-            return .number(n)
-        case .point: return .point(try r.point(json, key: key))
-        case .rect: return .rect(try r.rect(json, key: key))
-        case .color: return .color(try r.color(json, key: key))
-        case .image:
-            if case .null = json { return .image(nil) }
-            guard case .string(let path) = json else { throw r.expected(key, "an image path or null", got: json) }
-            return .image(ImageReference(path))
-        }
+        try r.value(json, kind: kind, key: key, in: range)
     }
 
-    private static func keyframes(_ r: SceneReader, _ kind: ValueKind, in range: ClosedRange<Double>) throws -> KeyframeTrack? {
+    private static func keyframes(_ r: SceneReader, _ kind: AnimatableValue.Kind, in range: ClosedRange<Double>) throws -> KeyframeTrack? {
         guard let json = r.object["keyframes"] else {
             if r.has("keyTimes") || r.has("curves") { throw r.fail("keyframes", "missing; keyTimes and curves need keyframes") }
             return nil

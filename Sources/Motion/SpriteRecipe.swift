@@ -79,7 +79,7 @@ struct SpriteTrack: Sendable {
         guard let progress = timing.progress(at: time) else { return }
         switch course {
         case .between(let start, let end):
-            if case .contents = property {
+            if property.kind == .image {
                 crossFade(from: start, to: end, progress: progress, in: &state)
             } else {
                 property.set(start.interpolated(to: end, fraction: progress), in: &state)

@@ -1,0 +1,99 @@
+import Foundation
+import ViewfinderCore
+
+/// Every value of a layer a sprite can animate, declared once. Each entry gives Core Animation's
+/// key path, where the value lives in `LayerState` (which fixes its kind), and — when they differ
+/// from the key — its key in scene files and the presentation JSON, the sprite kinds that animate
+/// it, and the range a scene may give it.
+extension AnimatedProperty {
+    /// `position`, a point.
+    public static let position = AnimatedProperty("position", \.position, kinds: ["move", "path"])
+    /// `bounds`, a rectangle.
+    public static let bounds = AnimatedProperty("bounds", \.bounds)
+    /// `anchorPoint`, a point in unit coordinates.
+    public static let anchorPoint = AnimatedProperty("anchorPoint", \.anchorPoint, kinds: ["anchor", "anchorPoint"])
+    /// `zPosition`, a number.
+    public static let zPosition = AnimatedProperty("zPosition", \.zPosition)
+    /// `opacity`.
+    public static let opacity = AnimatedProperty("opacity", \.opacity, kinds: ["fade", "opacity"])
+    /// `transform.scale` on all three axes as a vector.
+    public static let scaleVector = AnimatedProperty("transform.scale", \.transform.scale, scene: "scale", kinds: [])
+    /// `transform.rotation` about all three axes as a vector, in radians.
+    public static let rotationVector = AnimatedProperty("transform.rotation", \.transform.rotation, scene: "rotation", kinds: [])
+    /// `transform.translation` along all three axes as a vector.
+    public static let translationVector = AnimatedProperty("transform.translation", \.transform.translation,
+                                                           scene: "translation", kinds: [])
+    /// `transform.perspective`, the viewer's distance.
+    public static let perspective = AnimatedProperty("transform.perspective", \.transform.perspective,
+                                                     scene: "perspective", atLeast: 0)
+    /// `backgroundColor`.
+    public static let backgroundColor = AnimatedProperty("backgroundColor", \.backgroundColor)
+    /// `cornerRadius`.
+    public static let cornerRadius = AnimatedProperty("cornerRadius", \.cornerRadius, atLeast: 0)
+    /// `borderWidth`.
+    public static let borderWidth = AnimatedProperty("borderWidth", \.borderWidth, atLeast: 0)
+    /// `borderColor`.
+    public static let borderColor = AnimatedProperty("borderColor", \.borderColor)
+    /// `shadowOffset`, a point.
+    public static let shadowOffset = AnimatedProperty("shadowOffset", \.shadowOffset)
+    /// `shadowOpacity`.
+    public static let shadowOpacity = AnimatedProperty("shadowOpacity", \.shadowOpacity)
+    /// `shadowRadius`; scenes bound it (a blur's cost grows with its radius).
+    public static let shadowRadius = AnimatedProperty("shadowRadius", \.shadowRadius, atLeast: 0,
+                                                      atMost: SceneLimits.maxShadowRadius, spriteLimit: SceneLimits.maxShadowRadius)
+    /// `shadowColor`.
+    public static let shadowColor = AnimatedProperty("shadowColor", \.shadowColor)
+    /// `contents`: the picture, cross-faded.
+    public static let contents = AnimatedProperty("contents", \.contents)
+    /// `contentsRect`, a rectangle in unit coordinates.
+    public static let contentsRect = AnimatedProperty("contentsRect", \.contentsRect)
+
+    /// The table: every entry above, in the order the presentation JSON lists them.
+    public static let all: [AnimatedProperty] = [
+        position, bounds, anchorPoint, zPosition, opacity, scaleVector, rotationVector, translationVector, perspective,
+        backgroundColor, cornerRadius, borderWidth, borderColor, shadowOffset, shadowOpacity, shadowRadius, shadowColor,
+        contents, contentsRect,
+    ]
+
+    // MARK: - Parts of an entry
+
+    /// `transform.scale` on one axis, or on all three when nil (Core Animation's `transform.scale`).
+    public static func scale(_ axis: Axis?) -> AnimatedProperty {
+        guard let axis else {
+            return AnimatedProperty(key: "transform.scale", kind: .number, identity: .key("transform.scale(all)"),
+                                    read: { .number($0.transform.scale.x) },
+                                    write: { state, value in
+                                        if case .number(let n) = value { state.transform.scale = Vector3(all: n) }
+                                    })
+        }
+        return component(axis, of: "transform.scale", \.transform.scale)
+    }
+
+    /// `transform.rotation` about one axis, in radians.
+    public static func rotation(_ axis: Axis) -> AnimatedProperty {
+        component(axis, of: "transform.rotation", \.transform.rotation)
+    }
+
+    /// `transform.translation` along one axis.
+    public static func translation(_ axis: Axis) -> AnimatedProperty {
+        component(axis, of: "transform.translation", \.transform.translation)
+    }
+
+    /// Any other number in the layer's state, by key path.
+    public static func custom(_ path: LayerKeyPath) -> AnimatedProperty {
+        AnimatedProperty(key: "custom", kind: .number, identity: .keyPath(path),
+                         read: { .number($0[keyPath: path.keyPath]) },
+                         write: { state, value in
+                             if case .number(let n) = value { state[keyPath: path.keyPath] = n }
+                         })
+    }
+
+    private static func component(_ axis: Axis, of key: String,
+                                  _ vector: WritableKeyPath<LayerState, Vector3> & Sendable) -> AnimatedProperty {
+        AnimatedProperty(key: "\(key).\(axis.rawValue)", kind: .number,
+                         read: { .number($0[keyPath: vector][axis]) },
+                         write: { state, value in
+                             if case .number(let n) = value { state[keyPath: vector][axis] = n }
+                         })
+    }
+}
