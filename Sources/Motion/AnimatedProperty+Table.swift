@@ -4,7 +4,7 @@ import ViewfinderCore
 /// Every value of a layer a sprite can animate, declared once. Each entry gives Core Animation's
 /// key path, where the value lives in `LayerState` (which fixes its kind), and — when they differ
 /// from the key — its key in scene files and the presentation JSON, the sprite kinds that animate
-/// it, and the range a scene may give it.
+/// it, the range a scene may give it, and the range every value written is clamped to.
 extension AnimatedProperty {
     /// `position`, a point.
     public static let position = AnimatedProperty("position", \.position, kinds: ["move", "path"])
@@ -14,8 +14,8 @@ extension AnimatedProperty {
     public static let anchorPoint = AnimatedProperty("anchorPoint", \.anchorPoint, kinds: ["anchor", "anchorPoint"])
     /// `zPosition`, a number.
     public static let zPosition = AnimatedProperty("zPosition", \.zPosition)
-    /// `opacity`.
-    public static let opacity = AnimatedProperty("opacity", \.opacity, kinds: ["fade", "opacity"])
+    /// `opacity`, kept within 0…1 as Core Animation keeps it (a fade never overshoots).
+    public static let opacity = AnimatedProperty("opacity", \.opacity, kinds: ["fade", "opacity"], clamp: 0...1)
     /// `transform.scale` on all three axes as a vector.
     public static let scaleVector = AnimatedProperty("transform.scale", \.transform.scale, scene: "scale", kinds: [])
     /// `transform.rotation` about all three axes as a vector, in radians.

@@ -37,13 +37,22 @@ public struct AnimatedProperty: Sendable, Hashable, CustomStringConvertible {
     /// A property stored at `path` in `LayerState`; its kind is that of the stored value.
     init<Value: Animatable>(_ key: String, _ path: WritableKeyPath<LayerState, Value> & Sendable,
                             scene sceneKey: String? = nil, kinds: [String]? = nil, atLeast minimum: Double? = nil,
-                            atMost maximum: Double = SceneLimits.maxMagnitude, spriteLimit: Double? = nil) {
+                            atMost maximum: Double = SceneLimits.maxMagnitude, spriteLimit: Double? = nil,
+                            clamp: ClosedRange<Double>? = nil) {
+        let write: @Sendable (inout LayerState, AnimatableValue) -> Void
+        if let clamp {
+            write = { state, value in
+                guard case .number(let n) = value, let clamped = Value(animatableValue: .number(min(max(n, clamp.lowerBound), clamp.upperBound))) else { return }
+                state[keyPath: path] = clamped
+            }
+        } else {
+            write = { state, value in
+                if let value = Value(animatableValue: value) { state[keyPath: path] = value }
+            }
+        }
         self.init(key: key, kind: LayerState()[keyPath: path].animatableValue.kind, sceneKey: sceneKey ?? key,
                   spriteKinds: kinds ?? [sceneKey ?? key], minimum: minimum, maximum: maximum, spriteLimit: spriteLimit,
-                  identity: .key(key), read: { $0[keyPath: path].animatableValue },
-                  write: { state, value in
-                      if let value = Value(animatableValue: value) { state[keyPath: path] = value }
-                  })
+                  identity: .key(key), read: { $0[keyPath: path].animatableValue }, write: write)
     }
 
     /// A property read and written by closures (a part of a stored value, or a key path).

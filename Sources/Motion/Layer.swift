@@ -63,6 +63,9 @@ public final class Layer {
     var isSettling = false
     /// The earliest end of a sprite activated while events are delivered.
     var earliestNewEnd = Double.infinity
+    /// Scene sprites not started because one of their name was running (Swift ones are not
+    /// listed, so a live view that asks again each frame does not grow a list).
+    var ignoredSprites: [IgnoredSprite] = []
 
     /// A layer with the given model values (Core Animation's defaults otherwise).
     public init(name: String = "", model: LayerState = LayerState()) {

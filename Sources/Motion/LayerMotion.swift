@@ -28,7 +28,7 @@ public struct LayerMotion {
     public var rotate: AxisSprites { AxisSprites(motion: self, property: AnimatedProperty.rotation) }
     /// Shifts along an axis after rotating and scaling: `translate.z.by(40)`.
     public var translate: AxisSprites { AxisSprites(motion: self, property: AnimatedProperty.translation) }
-    /// Changes opacity: `fade.in()`, `fade.out()`, or `fade.from(1).to(0.5)`.
+    /// Changes opacity, always kept within 0…1: `fade.in()`, `fade.out()`, or `fade.from(1).to(0.5)`.
     public var fade: FadeSprites { FadeSprites(motion: self) }
     /// Changes the shadow's offset, opacity, radius or colour.
     public var shadow: ShadowSprites { ShadowSprites(motion: self) }
@@ -69,6 +69,19 @@ public struct LayerMotion {
     /// The sprite activated on this layer with `id`.
     public func sprite(_ id: SpriteID) -> SpriteHandle {
         SpriteHandle(layer: layer, id: id)
+    }
+
+    /// The sprite running on this layer under `name` (see `activate(as:)`), if any.
+    public func sprite(named name: String) -> SpriteHandle? {
+        layer.runningSprite(named: name).map { SpriteHandle(layer: layer, id: $0) }
+    }
+
+    /// Interrupts the sprite running under `name`, if any; says whether there was one.
+    @discardableResult
+    public func stop(named name: String) -> Bool {
+        guard let handle = sprite(named: name) else { return false }
+        handle.stop()
+        return true
     }
 
     /// Stops every sprite on the layer; running ones are told they were interrupted.
@@ -123,10 +136,10 @@ public struct FadeSprites {
 
     private var opacity: Sprite<Double> { motion.property(.opacity) }
 
-    /// From transparent to opaque: a layer about to fade in usually has a model opacity of 1
-    /// already, so starting from what is on screen would do nothing.
-    public func `in`() -> Sprite<Double> { opacity.from(0).to(1) }
-    /// From what is on screen to transparent, so an interrupted fade-in does not jump.
+    /// To opaque from what is on screen, as in the original, which sets only the end: a layer
+    /// to fade in is made transparent first (`layer.opacity = 0`, or `fade.from(0).to(1)`).
+    public func `in`() -> Sprite<Double> { opacity.to(1) }
+    /// To transparent from what is on screen, so an interrupted fade-in does not jump.
     public func out() -> Sprite<Double> { opacity.to(0) }
     /// To `value` from what is on screen.
     public func to(_ value: Double) -> Sprite<Double> { opacity.to(value) }

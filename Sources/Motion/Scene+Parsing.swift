@@ -11,12 +11,14 @@ extension Scene {
     ///              "sprites": [{"kind": "rotate", "axis": "z", "to": 6.283185307179586, "duration": 1, "repeat": "forever"}]}]}
     /// ```
     ///
-    /// Layer keys: name, sprites, sublayers and each property of `AnimatedProperty.all` by its
+    /// Layer keys: name, appearance (the timing keys of a sprite, as defaults for the layer's
+    /// sprites), sprites, sublayers and each property of `AnimatedProperty.all` by its
     /// `sceneKey` (position, bounds, anchorPoint, zPosition, opacity, scale, rotation,
     /// translation, perspective, backgroundColor, cornerRadius, borderWidth, borderColor,
     /// shadowOffset, shadowOpacity, shadowRadius, shadowColor, contents (an image path),
     /// contentsRect). Sprite keys: kind, axis, from, to, by, keyframes,
-    /// keyTimes, curves, path, stopAt, duration, delay, repeat (a number or "forever"),
+    /// keyTimes, curves, path, stopAt, duration, delay, repeat (a number — 0 once, negative for
+    /// ever — or "forever"),
     /// autoreverse, keepAlive, timing (a curve name or [c1x, c1y, c2x, c2y]), spring, name, then.
     /// Unknown keys are errors, so a typo does not pass silently. Every number, count and
     /// depth is checked against `SceneLimits` before it is used.
@@ -72,7 +74,7 @@ extension Scene {
     }
 
     /// A layer's keys: its name, its sprites and sublayers, and every animatable property's.
-    private static let layerKeys = Set(["name", "sprites", "sublayers"] + AnimatedProperty.all.compactMap(\.sceneKey))
+    private static let layerKeys = Set(["name", "appearance", "sprites", "sublayers"] + AnimatedProperty.all.compactMap(\.sceneKey))
 
     private static func layer(_ r: SceneReader, depth: Int, tally: inout Tally) throws -> SceneLayer {
         try r.rejectUnknownKeys(layerKeys)
@@ -88,14 +90,16 @@ extension Scene {
             guard let key = property.sceneKey, let json = r.object[key] else { continue }
             property.set(try r.modelValue(json, of: property, key: key), in: &m)
         }
+        let appearance = try r.object["appearance"].map { try Self.appearance(SceneReader($0, at: r.at("appearance"))) }
         var sprites: [SceneSprite] = []
         if let value = r.object["sprites"] {
             guard case .array(let items) = value else { throw r.expected("sprites", "an array of sprites", got: value) }
             sprites = try items.enumerated().map { index, item in
-                try sprite(SceneReader(item, at: "\(r.at("sprites"))[\(index)]"), tally: &tally)
+                try sprite(SceneReader(item, at: "\(r.at("sprites"))[\(index)]"), appearance: appearance ?? SpriteAppearance(),
+                           tally: &tally)
             }
         }
         let sublayers = try layerList(r, depth: depth + 1, tally: &tally)
-        return SceneLayer(name: name, model: m, sprites: sprites, sublayers: sublayers)
+        return SceneLayer(name: name, model: m, appearance: appearance ?? SpriteAppearance(), sprites: sprites, sublayers: sublayers)
     }
 }

@@ -10,14 +10,26 @@ extension Scene {
     /// "#rrggbbaa", cornerRadius, borderWidth, borderColor, shadowOffset [x, y], shadowOpacity,
     /// shadowRadius, shadowColor, contents (path or null), contentsRect, and contentsCrossFade
     /// ({"from", "progress"} or null).
+    ///
+    /// Then `"ignored"`: the sprites not started by `t` because one of the same `name` was
+    /// running on the layer (the original's activate-as), each as
+    /// `{"layer", "sprite": "layers[0].sprites[1]", "name", "at": seconds}`.
     public func presentationJSON(at t: Double) -> String {
+        let root = makeLayerTree()
+        root.advance(to: t)
         var layers: [(String, JSONValue)] = []
-        func visit(_ layer: PresentedLayer) {
-            layers.append((layer.name, Self.json(layer.state)))
+        var ignored: [JSONValue] = []
+        func visit(_ layer: Layer) {
+            layers.append((layer.name, Self.json(layer.presentation(at: t))))
+            for sprite in layer.ignoredSprites where sprite.time <= t {
+                ignored.append(.object([("layer", .string(layer.name)), ("sprite", .string(sprite.origin)),
+                                        ("name", .string(sprite.name)), ("at", .number(sprite.time))]))
+            }
             layer.sublayers.forEach(visit)
         }
-        presentation(at: t).sublayers.forEach(visit)
-        return JSONValue.object([("t", .number(t)), ("layers", .object(JSONObject(layers)))]).rendered(.inline)
+        root.sublayers.forEach(visit)
+        return JSONValue.object([("t", .number(t)), ("layers", .object(JSONObject(layers))), ("ignored", .array(ignored))])
+            .rendered(.inline)
     }
 
     static func json(_ s: LayerState) -> JSONValue {

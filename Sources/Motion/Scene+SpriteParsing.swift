@@ -15,7 +15,25 @@ extension Scene {
 
     private static let axisKinds = ["scale", "rotate", "translate"]
 
-    static func sprite(_ r: SceneReader, tally: inout Tally) throws -> SceneSprite {
+    /// The keys of a layer's `appearance`: the timing keys of a sprite.
+    static let appearanceKeys: Set<String> = ["duration", "delay", "repeat", "autoreverse", "keepAlive", "timing", "spring"]
+
+    /// A layer's `appearance`: defaults for its sprites, written as a sprite's timing keys.
+    static func appearance(_ r: SceneReader) throws -> SpriteAppearance {
+        try r.rejectUnknownKeys(appearanceKeys)
+        var recipe = SpriteRecipe(property: .opacity, appearance: SpriteAppearance())
+        try readTiming(r, into: &recipe)
+        var appearance = SpriteAppearance()
+        appearance.duration = recipe.duration ?? appearance.duration
+        appearance.delay = recipe.delay
+        appearance.repetition = recipe.repetition
+        appearance.autoreverses = recipe.autoreverses
+        appearance.keepsAlive = recipe.keepsAlive
+        appearance.curve = recipe.curve
+        return appearance
+    }
+
+    static func sprite(_ r: SceneReader, appearance: SpriteAppearance, tally: inout Tally) throws -> SceneSprite {
         try r.rejectUnknownKeys(spriteKeys)
         try tally.addSprite(at: r.path)
         guard let kind = try r.string("kind") else { throw r.fail("kind", "missing; expected one of \(kindList)") }
@@ -37,7 +55,8 @@ extension Scene {
             property = known
         }
         let valueKind = property.kind
-        var recipe = SpriteRecipe(property: property, appearance: SpriteAppearance())
+        var recipe = SpriteRecipe(property: property, appearance: appearance)
+        recipe.origin = r.path
         // Some properties have their own limit (a shadow's blur costs more as it grows); offsets may be negative.
         let range = property.spriteLimit.map { 0...$0 } ?? SceneReader.magnitude
         let offsets = property.spriteLimit.map { -$0...$0 } ?? range
@@ -60,7 +79,7 @@ extension Scene {
         try readTiming(r, into: &recipe)
         recipe.name = try r.string("name")
         if let next = r.object["then"] {
-            recipe.then = [try sprite(SceneReader(next, at: r.at("then")), tally: &tally).recipe]
+            recipe.then = [try sprite(SceneReader(next, at: r.at("then")), appearance: appearance, tally: &tally).recipe]
         }
         return SceneSprite(kind: kind, recipe: recipe)
     }
@@ -138,19 +157,22 @@ extension Scene {
     }
 
     private static func readTiming(_ r: SceneReader, into recipe: inout SpriteRecipe) throws {
-        recipe.duration = try r.number("duration", atLeast: 0)
-        recipe.delay = try r.number("delay", atLeast: 0) ?? 0
+        // What a key leaves out stays as the layer's appearance set it.
+        if let duration = try r.number("duration", atLeast: 0) { recipe.duration = duration }
+        recipe.delay = try r.number("delay", atLeast: 0) ?? recipe.delay
         if let json = r.object["repeat"] {
             switch json {
             case .string("forever"): recipe.repetition = .forever
-            case .number(let n) where n.isFinite && n > 0:
-                guard n <= SceneLimits.maxMagnitude else { throw r.outOfRange("repeat", n, 0...SceneLimits.maxMagnitude) }
+            case .number(let n) where n.isFinite:
+                // As in the original: 0 plays once and a negative count plays for ever.
+                let range = -SceneLimits.maxMagnitude...SceneLimits.maxMagnitude
+                guard range.contains(n) else { throw r.outOfRange("repeat", n, range) }
                 recipe.repetition = Repetition(n)
-            default: throw r.expected("repeat", "a number above 0 or \"forever\"", got: json)
+            default: throw r.expected("repeat", "a number (0: once, below 0: for ever) or \"forever\"", got: json)
             }
         }
-        recipe.autoreverses = try r.bool("autoreverse") ?? false
-        recipe.keepsAlive = try r.bool("keepAlive") ?? false
+        recipe.autoreverses = try r.bool("autoreverse") ?? recipe.autoreverses
+        recipe.keepsAlive = try r.bool("keepAlive") ?? recipe.keepsAlive
         if let json = r.object["timing"] {
             guard !r.has("spring") else { throw r.fail("spring", "give either timing or spring, not both") }
             recipe.curve = try curve(json, r, "timing")

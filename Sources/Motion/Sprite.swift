@@ -92,8 +92,7 @@ public struct Sprite<Value: Animatable> {
     /// in which case nothing happens; either way returns the id of the one running under it.
     @discardableResult
     public func activate(as name: String) -> SpriteID {
-        if let running = layer.runningSprite(named: name) { return running }
-        return with { $0.name = name }.activate()
+        with { $0.name = name }.activate()
     }
 }
 

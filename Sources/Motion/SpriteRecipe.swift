@@ -21,6 +21,8 @@ struct SpriteRecipe: Sendable {
     var curve: TimingCurve
     var keepsAlive: Bool
     var name: String?
+    /// Where a scene file gives this sprite ("layers[0].sprites[1]"); nil for the Swift chain.
+    var origin: String?
     /// Scenes keep their chains here (a Sendable value); the Swift chain keeps them with callbacks.
     var then: [SpriteRecipe] = []
 

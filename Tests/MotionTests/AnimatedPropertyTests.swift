@@ -55,7 +55,7 @@ struct AnimatedPropertyTableTests {
     /// A value unlike the default of each kind, and how the scene format spells it.
     static func sample(_ kind: AnimatableValue.Kind) -> (AnimatableValue, String) {
         switch kind {
-        case .number: (.number(7), "7")
+        case .number: (.number(0.5), "0.5")
         case .point: (.point(Point(x: 3, y: 4)), "[3, 4]")
         case .rect: (.rect(Rect(x: 1, y: 2, width: 3, height: 4)), "[1, 2, 3, 4]")
         case .color: (.color(RGBA(red: 1, green: 0, blue: 0, alpha: 1)), "\"#ff0000ff\"")
