@@ -16,10 +16,13 @@ public enum AnimatableValue: Sendable, Hashable {
     case image(ImageReference?)
     /// Three numbers: a scale, rotation or translation on all axes at once.
     case vector(Vector3)
+    /// One value per part of a grouped sprite (a shadow's offset, opacity, radius and colour),
+    /// nil for a part a `from`, `to` or `by` leaves out.
+    case group([AnimatableValue?])
 
     /// The kinds of value, one per case: what a property holds and a scene spells.
     public enum Kind: Sendable, Hashable {
-        case number, point, rect, color, image, vector
+        case number, point, rect, color, image, vector, group
     }
 
     /// This value's kind.
@@ -31,6 +34,7 @@ public enum AnimatableValue: Sendable, Hashable {
         case .color: .color
         case .image: .image
         case .vector: .vector
+        case .group: .group
         }
     }
 
@@ -51,6 +55,11 @@ public enum AnimatableValue: Sendable, Hashable {
                                blue: mix(a.blue, b.blue), alpha: mix(a.alpha, b.alpha)))
         case let (.vector(a), .vector(b)):
             return .vector(Vector3(x: mix(a.x, b.x), y: mix(a.y, b.y), z: mix(a.z, b.z)))
+        case let (.group(a), .group(b)) where a.count == b.count:
+            return .group(zip(a, b).map { pair in
+                guard let a = pair.0, let b = pair.1 else { return pair.0 ?? pair.1 }
+                return a.interpolated(to: b, fraction: fraction)
+            })
         default:
             return fraction >= 1 ? end : self
         }
@@ -72,6 +81,8 @@ public enum AnimatableValue: Sendable, Hashable {
                                blue: a.blue + b.blue, alpha: a.alpha + b.alpha))
         case let (.vector(a), .vector(b)):
             return .vector(Vector3(x: a.x + b.x, y: a.y + b.y, z: a.z + b.z))
+        case let (.group(a), .group(b)) where a.count == b.count:
+            return .group(zip(a, b).map { pair in pair.1.map { pair.0?.adding($0) ?? $0 } ?? pair.0 })
         default:
             return offset
         }

@@ -14,6 +14,8 @@ extension AnimatedProperty {
     public static let anchorPoint = AnimatedProperty("anchorPoint", \.anchorPoint, kinds: ["anchor", "anchorPoint"])
     /// `zPosition`, a number.
     public static let zPosition = AnimatedProperty("zPosition", \.zPosition)
+    /// `anchorPointZ`, the depth of the point the transform turns about.
+    public static let anchorPointZ = AnimatedProperty("anchorPointZ", \.anchorPointZ)
     /// `opacity`, kept within 0…1 as Core Animation keeps it (a fade never overshoots).
     public static let opacity = AnimatedProperty("opacity", \.opacity, kinds: ["fade", "opacity"], clamp: 0...1)
     /// `transform.scale` on all three axes as a vector.
@@ -50,10 +52,44 @@ extension AnimatedProperty {
 
     /// The table: every entry above, in the order the presentation JSON lists them.
     public static let all: [AnimatedProperty] = [
-        position, bounds, anchorPoint, zPosition, opacity, scaleVector, rotationVector, translationVector, perspective,
+        position, bounds, anchorPoint, zPosition, anchorPointZ, opacity, scaleVector, rotationVector, translationVector, perspective,
         backgroundColor, cornerRadius, borderWidth, borderColor, shadowOffset, shadowOpacity, shadowRadius, shadowColor,
         contents, contentsRect,
     ]
+
+    // MARK: - Grouped sprites
+
+    /// The shadow's offset, opacity, radius and colour as one sprite.
+    public static let shadow = group("shadow", [("offset", shadowOffset), ("opacity", shadowOpacity),
+                                                ("radius", shadowRadius), ("color", shadowColor)])
+    /// The border's width and colour as one sprite.
+    public static let border = group("border", [("width", borderWidth), ("color", borderColor)])
+    /// The bounds' width and height as one sprite (the origin stays).
+    public static let boundsSize = group("bounds.size", [("width", part("bounds.size.width", \.bounds.size.width)),
+                                                         ("height", part("bounds.size.height", \.bounds.size.height))])
+    /// The position with `zPosition` as its z: a move in three dimensions.
+    public static let position3D = group("position+zPosition", [("x", part("position.x", \.position.x)),
+                                                                ("y", part("position.y", \.position.y)), ("z", zPosition)])
+    /// The anchor point with `anchorPointZ` as its z.
+    public static let anchorPoint3D = group("anchorPoint+anchorPointZ", [("x", part("anchorPoint.x", \.anchorPoint.x)),
+                                                                         ("y", part("anchorPoint.y", \.anchorPoint.y)), ("z", anchorPointZ)])
+    /// The translation on each axis as one sprite.
+    public static let translation3D = axes("transform.translation", translation)
+    /// The scale on each axis as one sprite.
+    public static let scale3D = axes("transform.scale") { scale($0) }
+    /// The rotation about each axis as one sprite.
+    public static let rotation3D = axes("transform.rotation", rotation)
+
+    /// The grouped sprite a scene's sprite kind means when its values are objects (or, for x/y/z
+    /// groups, three numbers).
+    static let groups: [String: AnimatedProperty] = [
+        "shadow": shadow, "border": border, "bounds": boundsSize, "move": position3D, "anchor": anchorPoint3D,
+        "anchorPoint": anchorPoint3D, "translate": translation3D, "scale": scale3D, "rotate": rotation3D,
+    ]
+
+    private static func axes(_ key: String, _ component: (Axis) -> AnimatedProperty) -> AnimatedProperty {
+        group("\(key).xyz", Axis.allCases.map { ($0.rawValue, component($0)) })
+    }
 
     // MARK: - Parts of an entry
 

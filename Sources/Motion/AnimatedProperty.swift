@@ -30,6 +30,8 @@ public struct AnimatedProperty: Sendable, Hashable, CustomStringConvertible {
     let maximum: Double
     /// A bound on a scene sprite's values and offsets (±), when the general one is too loose.
     let spriteLimit: Double?
+    /// For a grouped sprite's property: its parts, each with the name scenes give it.
+    public let parts: [(name: String, property: AnimatedProperty)]
     let identity: Identity
     private let read: @Sendable (LayerState) -> AnimatableValue
     private let write: @Sendable (inout LayerState, AnimatableValue) -> Void
@@ -58,8 +60,10 @@ public struct AnimatedProperty: Sendable, Hashable, CustomStringConvertible {
     /// A property read and written by closures (a part of a stored value, or a key path).
     init(key: String, kind: AnimatableValue.Kind, sceneKey: String? = nil, spriteKinds: [String] = [],
          minimum: Double? = nil, maximum: Double = SceneLimits.maxMagnitude, spriteLimit: Double? = nil,
-         identity: Identity? = nil, read: @escaping @Sendable (LayerState) -> AnimatableValue,
+         identity: Identity? = nil, parts: [(name: String, property: AnimatedProperty)] = [],
+         read: @escaping @Sendable (LayerState) -> AnimatableValue,
          write: @escaping @Sendable (inout LayerState, AnimatableValue) -> Void) {
+        self.parts = parts
         self.key = key
         self.kind = kind
         self.sceneKey = sceneKey
@@ -81,6 +85,28 @@ public struct AnimatedProperty: Sendable, Hashable, CustomStringConvertible {
     /// the scene parser never produce one).
     public func set(_ value: AnimatableValue, in state: inout LayerState) {
         write(&state, value)
+    }
+
+    /// Several properties animated as one sprite (one id, one didStop, one timing): its value is
+    /// a `.group` with one entry per part, in order; a part given as nil is left alone.
+    static func group(_ key: String, _ parts: [(name: String, property: AnimatedProperty)]) -> AnimatedProperty {
+        let properties = parts.map(\.property)
+        return AnimatedProperty(key: key, kind: .group, parts: parts,
+                                read: { state in .group(properties.map { $0.value(in: state) }) },
+                                write: { state, value in
+                                    guard case .group(let values) = value, values.count == properties.count else { return }
+                                    for index in properties.indices {
+                                        if let part = values[index] { properties[index].set(part, in: &state) }
+                                    }
+                                })
+    }
+
+    /// A number inside a stored value, e.g. `position.x`: a part of a group, not in scenes by itself.
+    static func part(_ key: String, _ path: WritableKeyPath<LayerState, Double> & Sendable) -> AnimatedProperty {
+        AnimatedProperty(key: key, kind: .number, read: { .number($0[keyPath: path]) },
+                         write: { state, value in
+                             if case .number(let n) = value { state[keyPath: path] = n }
+                         })
     }
 
     /// Two properties are the same when they name the same value.

@@ -22,12 +22,18 @@ public struct LayerMotion {
 
     /// Moves the position.
     public var move: Sprite<Point> { sprite(.position) }
+    /// Moves the position and `zPosition` as one sprite: `move3D.to(x: 10, y: 20, z: 5)`.
+    public var move3D: Sprite<AxisParts> { sprite(.position3D) }
+    /// Moves the anchor point and `anchorPointZ` as one sprite.
+    public var anchor3D: Sprite<AxisParts> { sprite(.anchorPoint3D) }
+    /// Changes the bounds' width and height as one sprite, the origin left as it is.
+    public var size: Sprite<SizeParts> { sprite(.boundsSize) }
     /// Scales uniformly (`scale.to(2)`) or along one axis (`scale.x.to(2)`).
     public var scale: ScaleSprites { ScaleSprites(motion: self) }
     /// Turns about an axis, in radians: `rotate.z.to(.pi)`.
-    public var rotate: AxisSprites { AxisSprites(motion: self, property: AnimatedProperty.rotation) }
+    public var rotate: AxisSprites { AxisSprites(motion: self, property: AnimatedProperty.rotation, all: .rotation3D) }
     /// Shifts along an axis after rotating and scaling: `translate.z.by(40)`.
-    public var translate: AxisSprites { AxisSprites(motion: self, property: AnimatedProperty.translation) }
+    public var translate: AxisSprites { AxisSprites(motion: self, property: AnimatedProperty.translation, all: .translation3D) }
     /// Changes opacity, always kept within 0…1: `fade.in()`, `fade.out()`, or `fade.from(1).to(0.5)`.
     public var fade: FadeSprites { FadeSprites(motion: self) }
     /// Changes the shadow's offset, opacity, radius or colour.
@@ -100,6 +106,7 @@ public struct LayerMotion {
 public struct AxisSprites {
     let motion: LayerMotion
     let property: @Sendable (Axis) -> AnimatedProperty
+    let all: AnimatedProperty
 
     /// About or along x.
     public var x: Sprite<Double> { motion.property(property(.x)) }
@@ -107,6 +114,8 @@ public struct AxisSprites {
     public var y: Sprite<Double> { motion.property(property(.y)) }
     /// About or along z (rotation in the screen's plane; translation towards the viewer).
     public var z: Sprite<Double> { motion.property(property(.z)) }
+    /// All three axes as one sprite: `translate.xyz.to(x: 10, z: 40)`.
+    public var xyz: Sprite<AxisParts> { motion.property(all) }
 }
 
 /// Uniform or per-axis scaling.
@@ -121,6 +130,8 @@ public struct ScaleSprites {
     public var y: Sprite<Double> { motion.property(.scale(.y)) }
     /// Depth only.
     public var z: Sprite<Double> { motion.property(.scale(.z)) }
+    /// Each axis its own factor, as one sprite: `scale.xyz.to(x: 2, y: 0.5)`.
+    public var xyz: Sprite<AxisParts> { motion.property(.scale3D) }
 
     /// Scales uniformly to `factor`.
     public func to(_ factor: Double) -> Sprite<Double> { all.to(factor) }
@@ -161,6 +172,17 @@ public struct ShadowSprites {
     public var radius: Sprite<Double> { motion.property(.shadowRadius) }
     /// The shadow's colour.
     public var color: Sprite<RGBA> { motion.property(.shadowColor) }
+    /// Offset, opacity, radius and colour as one sprite.
+    public var all: Sprite<ShadowParts> { motion.property(.shadow) }
+
+    /// The parts given, as one sprite with one id and one didStop.
+    public func to(offset: Point? = nil, opacity: Double? = nil, radius: Double? = nil, color: RGBA? = nil) -> Sprite<ShadowParts> {
+        all.to(offset: offset, opacity: opacity, radius: radius, color: color)
+    }
+    /// From the parts given, as one sprite.
+    public func from(offset: Point? = nil, opacity: Double? = nil, radius: Double? = nil, color: RGBA? = nil) -> Sprite<ShadowParts> {
+        all.from(offset: offset, opacity: opacity, radius: radius, color: color)
+    }
 }
 
 /// Border changes.
@@ -171,6 +193,13 @@ public struct BorderSprites {
     public var width: Sprite<Double> { motion.property(.borderWidth) }
     /// The border's colour.
     public var color: Sprite<RGBA> { motion.property(.borderColor) }
+    /// Width and colour as one sprite.
+    public var all: Sprite<BorderParts> { motion.property(.border) }
+
+    /// The parts given, as one sprite with one id and one didStop.
+    public func to(width: Double? = nil, color: RGBA? = nil) -> Sprite<BorderParts> { all.to(width: width, color: color) }
+    /// From the parts given, as one sprite.
+    public func from(width: Double? = nil, color: RGBA? = nil) -> Sprite<BorderParts> { all.from(width: width, color: color) }
 }
 
 /// Contents changes.

@@ -50,6 +50,8 @@ public struct LayerState: Sendable, Hashable {
     public var anchorPoint: Point = Point(x: 0.5, y: 0.5)
     /// Stacking order among siblings: higher draws later (on top).
     public var zPosition: Double = 0
+    /// The anchor's depth: the transform turns about (anchor, anchorPointZ), in points.
+    public var anchorPointZ: Double = 0
     /// Scale, rotation, translation and perspective.
     public var transform: LayerTransform = .identity
     /// 0 (invisible) … 1 (opaque), multiplied down the tree.

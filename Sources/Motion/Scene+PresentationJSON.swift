@@ -54,6 +54,7 @@ extension Scene {
         case .vector(let v): return list(v.x, v.y, v.z)
         case .color(let c): return .string(c.hex)
         case .image(let i): return i.map { .string($0.name) } ?? .null
+        case .group(let parts): return .array(parts.map { $0.map(json) ?? .null })
         }
     }
 }

@@ -44,15 +44,10 @@ extension Scene {
             axis = value
         }
         let property: AnimatedProperty
-        switch kind {
-        case "scale": property = .scale(axis)
-        case "rotate": property = .rotation(axis ?? .z)
-        case "translate":
-            guard let axis else { throw r.fail("axis", "missing; translate needs \"x\", \"y\" or \"z\"") }
-            property = .translation(axis)
-        default:
-            guard let known = kinds[kind] else { throw r.expected("kind", "one of \(kindList)", got: .string(kind)) }
-            property = known
+        if axis == nil, let group = AnimatedProperty.groups[kind], isGrouped(kind, r, group) {
+            property = group
+        } else {
+            property = try single(kind, axis: axis, r)
         }
         let valueKind = property.kind
         var recipe = SpriteRecipe(property: property, appearance: appearance)
@@ -60,16 +55,24 @@ extension Scene {
         // Some properties have their own limit (a shadow's blur costs more as it grows); offsets may be negative.
         let range = property.spriteLimit.map { 0...$0 } ?? SceneReader.magnitude
         let offsets = property.spriteLimit.map { -$0...$0 } ?? range
-        recipe.from = try r.object["from"].map { try value($0, valueKind, r, "from", in: range) }
-        recipe.to = try r.object["to"].map { try value($0, valueKind, r, "to", in: range) }
-        if let offset = r.object["by"] {
+        func read(_ key: String, offset: Bool = false) throws -> AnimatableValue? {
+            guard let json = r.object[key] else { return nil }
+            if valueKind == .group { return try groupValue(json, of: property, r, key, offset: offset) }
+            return try value(json, valueKind, r, key, in: offset ? offsets : range)
+        }
+        recipe.from = try read("from")
+        recipe.to = try read("to")
+        if r.has("by") {
             guard valueKind != .image else { throw r.fail("by", "contents cannot change by an offset; use to") }
             guard recipe.to == nil else { throw r.fail("by", "give either to or by, not both") }
-            recipe.by = try value(offset, valueKind, r, "by", in: offsets)
+            recipe.by = try read("by", offset: true)
         }
+        if valueKind == .group && r.has("keyframes") { throw r.fail("keyframes", "a grouped \(kind) sprite takes from, to or by") }
         recipe.keyframes = try keyframes(r, valueKind, in: range)
         if kind == "path" || r.has("path") {
-            guard kind == "path" || kind == "move" else { throw r.fail("path", "only move and path sprites follow a path") }
+            guard kind == "path" || (kind == "move" && valueKind != .group) else {
+                throw r.fail("path", "only move and path sprites follow a path")
+            }
             recipe.path = try path(r)
             recipe.pathStop = try r.number("stopAt", atLeast: 0).map { min($0, 1) } ?? 1
         }
@@ -84,8 +87,58 @@ extension Scene {
         return SceneSprite(kind: kind, recipe: recipe)
     }
 
+    /// Whether a sprite of `kind` is the grouped one: a kind with no single property (shadow,
+    /// border), or values written as objects of parts — or, for x/y/z groups, as three numbers.
+    private static func isGrouped(_ kind: String, _ r: SceneReader, _ group: AnimatedProperty) -> Bool {
+        if kinds[kind] == nil && !axisKinds.contains(kind) { return true }
+        let xyz = group.parts.map(\.name) == ["x", "y", "z"]
+        return ["from", "to", "by"].contains { key in
+            switch r.object[key] {
+            case .object?: return true
+            case .array(let items)?: return xyz && items.count == 3
+            default: return false
+            }
+        }
+    }
+
+    /// The single property a sprite kind animates (with its axis, for scale, rotate and translate).
+    private static func single(_ kind: String, axis: Axis?, _ r: SceneReader) throws -> AnimatedProperty {
+        switch kind {
+        case "scale": return .scale(axis)
+        case "rotate": return .rotation(axis ?? .z)
+        case "translate":
+            guard let axis else { throw r.fail("axis", "missing; translate needs \"x\", \"y\" or \"z\" (or x/y/z values)") }
+            return .translation(axis)
+        default:
+            guard let known = kinds[kind] else { throw r.expected("kind", "one of \(kindList)", got: .string(kind)) }
+            return known
+        }
+    }
+
+    /// A grouped sprite's value: an object of its parts by name (each optional), or for x/y/z
+    /// groups three numbers.
+    private static func groupValue(_ json: JSONValue, of group: AnimatedProperty, _ r: SceneReader, _ key: String,
+                                   offset: Bool) throws -> AnimatableValue {
+        let names = group.parts.map(\.name)
+        func range(_ part: AnimatedProperty) -> ClosedRange<Double> {
+            guard let limit = part.spriteLimit else { return SceneReader.magnitude }
+            return offset ? -limit...limit : 0...limit
+        }
+        if case .array(let items) = json, names == ["x", "y", "z"], items.count == 3 {
+            return .group(try items.map { try r.value($0, kind: .number, key: key, in: SceneReader.magnitude) })
+        }
+        guard case .object = json else {
+            throw r.expected(key, "an object of \(names.joined(separator: ", "))\(names == ["x", "y", "z"] ? " or [x, y, z]" : "")", got: json)
+        }
+        let parts = try SceneReader(json, at: r.at(key))
+        try parts.rejectUnknownKeys(Set(names))
+        return .group(try group.parts.map { part in
+            try parts.object[part.name].map { try parts.value($0, kind: part.property.kind, key: part.name, in: range(part.property)) }
+        })
+    }
+
     private static var kindList: String {
-        (Array(kinds.keys) + axisKinds).sorted().joined(separator: ", ")
+        Set(Array(kinds.keys) + axisKinds + AnimatedProperty.groups.keys).sorted().joined(separator: ", ")
     }
 
     /// A sprite value; a number must lie in `range`.

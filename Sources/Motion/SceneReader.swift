@@ -132,6 +132,8 @@ struct SceneReader {
         case .rect: return .rect(try rect(json, key: key))
         case .color: return .color(try color(json, key: key))
         case .vector: return .vector(try vector(json, key: key, default: vectorDefault))
+        case .group:
+            throw expected(key, "a value of a grouped sprite's part", got: json)
         case .image:
             if case .null = json { return .image(nil) }
             guard case .string(let path) = json else { throw expected(key, "an image path or null", got: json) }

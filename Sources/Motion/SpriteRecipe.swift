@@ -43,6 +43,23 @@ struct SpriteRecipe: Sendable {
         return defaultDuration
     }
 
+    /// A grouped sprite's start and end, part by part: a part `from` leaves out starts on screen,
+    /// one `to` and `by` leave out ends at the model value.
+    private func groupCourse(presentation: LayerState, model: LayerState) -> SpriteTrack.Course {
+        func values(_ value: AnimatableValue?) -> [AnimatableValue?] {
+            if case .group(let values)? = value, values.count == property.parts.count { return values }
+            return Array(repeating: nil, count: property.parts.count)
+        }
+        let from = values(from), to = values(to), by = values(by)
+        var starts: [AnimatableValue?] = [], ends: [AnimatableValue?] = []
+        for (index, part) in property.parts.enumerated() {
+            let start = from[index] ?? part.property.value(in: presentation)
+            starts.append(start)
+            ends.append(to[index] ?? by[index].map { start.adding($0) } ?? part.property.value(in: model))
+        }
+        return .between(.group(starts), .group(ends))
+    }
+
     /// The sprite as it runs from `time`: missing start values are read from `presentation`
     /// (what is on screen then) and a missing end value from `model`, as in Core Animation.
     func resolved(at time: Double, presentation: LayerState, model: LayerState) -> SpriteTrack {
@@ -51,6 +68,8 @@ struct SpriteRecipe: Sendable {
             course = .path(MeasuredPath(path, start: presentation.position), stop: pathStop)
         } else if let keyframes, !keyframes.values.isEmpty {
             course = .keyframes(keyframes)
+        } else if !property.parts.isEmpty {
+            course = groupCourse(presentation: presentation, model: model)
         } else {
             let start = from ?? property.value(in: presentation)
             let end = to ?? by.map { start.adding($0) } ?? property.value(in: model)
@@ -83,6 +102,12 @@ struct SpriteTrack: Sendable {
         case .between(let start, let end):
             if property.kind == .image {
                 crossFade(from: start, to: end, progress: progress, in: &state)
+            } else if case .group(let starts) = start, case .group(let ends) = end, !property.parts.isEmpty {
+                // Part by part, so that a group allocates no array per frame.
+                for index in 0..<min(property.parts.count, starts.count, ends.count) {
+                    guard let a = starts[index], let b = ends[index] else { continue }
+                    property.parts[index].property.set(a.interpolated(to: b, fraction: progress), in: &state)
+                }
             } else {
                 property.set(start.interpolated(to: end, fraction: progress), in: &state)
             }

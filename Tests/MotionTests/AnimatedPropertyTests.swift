@@ -61,6 +61,7 @@ struct AnimatedPropertyTableTests {
         case .color: (.color(RGBA(red: 1, green: 0, blue: 0, alpha: 1)), "\"#ff0000ff\"")
         case .image: (.image("a.png"), "\"a.png\"")
         case .vector: (.vector(Vector3(x: 2, y: 3, z: 4)), "[2, 3, 4]")
+        case .group: (.group([]), "[]")
         }
     }
 
