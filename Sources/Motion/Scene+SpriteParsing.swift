@@ -3,7 +3,7 @@ import ViewfinderCore
 
 extension Scene {
     private static let spriteKeys: Set<String> = [
-        "kind", "axis", "from", "to", "by", "keyframes", "keyTimes", "curves", "path", "start", "stopAt",
+        "kind", "axis", "from", "to", "by", "keyframes", "keyTimes", "curves", "path", "start", "stopAt", "calculationMode",
         "duration", "delay", "repeat", "autoreverse", "keepAlive", "timing", "spring", "name", "then",
     ]
 
@@ -69,11 +69,19 @@ extension Scene {
         }
         if valueKind == .group && r.has("keyframes") { throw r.fail("keyframes", "a grouped \(kind) sprite takes from, to or by") }
         recipe.keyframes = try keyframes(r, valueKind, in: range)
+        if r.has("calculationMode") && !r.has("path") { throw r.fail("calculationMode", "only a sprite with a path takes a calculation mode") }
         if kind == "path" || r.has("path") {
             guard kind == "path" || (kind == "move" && valueKind != .group) else {
                 throw r.fail("path", "only move and path sprites follow a path")
             }
             recipe.path = try path(r)
+            if let text = try r.string("calculationMode") {
+                guard let mode = MotionPath.CalculationMode(rawValue: text) else {
+                    let names = MotionPath.CalculationMode.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw r.expected("calculationMode", "one of \(names)", got: .string(text))
+                }
+                recipe.path?.mode = mode
+            }
             recipe.pathStop = try r.number("stopAt", atLeast: 0).map { min($0, 1) } ?? 1
         }
         guard recipe.from != nil || recipe.to != nil || recipe.by != nil || recipe.keyframes != nil || recipe.path != nil else {
@@ -180,15 +188,21 @@ extension Scene {
         var route = MotionPath(from: try r.point("start"))
         for (index, item) in items.enumerated() {
             let piece = try SceneReader(item, at: "\(r.at("path"))[\(index)]")
+            // Each point's key time (the original's endAtPercent), ascending, and its segment's curve.
+            let keyTime = try piece.number("at", atLeast: 0, atMost: 1)
+            if let keyTime, let previous = route.keyTimes.compactMap({ $0 }).last, keyTime < previous {
+                throw piece.fail("at", "key times must not decrease (the point before is at \(JSONValue.text(of: previous)))")
+            }
+            let timing = try piece.object["timing"].map { try curve($0, piece, "timing") }
             if let end = try piece.point("line") {
-                try piece.rejectUnknownKeys(["line"])
-                route = route.line(to: end)
+                try piece.rejectUnknownKeys(["line", "at", "timing"])
+                route = route.line(to: end, at: keyTime, timing: timing)
             } else if let end = try piece.point("curve") {
-                try piece.rejectUnknownKeys(["curve", "control1", "control2"])
+                try piece.rejectUnknownKeys(["curve", "control1", "control2", "at", "timing"])
                 guard let c1 = try piece.point("control1"), let c2 = try piece.point("control2") else {
                     throw piece.fail("control1", "missing; a curve needs control1 and control2")
                 }
-                route = route.curve(to: end, control1: c1, control2: c2)
+                route = route.curve(to: end, control1: c1, control2: c2, at: keyTime, timing: timing)
             } else {
                 throw SceneError(path: piece.path, message: "expected {\"line\": [x, y]} or {\"curve\": [x, y], …}")
             }

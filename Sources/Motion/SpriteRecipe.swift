@@ -114,7 +114,7 @@ struct SpriteTrack: Sendable {
         case .keyframes(let keyframes):
             if let value = keyframes.value(at: progress, duration: timing.duration) { property.set(value, in: &state) }
         case .path(let path, let stop):
-            property.set(.point(path.point(atFraction: progress * stop)), in: &state)
+            property.set(.point(path.point(atProgress: progress * stop, duration: timing.duration)), in: &state)
         }
     }
 
