@@ -65,6 +65,20 @@ public enum AnimatableValue: Sendable, Hashable {
         }
     }
 
+    /// This value times `factor` (pictures stay as they are), for a cumulative sprite's offset
+    /// per cycle.
+    public func scaled(by factor: Double) -> AnimatableValue {
+        switch self {
+        case .number(let n): .number(n * factor)
+        case .point(let p): .point(Point(x: p.x * factor, y: p.y * factor))
+        case .rect(let r): .rect(Rect(x: r.minX * factor, y: r.minY * factor, width: r.width * factor, height: r.height * factor))
+        case .color(let c): .color(RGBA(red: c.red * factor, green: c.green * factor, blue: c.blue * factor, alpha: c.alpha * factor))
+        case .vector(let v): .vector(Vector3(x: v.x * factor, y: v.y * factor, z: v.z * factor))
+        case .group(let parts): .group(parts.map { $0?.scaled(by: factor) })
+        case .image: self
+        }
+    }
+
     /// This value moved by `offset` (a "by" sprite's end value); kinds that cannot add (pictures,
     /// or mismatched kinds) give `offset` itself.
     public func adding(_ offset: AnimatableValue) -> AnimatableValue {

@@ -124,6 +124,20 @@ extension AnimatedProperty {
                          })
     }
 
+    /// The custom value `name` of the layer (`LayerState.custom`), holding a value of `kind`
+    /// (a number, point or colour); a layer without it reads as zero (clear, for a colour).
+    public static func custom(named name: String, kind: AnimatableValue.Kind = .number) -> AnimatedProperty {
+        let zero: AnimatableValue = switch kind {
+        case .point: .point(.zero)
+        case .color: .color(.clear)
+        default: .number(0)
+        }
+        return AnimatedProperty(key: "custom.\(name)", kind: kind, read: { $0.custom[name] ?? zero },
+                                write: { state, value in
+                                    if value.kind == zero.kind { state.custom[name] = value }
+                                })
+    }
+
     private static func component(_ axis: Axis, of key: String,
                                   _ vector: WritableKeyPath<LayerState, Vector3> & Sendable) -> AnimatedProperty {
         AnimatedProperty(key: "\(key).\(axis.rawValue)", kind: .number,

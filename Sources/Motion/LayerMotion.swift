@@ -67,6 +67,17 @@ public struct LayerMotion {
         sprite(.custom(LayerKeyPath(keyPath)))
     }
 
+    /// Animates the layer's custom number `name` (`LayerState.custom`), e.g. a progress.
+    public func custom(_ name: String) -> Sprite<Double> {
+        sprite(.custom(named: name, kind: .number))
+    }
+
+    /// Animates the layer's custom point or colour `name`.
+    public func custom<Value: Animatable>(_ name: String, as type: Value.Type) -> Sprite<Value> {
+        let kind: AnimatableValue.Kind = type == Point.self ? .point : type == RGBA.self ? .color : .number
+        return sprite(.custom(named: name, kind: kind))
+    }
+
     /// Animates any property, given by name.
     public func property<Value>(_ property: AnimatedProperty, as type: Value.Type = Value.self) -> Sprite<Value> {
         sprite(property)

@@ -78,6 +78,10 @@ public struct LayerState: Sendable, Hashable {
     public var contentsRect: Rect = Rect(x: 0, y: 0, width: 1, height: 1)
     /// Set while a contents sprite cross-fades from an older picture to `contents`.
     public var contentsCrossFade: ContentsCrossFade?
+    /// Values a program adds to its layers by name (a custom layer's `progress`): numbers,
+    /// points or colours, animated by `motion.custom("progress")` and listed in the scene JSON.
+    /// Empty by default; only a layer with custom sprites copies it per frame.
+    public var custom: [String: AnimatableValue] = [:]
 
     /// A state with Core Animation's defaults: at the origin, empty, opaque, untransformed.
     public init() {}

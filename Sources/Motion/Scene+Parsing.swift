@@ -44,6 +44,21 @@ extension Scene {
         return scene
     }
 
+    /// The kind of custom value a JSON value spells: a number, [x, y], or a colour string.
+    static func customKind(of json: JSONValue) -> AnimatableValue.Kind? {
+        switch json {
+        case .number: .number
+        case .array(let items) where items.count == 2: .point
+        case .string: .color
+        default: nil
+        }
+    }
+
+    /// What a layer's sprites need to know of it: its custom values, for their kinds.
+    struct SpriteContext {
+        var custom: [String: AnimatableValue] = [:]
+    }
+
     /// What the scene holds so far, to name layers and keep within `SceneLimits`.
     struct Tally {
         var names = Set<String>()
@@ -74,7 +89,7 @@ extension Scene {
     }
 
     /// A layer's keys: its name, its sprites and sublayers, and every animatable property's.
-    private static let layerKeys = Set(["name", "appearance", "sprites", "sublayers"] + AnimatedProperty.all.compactMap(\.sceneKey))
+    private static let layerKeys = Set(["name", "appearance", "custom", "sprites", "sublayers"] + AnimatedProperty.all.compactMap(\.sceneKey))
 
     private static func layer(_ r: SceneReader, depth: Int, tally: inout Tally) throws -> SceneLayer {
         try r.rejectUnknownKeys(layerKeys)
@@ -90,13 +105,23 @@ extension Scene {
             guard let key = property.sceneKey, let json = r.object[key] else { continue }
             property.set(try r.modelValue(json, of: property, key: key), in: &m)
         }
+        if let json = r.object["custom"] {
+            let values = try SceneReader(json, at: r.at("custom"))
+            for key in values.object.keys {
+                guard let value = values.object[key], let kind = customKind(of: value) else {
+                    throw values.fail(key, "expected a number, [x, y] or a colour \"#rrggbb\"")
+                }
+                m.custom[key] = try values.value(value, kind: kind, key: key, in: SceneReader.magnitude)
+            }
+        }
+        let spriteContext = SpriteContext(custom: m.custom)
         let appearance = try r.object["appearance"].map { try Self.appearance(SceneReader($0, at: r.at("appearance"))) }
         var sprites: [SceneSprite] = []
         if let value = r.object["sprites"] {
             guard case .array(let items) = value else { throw r.expected("sprites", "an array of sprites", got: value) }
             sprites = try items.enumerated().map { index, item in
                 try sprite(SceneReader(item, at: "\(r.at("sprites"))[\(index)]"), appearance: appearance ?? SpriteAppearance(),
-                           tally: &tally)
+                           context: spriteContext, tally: &tally)
             }
         }
         let sublayers = try layerList(r, depth: depth + 1, tally: &tally)

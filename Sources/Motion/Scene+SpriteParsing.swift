@@ -3,7 +3,7 @@ import ViewfinderCore
 
 extension Scene {
     private static let spriteKeys: Set<String> = [
-        "kind", "axis", "from", "to", "by", "keyframes", "keyTimes", "curves", "path", "start", "stopAt", "calculationMode",
+        "kind", "axis", "from", "to", "by", "keyframes", "keyTimes", "curves", "path", "start", "stopAt", "calculationMode", "key", "additive", "cumulative",
         "duration", "delay", "repeat", "autoreverse", "keepAlive", "timing", "spring", "name", "then",
     ]
 
@@ -33,7 +33,8 @@ extension Scene {
         return appearance
     }
 
-    static func sprite(_ r: SceneReader, appearance: SpriteAppearance, tally: inout Tally) throws -> SceneSprite {
+    static func sprite(_ r: SceneReader, appearance: SpriteAppearance, context: SpriteContext = SpriteContext(),
+                       tally: inout Tally) throws -> SceneSprite {
         try r.rejectUnknownKeys(spriteKeys)
         try tally.addSprite(at: r.path)
         guard let kind = try r.string("kind") else { throw r.fail("kind", "missing; expected one of \(kindList)") }
@@ -44,7 +45,11 @@ extension Scene {
             axis = value
         }
         let property: AnimatedProperty
-        if axis == nil, let group = AnimatedProperty.groups[kind], isGrouped(kind, r, group) {
+        if kind == "custom" {
+            property = try customProperty(r, context)
+        } else if r.has("key") {
+            throw r.fail("key", "only custom sprites take a key")
+        } else if axis == nil, let group = AnimatedProperty.groups[kind], isGrouped(kind, r, group) {
             property = group
         } else {
             property = try single(kind, axis: axis, r)
@@ -90,9 +95,20 @@ extension Scene {
         try readTiming(r, into: &recipe)
         recipe.name = try r.string("name")
         if let next = r.object["then"] {
-            recipe.then = [try sprite(SceneReader(next, at: r.at("then")), appearance: appearance, tally: &tally).recipe]
+            recipe.then = [try sprite(SceneReader(next, at: r.at("then")), appearance: appearance, context: context, tally: &tally).recipe]
         }
         return SceneSprite(kind: kind, recipe: recipe)
+    }
+
+    /// A custom sprite's property: the layer's custom value `key`, of the kind the layer gives
+    /// it (or, if the layer does not, the kind its from, to or by spells).
+    private static func customProperty(_ r: SceneReader, _ context: SpriteContext) throws -> AnimatedProperty {
+        guard let key = try r.string("key"), !key.isEmpty else { throw r.fail("key", "missing; a custom sprite names its value with key") }
+        let spelled = ["from", "to", "by"].lazy.compactMap { r.object[$0].flatMap(customKind(of:)) }.first
+        guard let kind = context.custom[key]?.kind ?? spelled else {
+            throw r.fail("to", "missing; a custom sprite needs a number, [x, y] or a colour in from, to or by")
+        }
+        return .custom(named: key, kind: kind)
     }
 
     /// Whether a sprite of `kind` is the grouped one: a kind with no single property (shadow,
@@ -146,7 +162,7 @@ extension Scene {
     }
 
     private static var kindList: String {
-        Set(Array(kinds.keys) + axisKinds + AnimatedProperty.groups.keys).sorted().joined(separator: ", ")
+        Set(Array(kinds.keys) + axisKinds + AnimatedProperty.groups.keys + ["custom"]).sorted().joined(separator: ", ")
     }
 
     /// A sprite value; a number must lie in `range`.
@@ -239,6 +255,8 @@ extension Scene {
             }
         }
         recipe.autoreverses = try r.bool("autoreverse") ?? recipe.autoreverses
+        recipe.additive = try r.bool("additive") ?? recipe.additive
+        recipe.cumulative = try r.bool("cumulative") ?? recipe.cumulative
         recipe.keepsAlive = try r.bool("keepAlive") ?? recipe.keepsAlive
         if let json = r.object["timing"] {
             guard !r.has("spring") else { throw r.fail("spring", "give either timing or spring, not both") }

@@ -52,6 +52,14 @@ public struct Sprite<Value> {
         timing(.spring(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity))
     }
 
+    /// Adds the sprite's value to what is on screen beneath it instead of replacing it, so that
+    /// several sprites on one property combine (Core Animation's `additive`).
+    public func additive(_ enabled: Bool = true) -> Sprite { with { $0.additive = enabled } }
+
+    /// Starts each repeat where the previous one ended (Core Animation's `cumulative`), so
+    /// `rotate.z.by(.pi / 2).repeat(4).cumulative()` turns a full circle in four steps.
+    public func cumulative(_ enabled: Bool = true) -> Sprite { with { $0.cumulative = enabled } }
+
     /// Holds the end state after finishing (instead of returning to the model value).
     public func keepAlive(_ enabled: Bool = true) -> Sprite { with { $0.keepsAlive = enabled } }
 

@@ -20,6 +20,10 @@ struct SpriteRecipe: Sendable {
     var autoreverses: Bool
     var curve: TimingCurve
     var keepsAlive: Bool
+    /// Adds its value to what is on screen beneath it instead of replacing it (Core Animation's `additive`).
+    var additive = false
+    /// Each repeat starts where the previous one ended (Core Animation's `cumulative`).
+    var cumulative = false
     var name: String?
     /// Where a scene file gives this sprite ("layers[0].sprites[1]"); nil for the Swift chain.
     var origin: String?
@@ -77,7 +81,18 @@ struct SpriteRecipe: Sendable {
         }
         let timing = SpriteTiming(begin: time + max(delay.isFinite ? delay : 0, 0), duration: resolvedDuration,
                                   repetition: repetition, autoreverses: autoreverses, curve: curve, keepsAlive: keepsAlive)
-        return SpriteTrack(property: property, course: course, timing: timing)
+        var cycleOffset: AnimatableValue?
+        if cumulative {
+            switch course {
+            case .between(let start, let end): cycleOffset = end.adding(start.scaled(by: -1))
+            case .keyframes(let track):
+                if let first = track.values.first, let last = track.values.last { cycleOffset = last.adding(first.scaled(by: -1)) }
+            case .path(let path, let stop):
+                let a = path.point(atProgress: 0, duration: 1), b = path.point(atProgress: stop, duration: 1)
+                cycleOffset = .point(Point(x: b.x - a.x, y: b.y - a.y))
+            }
+        }
+        return SpriteTrack(property: property, course: course, timing: timing, additive: additive, cycleOffset: cycleOffset)
     }
 }
 
@@ -94,10 +109,18 @@ struct SpriteTrack: Sendable {
     let property: AnimatedProperty
     let course: Course
     let timing: SpriteTiming
+    /// Whether the value is added to what is beneath.
+    var additive = false
+    /// For a cumulative sprite, what each completed cycle adds (its end minus its start).
+    var cycleOffset: AnimatableValue?
 
     /// Writes the sprite's value at `time` into `state`; does nothing when it shows nothing then.
     func apply(at time: Double, to state: inout LayerState) {
         guard let progress = timing.progress(at: time) else { return }
+        if additive || cycleOffset != nil {
+            applyCombined(at: time, progress: progress, to: &state)
+            return
+        }
         switch course {
         case .between(let start, let end):
             if property.kind == .image {
@@ -116,6 +139,25 @@ struct SpriteTrack: Sendable {
         case .path(let path, let stop):
             property.set(.point(path.point(atProgress: progress * stop, duration: timing.duration)), in: &state)
         }
+    }
+
+    /// An additive or cumulative sprite: its value, plus what completed cycles add, plus (when
+    /// additive) what is beneath it.
+    private func applyCombined(at time: Double, progress: Double, to state: inout LayerState) {
+        var value: AnimatableValue
+        switch course {
+        case .between(let start, let end): value = start.interpolated(to: end, fraction: progress)
+        case .keyframes(let keyframes):
+            guard let found = keyframes.value(at: progress, duration: timing.duration) else { return }
+            value = found
+        case .path(let path, let stop): value = .point(path.point(atProgress: progress * stop, duration: timing.duration))
+        }
+        if let cycleOffset {
+            let cycles = Double(timing.completedCycles(at: time))
+            if cycles > 0 { value = value.adding(cycleOffset.scaled(by: cycles)) }
+        }
+        if additive { value = property.value(in: state).adding(value) }
+        property.set(value, in: &state)
     }
 
     /// Pictures do not interpolate: the new one shows over the old with a growing share.
