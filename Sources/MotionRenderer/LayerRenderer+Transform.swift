@@ -13,9 +13,10 @@ extension LayerRenderer {
     /// about y alone multiplies the projected width by cos θy, one about x alone the height by
     /// cos θx (a negative cosine mirrors the layer: its back shows, as a double-sided
     /// `CALayer`'s does); both together add the small shear a true orthographic view has.
-    /// `perspective` and the z translation are ignored (no vanishing point, no size change with
-    /// depth); `zPosition` only orders siblings. With `perspective == 0` this is exactly how
-    /// Core Animation flattens a layer.
+    /// `perspective` and the z translation are ignored here (no vanishing point, no size change
+    /// with depth); `zPosition` only orders siblings. With `perspective == 0` this is exactly how
+    /// Core Animation flattens a layer; with perspective the renderer draws through
+    /// `homography(for:)` instead.
     public static func affineTransform(for state: LayerState) -> Canvas.Transform {
         let transform = state.transform
         let (sx, cx) = (sin(transform.rotation.x), cos(transform.rotation.x))
