@@ -49,12 +49,16 @@ extension AnimatedProperty {
     public static let contents = AnimatedProperty("contents", \.contents)
     /// `contentsRect`, a rectangle in unit coordinates.
     public static let contentsRect = AnimatedProperty("contentsRect", \.contentsRect)
+    /// `contentsCenter`, the stretching part of a nine-slice, in unit coordinates.
+    public static let contentsCenter = AnimatedProperty("contentsCenter", \.contentsCenter)
+    /// `contentsScale`, picture pixels per point.
+    public static let contentsScale = AnimatedProperty("contentsScale", \.contentsScale, atLeast: 0.01, atMost: 100)
 
     /// The table: every entry above, in the order the presentation JSON lists them.
     public static let all: [AnimatedProperty] = [
         position, bounds, anchorPoint, zPosition, anchorPointZ, opacity, scaleVector, rotationVector, translationVector, perspective,
         backgroundColor, cornerRadius, borderWidth, borderColor, shadowOffset, shadowOpacity, shadowRadius, shadowColor,
-        contents, contentsRect,
+        contents, contentsRect, contentsCenter, contentsScale,
     ]
 
     // MARK: - Grouped sprites

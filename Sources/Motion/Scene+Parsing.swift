@@ -89,7 +89,7 @@ extension Scene {
     }
 
     /// A layer's keys: its name, its sprites and sublayers, and every animatable property's.
-    private static let layerKeys = Set(["name", "appearance", "custom", "sprites", "sublayers"] + AnimatedProperty.all.compactMap(\.sceneKey))
+    private static let layerKeys = Set(["name", "appearance", "custom", "minificationFilter", "sprites", "sublayers"] + AnimatedProperty.all.compactMap(\.sceneKey))
 
     private static func layer(_ r: SceneReader, depth: Int, tally: inout Tally) throws -> SceneLayer {
         try r.rejectUnknownKeys(layerKeys)
@@ -104,6 +104,12 @@ extension Scene {
         for property in AnimatedProperty.all {
             guard let key = property.sceneKey, let json = r.object[key] else { continue }
             property.set(try r.modelValue(json, of: property, key: key), in: &m)
+        }
+        if let text = try r.string("minificationFilter") {
+            guard let filter = MinificationFilter(rawValue: text) else {
+                throw r.expected("minificationFilter", "one of linear, trilinear, nearest", got: .string(text))
+            }
+            m.minificationFilter = filter
         }
         if let json = r.object["custom"] {
             let values = try SceneReader(json, at: r.at("custom"))

@@ -9,7 +9,7 @@ extension Scene {
     /// scale / rotation (radians) / translation [x, y, z], perspective, backgroundColor
     /// "#rrggbbaa", cornerRadius, borderWidth, borderColor, shadowOffset [x, y], shadowOpacity,
     /// shadowRadius, shadowColor, contents (path or null), contentsRect, and contentsCrossFade
-    /// ({"from", "progress"} or null), and custom (the layer's custom values by name).
+    /// ({"from", "progress"} or null), minificationFilter, and custom (the layer's custom values by name).
     ///
     /// Then `"ignored"`: the sprites not started by `t` because one of the same `name` was
     /// running on the layer (the original's activate-as), each as
@@ -40,6 +40,7 @@ extension Scene {
             JSONValue.object([("from", json(.image($0.from))), ("progress", .number($0.progress))])
         }
         fields.append(("contentsCrossFade", crossFade ?? .null))
+        fields.append(("minificationFilter", .string(s.minificationFilter.rawValue)))
         fields.append(("custom", .object(JSONObject(s.custom.keys.sorted().compactMap { key in s.custom[key].map { (key, json($0)) } }))))
         return .object(JSONObject(fields))
     }
