@@ -28,6 +28,17 @@ extension AnimatedProperty {
     /// `transform.perspective`, the viewer's distance.
     public static let perspective = AnimatedProperty("transform.perspective", \.transform.perspective,
                                                      scene: "perspective", atLeast: 0)
+    /// `sublayerTransform.scale` as a vector.
+    public static let sublayerScale = AnimatedProperty("sublayerTransform.scale", \.sublayerTransform.scale, scene: "sublayerScale")
+    /// `sublayerTransform.rotation` as a vector, in radians.
+    public static let sublayerRotation = AnimatedProperty("sublayerTransform.rotation", \.sublayerTransform.rotation,
+                                                          scene: "sublayerRotation")
+    /// `sublayerTransform.translation` as a vector.
+    public static let sublayerTranslation = AnimatedProperty("sublayerTransform.translation", \.sublayerTransform.translation,
+                                                             scene: "sublayerTranslation")
+    /// `sublayerTransform.perspective`, the sublayers' viewer's distance.
+    public static let sublayerPerspective = AnimatedProperty("sublayerTransform.perspective", \.sublayerTransform.perspective,
+                                                             scene: "sublayerPerspective", atLeast: 0)
     /// `backgroundColor`.
     public static let backgroundColor = AnimatedProperty("backgroundColor", \.backgroundColor)
     /// `cornerRadius`.
@@ -57,6 +68,7 @@ extension AnimatedProperty {
     /// The table: every entry above, in the order the presentation JSON lists them.
     public static let all: [AnimatedProperty] = [
         position, bounds, anchorPoint, zPosition, anchorPointZ, opacity, scaleVector, rotationVector, translationVector, perspective,
+        sublayerScale, sublayerRotation, sublayerTranslation, sublayerPerspective,
         backgroundColor, cornerRadius, borderWidth, borderColor, shadowOffset, shadowOpacity, shadowRadius, shadowColor,
         contents, contentsRect, contentsCenter, contentsScale,
     ]
@@ -101,6 +113,7 @@ extension AnimatedProperty {
     public static func scale(_ axis: Axis?) -> AnimatedProperty {
         guard let axis else {
             return AnimatedProperty(key: "transform.scale", kind: .number, identity: .key("transform.scale(all)"),
+                                    storage: MemoryLayout<LayerState>.offset(of: \LayerState.transform.scale.x).map { ($0, 3) },
                                     read: { .number($0.transform.scale.x) },
                                     write: { state, value in
                                         if case .number(let n) = value { state.transform.scale = Vector3(all: n) }
@@ -145,6 +158,7 @@ extension AnimatedProperty {
     private static func component(_ axis: Axis, of key: String,
                                   _ vector: WritableKeyPath<LayerState, Vector3> & Sendable) -> AnimatedProperty {
         AnimatedProperty(key: "\(key).\(axis.rawValue)", kind: .number,
+                         storage: MemoryLayout<LayerState>.offset(of: vector.appending(path: axis.component)).map { ($0, 1) },
                          read: { .number($0[keyPath: vector][axis]) },
                          write: { state, value in
                              if case .number(let n) = value { state[keyPath: vector][axis] = n }

@@ -33,6 +33,12 @@ public struct AnimatedProperty: Sendable, Hashable, CustomStringConvertible {
     /// For a grouped sprite's property: its parts, each with the name scenes give it.
     public let parts: [(name: String, property: AnimatedProperty)]
     let identity: Identity
+    /// Where a plain value (a number, point, rectangle, colour or vector) lives in `LayerState`'s
+    /// bytes, so that sprites write it directly, thousands per frame, without a call through a
+    /// closure and a key path; `count` numbers in a row for a uniform scale. Nil: the closure.
+    let storage: (offset: Int, count: Int)?
+    /// The range written numbers are clamped to (opacity: 0…1).
+    let clamp: ClosedRange<Double>?
     private let read: @Sendable (LayerState) -> AnimatableValue
     private let write: @Sendable (inout LayerState, AnimatableValue) -> Void
 
@@ -52,18 +58,23 @@ public struct AnimatedProperty: Sendable, Hashable, CustomStringConvertible {
                 if let value = Value(animatableValue: value) { state[keyPath: path] = value }
             }
         }
-        self.init(key: key, kind: LayerState()[keyPath: path].animatableValue.kind, sceneKey: sceneKey ?? key,
+        let kind = LayerState()[keyPath: path].animatableValue.kind
+        self.init(key: key, kind: kind, sceneKey: sceneKey ?? key,
                   spriteKinds: kinds ?? [sceneKey ?? key], minimum: minimum, maximum: maximum, spriteLimit: spriteLimit,
-                  identity: .key(key), read: { $0[keyPath: path].animatableValue }, write: write)
+                  storage: kind == .image ? nil : MemoryLayout<LayerState>.offset(of: path).map { ($0, 1) }, clamp: clamp,
+                  read: { $0[keyPath: path].animatableValue }, write: write)
     }
 
     /// A property read and written by closures (a part of a stored value, or a key path).
     init(key: String, kind: AnimatableValue.Kind, sceneKey: String? = nil, spriteKinds: [String] = [],
          minimum: Double? = nil, maximum: Double = SceneLimits.maxMagnitude, spriteLimit: Double? = nil,
          identity: Identity? = nil, parts: [(name: String, property: AnimatedProperty)] = [],
+         storage: (offset: Int, count: Int)? = nil, clamp: ClosedRange<Double>? = nil,
          read: @escaping @Sendable (LayerState) -> AnimatableValue,
          write: @escaping @Sendable (inout LayerState, AnimatableValue) -> Void) {
         self.parts = parts
+        self.storage = storage
+        self.clamp = clamp
         self.key = key
         self.kind = kind
         self.sceneKey = sceneKey
@@ -84,7 +95,22 @@ public struct AnimatedProperty: Sendable, Hashable, CustomStringConvertible {
     /// Writes `value` into `state`; a value of the wrong kind is ignored (the chain's types and
     /// the scene parser never produce one).
     public func set(_ value: AnimatableValue, in state: inout LayerState) {
-        write(&state, value)
+        guard let storage else { return write(&state, value) }
+        withUnsafeMutableBytes(of: &state) { bytes in
+            // Only a value of the property's own kind is stored, so no neighbour is overwritten.
+            switch (kind, value) {
+            case (.number, .number(var n)):
+                if let clamp { n = min(max(n, clamp.lowerBound), clamp.upperBound) }
+                for index in 0..<storage.count {
+                    bytes.storeBytes(of: n, toByteOffset: storage.offset + index * MemoryLayout<Double>.stride, as: Double.self)
+                }
+            case (.point, .point(let p)): bytes.storeBytes(of: p, toByteOffset: storage.offset, as: Point.self)
+            case (.rect, .rect(let r)): bytes.storeBytes(of: r, toByteOffset: storage.offset, as: Rect.self)
+            case (.color, .color(let c)): bytes.storeBytes(of: c, toByteOffset: storage.offset, as: RGBA.self)
+            case (.vector, .vector(let v)): bytes.storeBytes(of: v, toByteOffset: storage.offset, as: Vector3.self)
+            default: break
+            }
+        }
     }
 
     /// Several properties animated as one sprite (one id, one didStop, one timing): its value is
@@ -103,7 +129,7 @@ public struct AnimatedProperty: Sendable, Hashable, CustomStringConvertible {
 
     /// A number inside a stored value, e.g. `position.x`: a part of a group, not in scenes by itself.
     static func part(_ key: String, _ path: WritableKeyPath<LayerState, Double> & Sendable) -> AnimatedProperty {
-        AnimatedProperty(key: key, kind: .number, read: { .number($0[keyPath: path]) },
+        AnimatedProperty(key: key, kind: .number, storage: MemoryLayout<LayerState>.offset(of: path).map { ($0, 1) }, read: { .number($0[keyPath: path]) },
                          write: { state, value in
                              if case .number(let n) = value { state[keyPath: path] = n }
                          })

@@ -40,6 +40,8 @@ public struct LayerMotion {
     public var shadow: ShadowSprites { ShadowSprites(motion: self) }
     /// Changes the bounds.
     public var bounds: Sprite<Rect> { sprite(.bounds) }
+    /// Transforms the sublayers (the original's toSubLayer): `sublayer.rotation.to(Vector3(x: 0, y: .pi, z: 0))`.
+    public var sublayer: SublayerSprites { SublayerSprites(motion: self) }
     /// Moves the anchor point.
     public var anchor: Sprite<Point> { sprite(.anchorPoint) }
     /// Cross-fades to another picture, or changes the part of the picture shown.
@@ -150,6 +152,20 @@ public struct ScaleSprites {
     public func by(_ offset: Double) -> Sprite<Double> { all.by(offset) }
     /// Scales uniformly starting from `factor`.
     public func from(_ factor: Double) -> Sprite<Double> { all.from(factor) }
+}
+
+/// Changes of the transform applied to the sublayers.
+public struct SublayerSprites {
+    let motion: LayerMotion
+
+    /// Scale per axis.
+    public var scale: Sprite<Vector3> { motion.property(.sublayerScale) }
+    /// Rotation about each axis, in radians.
+    public var rotation: Sprite<Vector3> { motion.property(.sublayerRotation) }
+    /// Translation per axis.
+    public var translation: Sprite<Vector3> { motion.property(.sublayerTranslation) }
+    /// The sublayers' viewer's distance.
+    public var perspective: Sprite<Double> { motion.property(.sublayerPerspective) }
 }
 
 /// Opacity changes.

@@ -64,6 +64,10 @@ public struct LayerState: Sendable, Hashable {
     public var anchorPointZ: Double = 0
     /// Scale, rotation, translation and perspective.
     public var transform: LayerTransform = .identity
+    /// A transform applied to the sublayers (not the layer itself), about the anchor point —
+    /// Core Animation's `sublayerTransform`; its perspective is the viewer of every sublayer
+    /// that has none of its own.
+    public var sublayerTransform: LayerTransform = .identity
     /// 0 (invisible) … 1 (opaque), multiplied down the tree.
     public var opacity: Double = 1
     /// The fill behind the contents.

@@ -63,6 +63,9 @@ extension Scene {
         func read(_ key: String, offset: Bool = false) throws -> AnimatableValue? {
             guard let json = r.object[key] else { return nil }
             if valueKind == .group { return try groupValue(json, of: property, r, key, offset: offset) }
+            if valueKind == .vector {
+                return try r.value(json, kind: .vector, key: key, in: range, vectorDefault: offset ? .zero : r.defaultVector(of: property))
+            }
             return try value(json, valueKind, r, key, in: offset ? offsets : range)
         }
         recipe.from = try read("from")

@@ -13,9 +13,14 @@ extension LayerRenderer {
     /// at `position + (q.x, q.y) / w` with w = 1 − q.z / d — Core Animation's `m34 = −1/d`, with
     /// z towards the viewer, so nearer parts look larger. A flat layer's points all lie in one
     /// plane, so the whole mapping is one 3×3 homography.
-    public static func homography(for state: LayerState) -> Canvas.Homography? {
+    ///
+    /// A layer without a perspective of its own is seen by its superlayer's sublayer viewer, if
+    /// any: from `viewer.distance` in front of `viewer.center` (the superlayer's anchor), its
+    /// `zPosition` adding to its depth.
+    public static func homography(for state: LayerState, viewer: Viewer? = nil) -> Canvas.Homography? {
         let t = state.transform
-        guard t.perspective > 0, t.perspective.isFinite else { return nil }
+        let own = t.perspective > 0 && t.perspective.isFinite
+        guard own || viewer != nil else { return nil }
         let (sx, cx) = (sin(t.rotation.x), cos(t.rotation.x))
         let (sy, cy) = (sin(t.rotation.y), cos(t.rotation.y))
         let (sz, cz) = (sin(t.rotation.z), cos(t.rotation.z))
@@ -32,13 +37,26 @@ extension LayerRenderer {
             let column = (0..<3).map { r[i][$0] * scale[$0] }
             return [column[0], column[1], translation[i] - (column[0] * anchor[0] + column[1] * anchor[1] + column[2] * anchor[2])]
         }
-        guard rows[2].contains(where: { $0 != 0 }) else { return nil }
-        let d = t.perspective
-        let w = [-rows[2][0] / d, -rows[2][1] / d, 1 - rows[2][2] / d]
         let (px, py) = (state.position.x, state.position.y)
-        return Canvas.Homography([rows[0][0] + px * w[0], rows[0][1] + px * w[1], rows[0][2] + px * w[2],
-                                  rows[1][0] + py * w[0], rows[1][1] + py * w[1], rows[1][2] + py * w[2],
+        let d = own ? t.perspective : viewer?.distance ?? 0
+        let center = own ? state.position : viewer?.center ?? state.position
+        let depth = own ? 0 : state.zPosition
+        guard rows[2][0] != 0 || rows[2][1] != 0 || rows[2][2] + depth != 0 else { return nil }
+        // screen = center + (position − center + q.xy) / w, with w = 1 − (q.z + depth) / d.
+        let w = [-rows[2][0] / d, -rows[2][1] / d, 1 - (rows[2][2] + depth) / d]
+        let (ox, oy) = (center.x, center.y)
+        return Canvas.Homography([rows[0][0] + ox * w[0], rows[0][1] + ox * w[1], rows[0][2] + px - ox + ox * w[2],
+                                  rows[1][0] + oy * w[0], rows[1][1] + oy * w[1], rows[1][2] + py - oy + oy * w[2],
                                   w[0], w[1], w[2]])
+    }
+
+    /// Where a superlayer's sublayer perspective looks from: `distance` in front of `center`
+    /// (in the superlayer's bounds coordinates).
+    public struct Viewer: Sendable, Hashable {
+        /// The point the viewer faces.
+        public var center: Point
+        /// How far in front of it the viewer is.
+        public var distance: Double
     }
 
     /// Draws a layer seen in perspective: its parts and sublayers flat on a picture of their own
@@ -73,6 +91,10 @@ extension LayerRenderer {
         let anchorX = s.bounds.minX + s.anchorPoint.x * s.bounds.width
         let anchorY = s.bounds.minY + s.anchorPoint.y * s.bounds.height
         flat.position = Point(x: k * (anchorX - region.minX), y: k * (anchorY - region.minY))
+        // Drawn flat: the superlayer's viewer is what the mapping below applies.
+        let viewer = viewers[depth]
+        viewers[depth] = nil
+        defer { viewers[depth] = viewer }
         try draw(node, state: flat, at: t, depth: depth, on: picture)
         let fromPixels = Canvas.Homography([1 / k, 0, region.minX, 0, 1 / k, region.minY, 0, 0, 1])
         canvas.drawProjected(picture, mapping: Canvas.Homography(m).concatenating(mapping).concatenating(fromPixels),

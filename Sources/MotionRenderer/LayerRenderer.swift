@@ -39,6 +39,8 @@ public final class LayerRenderer {
     private var levels: [Level] = []
     /// Per tree depth: the picture a layer in perspective is drawn flat on, reused.
     var projectionCanvases: [Int: Canvas] = [:]
+    /// Per tree depth: the viewer a superlayer's sublayer perspective gives the layers there.
+    var viewers: [Int: Viewer] = [:]
 
     /// A renderer that finds relative picture paths in `imageDirectory`.
     public init(imageDirectory: URL? = nil, maxImageSize: PixelSize = PixelSize(width: 2048, height: 2048)) {
@@ -122,7 +124,7 @@ public final class LayerRenderer {
     func draw<Node: RenderNode>(_ node: Node, state s: LayerState, at t: Double, depth: Int,
                                 on canvas: Canvas) throws(MotionRendererError) {
         guard s.opacity > 0, s.opacity.isFinite else { return }
-        if let mapping = Self.homography(for: s) {
+        if let mapping = Self.homography(for: s, viewer: viewers[depth]) {
             try drawInPerspective(node, state: s, mapping: mapping, at: t, depth: depth, on: canvas)
             return
         }
@@ -165,7 +167,23 @@ public final class LayerRenderer {
             canvas.fill(bounds, cornerRadius: radius, color: s.backgroundColor.fading(by: alpha))
         }
         if hasContents { try drawContents(of: s, layer: node.name, alpha: alpha, on: canvas) }
-        if !children.isEmpty { try drawSublayers(of: node, at: t, depth: depth, on: canvas) }
+        if !children.isEmpty {
+            let sublayerTransform = s.sublayerTransform
+            if sublayerTransform != .identity {
+                canvas.save()
+                canvas.concatenate(Self.sublayerAffineTransform(for: s))
+                if sublayerTransform.perspective > 0, sublayerTransform.perspective.isFinite {
+                    viewers[depth + 1] = Viewer(center: Self.anchor(of: s), distance: sublayerTransform.perspective)
+                }
+            }
+            defer {
+                if sublayerTransform != .identity {
+                    viewers[depth + 1] = nil
+                    canvas.restore()
+                }
+            }
+            try drawSublayers(of: node, at: t, depth: depth, on: canvas)
+        }
         if hasBorder {
             canvas.strokeBorder(of: bounds, cornerRadius: radius, width: s.borderWidth,
                                 color: s.borderColor.fading(by: alpha))
