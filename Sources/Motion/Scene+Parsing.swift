@@ -12,14 +12,18 @@ extension Scene {
     /// ```
     ///
     /// Layer keys: name, appearance (the timing keys of a sprite, as defaults for the layer's
-    /// sprites), sprites, sublayers and each property of `AnimatedProperty.all` by its
-    /// `sceneKey` (position, bounds, anchorPoint, zPosition, opacity, scale, rotation,
-    /// translation, perspective, backgroundColor, cornerRadius, borderWidth, borderColor,
-    /// shadowOffset, shadowOpacity, shadowRadius, shadowColor, contents (an image path),
-    /// contentsRect). Sprite keys: kind, axis, from, to, by, keyframes,
-    /// keyTimes, curves, path, stopAt, duration, delay, repeat (a number — 0 once, negative for
-    /// ever — or "forever"),
-    /// autoreverse, keepAlive, timing (a curve name or [c1x, c1y, c2x, c2y]), spring, name, then.
+    /// sprites), custom (named numbers, [x, y] points or colours), minificationFilter, sprites,
+    /// sublayers, and each property of `AnimatedProperty.all` by its `sceneKey` (position,
+    /// bounds, anchorPoint, zPosition, anchorPointZ, opacity, scale, rotation, translation,
+    /// perspective, sublayerScale, sublayerRotation, sublayerTranslation, sublayerPerspective,
+    /// backgroundColor, cornerRadius, borderWidth, borderColor, shadowOffset, shadowOpacity,
+    /// shadowRadius, shadowColor, contents (an image path), contentsRect, contentsCenter,
+    /// contentsScale). Sprite keys: kind (a property's sprite kind, a group — shadow, border,
+    /// bounds, move, anchor, translate, scale, rotate with an object of parts — or custom with
+    /// key), axis, from, to, by, keyframes, keyTimes, curves, path (with "at" and "timing" per
+    /// point), calculationMode, start, stopAt, duration, delay, repeat (a number — 0 once,
+    /// negative for ever — or "forever"), autoreverse, keepAlive, additive, cumulative, timing
+    /// (a curve name or [c1x, c1y, c2x, c2y]), spring, name (activate-as), then.
     /// Unknown keys are errors, so a typo does not pass silently. Every number, count and
     /// depth is checked against `SceneLimits` before it is used.
     public static func parse(_ data: Data) throws -> Scene {
