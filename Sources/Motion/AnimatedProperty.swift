@@ -16,31 +16,62 @@ public struct AnimatedProperty: Sendable, Hashable, CustomStringConvertible {
         case keyPath(LayerKeyPath)
     }
 
-    /// Core Animation's key path for it, e.g. "transform.rotation.z".
-    public let key: String
+    /// What only parsing, bookkeeping and the JSON read, kept behind one reference so that a
+    /// sprite's evaluation data copies one pointer, not a dozen.
+    final class Details: Sendable {
+        let key: String
+        let sceneKey: String?
+        let spriteKinds: [String]
+        let minimum: Double?
+        let maximum: Double
+        let spriteLimit: Double?
+        let parts: [(name: String, property: AnimatedProperty)]
+        let identity: Identity
+        let read: @Sendable (LayerState) -> AnimatableValue
+        let write: @Sendable (inout LayerState, AnimatableValue) -> Void
+
+        init(key: String, sceneKey: String?, spriteKinds: [String], minimum: Double?, maximum: Double, spriteLimit: Double?,
+             parts: [(name: String, property: AnimatedProperty)], identity: Identity,
+             read: @escaping @Sendable (LayerState) -> AnimatableValue,
+             write: @escaping @Sendable (inout LayerState, AnimatableValue) -> Void) {
+            self.key = key
+            self.sceneKey = sceneKey
+            self.spriteKinds = spriteKinds
+            self.minimum = minimum
+            self.maximum = maximum
+            self.spriteLimit = spriteLimit
+            self.parts = parts
+            self.identity = identity
+            self.read = read
+            self.write = write
+        }
+    }
+
+    let details: Details
     /// The kind of value it holds.
     public let kind: AnimatableValue.Kind
-    /// Its key among a scene layer's values and in the presentation JSON; nil for a part of one
-    /// (a single axis, which a scene reaches through a sprite's `axis`).
-    public let sceneKey: String?
-    /// The scene sprite kinds that animate it (e.g. "fade" and "opacity").
-    let spriteKinds: [String]
-    /// The range a number of it must lie in as a scene layer's value; nil lower bound: any.
-    let minimum: Double?
-    let maximum: Double
-    /// A bound on a scene sprite's values and offsets (±), when the general one is too loose.
-    let spriteLimit: Double?
-    /// For a grouped sprite's property: its parts, each with the name scenes give it.
-    public let parts: [(name: String, property: AnimatedProperty)]
-    let identity: Identity
     /// Where a plain value (a number, point, rectangle, colour or vector) lives in `LayerState`'s
     /// bytes, so that sprites write it directly, thousands per frame, without a call through a
     /// closure and a key path; `count` numbers in a row for a uniform scale. Nil: the closure.
     let storage: (offset: Int, count: Int)?
     /// The range written numbers are clamped to (opacity: 0…1).
     let clamp: ClosedRange<Double>?
-    private let read: @Sendable (LayerState) -> AnimatableValue
-    private let write: @Sendable (inout LayerState, AnimatableValue) -> Void
+
+    /// Core Animation's key path for it, e.g. "transform.rotation.z".
+    public var key: String { details.key }
+    /// Its key among a scene layer's values and in the presentation JSON; nil for a part of one
+    /// (a single axis, which a scene reaches through a sprite's `axis`).
+    public var sceneKey: String? { details.sceneKey }
+    /// The scene sprite kinds that animate it (e.g. "fade" and "opacity").
+    var spriteKinds: [String] { details.spriteKinds }
+    /// The range a number of it must lie in as a scene layer's value; nil lower bound: any.
+    var minimum: Double? { details.minimum }
+    var maximum: Double { details.maximum }
+    /// A bound on a scene sprite's values and offsets (±), when the general one is too loose.
+    var spriteLimit: Double? { details.spriteLimit }
+    /// For a grouped sprite's property: its parts, each with the name scenes give it.
+    public var parts: [(name: String, property: AnimatedProperty)] { details.parts }
+    var identity: Identity { details.identity }
 
     /// A property stored at `path` in `LayerState`; its kind is that of the stored value.
     init<Value: Animatable>(_ key: String, _ path: WritableKeyPath<LayerState, Value> & Sendable,
@@ -72,30 +103,23 @@ public struct AnimatedProperty: Sendable, Hashable, CustomStringConvertible {
          storage: (offset: Int, count: Int)? = nil, clamp: ClosedRange<Double>? = nil,
          read: @escaping @Sendable (LayerState) -> AnimatableValue,
          write: @escaping @Sendable (inout LayerState, AnimatableValue) -> Void) {
-        self.parts = parts
+        self.kind = kind
         self.storage = storage
         self.clamp = clamp
-        self.key = key
-        self.kind = kind
-        self.sceneKey = sceneKey
-        self.spriteKinds = spriteKinds
-        self.minimum = minimum
-        self.maximum = maximum
-        self.spriteLimit = spriteLimit
-        self.identity = identity ?? .key(key)
-        self.read = read
-        self.write = write
+        details = Details(key: key, sceneKey: sceneKey, spriteKinds: spriteKinds, minimum: minimum, maximum: maximum,
+                          spriteLimit: spriteLimit, parts: parts, identity: identity ?? .key(key), read: read, write: write)
     }
+
 
     /// The property's current value in `state`.
     public func value(in state: LayerState) -> AnimatableValue {
-        read(state)
+        details.read(state)
     }
 
     /// Writes `value` into `state`; a value of the wrong kind is ignored (the chain's types and
     /// the scene parser never produce one).
     public func set(_ value: AnimatableValue, in state: inout LayerState) {
-        guard let storage else { return write(&state, value) }
+        guard let storage else { return details.write(&state, value) }
         withUnsafeMutableBytes(of: &state) { bytes in
             // Only a value of the property's own kind is stored, so no neighbour is overwritten.
             switch (kind, value) {

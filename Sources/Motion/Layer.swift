@@ -128,8 +128,12 @@ public final class Layer {
     /// order. Pure and allocation-free; it does not deliver stop events (see `advance(to:)`).
     public func presentation(at t: Double) -> LayerState {
         var state = model
-        for index in tracks.indices {
-            tracks[index].apply(at: t, to: &state)
+        // Read in place: through the array itself each element was copied, with a retain and a
+        // release of each of its references, for every sprite of every frame.
+        tracks.withUnsafeBufferPointer { tracks in
+            for index in tracks.indices {
+                tracks[index].apply(at: t, to: &state)
+            }
         }
         return state
     }
