@@ -77,34 +77,38 @@ extension Canvas {
         let out = UnsafeMutableRawPointer(output).assumingMemoryBound(to: UInt32.self)
         let (width, height) = (source.size.width, source.size.height)
         let h = inverse.m
+        precondition(h.count == 9)
         for y in y0..<y1 {
             let py = Double(y) + 0.5
-            var row = out + (y - y0) * outStride
-            for x in x0..<x1 {
-                defer { row += 1 }
-                let px = Double(x) + 0.5
-                let w = h[6] * px + h[7] * py + h[8]
-                guard w > 0 else { row.pointee = 0; continue }
-                // Source pixel centres are at +0.5: shift so that (0, 0) is the first centre.
-                let u = (h[0] * px + h[1] * py + h[2]) / w - 0.5
-                let v = (h[3] * px + h[4] * py + h[5]) / w - 0.5
-                guard u > -1, v > -1, u < Double(width), v < Double(height) else { row.pointee = 0; continue }
-                let fu = u.rounded(.down), fv = v.rounded(.down)
-                let (iu, iv) = (Int(fu), Int(fv))
-                let (tu, tv) = (u - fu, v - fv)
-                // Outside the picture counts as transparent, so the edges are antialiased.
-                func texel(_ i: Int, _ j: Int) -> UInt32 {
-                    i >= 0 && j >= 0 && i < width && j < height ? pixels[j * inStride + i] : 0
-                }
-                let p00 = texel(iu, iv), p10 = texel(iu + 1, iv), p01 = texel(iu, iv + 1), p11 = texel(iu + 1, iv + 1)
-                let w00 = (1 - tu) * (1 - tv), w10 = tu * (1 - tv), w01 = (1 - tu) * tv, w11 = tu * tv
-                var result: UInt32 = 0
-                for shift in stride(from: 0 as UInt32, through: 24, by: 8) {
-                    let value = Double(p00 >> shift & 0xFF) * w00 + Double(p10 >> shift & 0xFF) * w10
-                        + Double(p01 >> shift & 0xFF) * w01 + Double(p11 >> shift & 0xFF) * w11
-                    result |= UInt32(min(255, value.rounded())) << shift
-                }
-                row.pointee = result
+            let row = out + (y - y0) * outStride
+            // The mapping's numerators and denominator are linear along a row: step them.
+            var nu = h[0] * (Double(x0) + 0.5) + h[1] * py + h[2]
+            var nv = h[3] * (Double(x0) + 0.5) + h[4] * py + h[5]
+            var nw = h[6] * (Double(x0) + 0.5) + h[7] * py + h[8]
+            for x in 0..<(x1 - x0) {
+                defer { nu += h[0]; nv += h[3]; nw += h[6] }
+                guard nw > 0 else { row[x] = 0; continue }
+                // Source pixel centres are at +0.5: shift so that (0, 0) is the first centre,
+                // then +1 so that the floor of a value above −1 is a truncation.
+                let u = nu / nw + 0.5, v = nv / nw + 0.5
+                guard u > 0, v > 0, u < Double(width + 1), v < Double(height + 1) else { row[x] = 0; continue }
+                let iu = Int(u) - 1, iv = Int(v) - 1
+                // Bilinear weights in 1/256ths; outside the picture counts as transparent, so the
+                // edges are antialiased.
+                let wu = UInt32((u - Double(iu + 1)) * 256), wv = UInt32((v - Double(iv + 1)) * 256)
+                let inU0 = iu >= 0, inU1 = iu + 1 < width, inV0 = iv >= 0, inV1 = iv + 1 < height
+                let p00 = inU0 && inV0 ? pixels[iv * inStride + iu] : 0
+                let p10 = inU1 && inV0 ? pixels[iv * inStride + iu + 1] : 0
+                let p01 = inU0 && inV1 ? pixels[(iv + 1) * inStride + iu] : 0
+                let p11 = inU1 && inV1 ? pixels[(iv + 1) * inStride + iu + 1] : 0
+                // Four weights summing to exactly 256, so an opaque inside stays opaque.
+                let w11 = (wu * wv) >> 8, w10 = wu - w11, w01 = wv - w11, w00 = 256 + w11 - wu - wv
+                // Two channels at a time (bytes 0 and 2, then 1 and 3): each sum stays below 2^16.
+                let even = ((p00 & 0x00FF00FF) &* w00 &+ (p10 & 0x00FF00FF) &* w10
+                    &+ (p01 & 0x00FF00FF) &* w01 &+ (p11 & 0x00FF00FF) &* w11) >> 8
+                let odd = ((p00 >> 8 & 0x00FF00FF) &* w00 &+ (p10 >> 8 & 0x00FF00FF) &* w10
+                    &+ (p01 >> 8 & 0x00FF00FF) &* w01 &+ (p11 >> 8 & 0x00FF00FF) &* w11) >> 8
+                row[x] = (even & 0x00FF00FF) | ((odd & 0x00FF00FF) << 8)
             }
         }
         cairo_surface_mark_dirty(target)
