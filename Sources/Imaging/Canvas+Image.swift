@@ -151,9 +151,10 @@ extension Canvas {
     /// filter (bilinear when enlarging, an area average when shrinking) does the rest — the
     /// same quality as filtering the full picture, at a fraction of the cost per frame.
     /// Sampling stays inside the whole pixels `source` touches (their edge repeats), so a part
-    /// does not bleed in its neighbours; `source` is clamped to the picture.
+    /// does not bleed in its neighbours; `source` is clamped to the picture. With `shrink:
+    /// .nearest` a shrunk picture is sampled at its nearest full-size pixel instead.
     public func draw(_ image: Image, in rect: Rect, from source: Rect = Rect(x: 0, y: 0, width: 1, height: 1),
-                     alpha: Double = 1, blend: BlendMode = .normal) {
+                     alpha: Double = 1, blend: BlendMode = .normal, shrink filter: ShrinkFilter = .linear) {
         guard rect.width > 0, rect.height > 0, source.width > 0, source.height > 0, alpha > 0,
               rect.isFinite, source.isFinite else { return }
         let m = currentTransform
@@ -162,7 +163,8 @@ extension Canvas {
         // Picture pixels per device pixel, on average over both axes.
         let shrink = (source.width * Double(image.size.width) / rect.width
                       * source.height * Double(image.size.height) / rect.height).squareRoot() / deviceScale
-        let level = image.level(shrink >= 2 ? Int(log2(shrink)) : 0)
+        let nearest = filter == .nearest && shrink > 1
+        let level = image.level(shrink >= 2 && !nearest ? Int(log2(shrink)) : 0)
         let (w, h) = (Double(level.size.width), Double(level.size.height))
         let sx = source.minX * w, sy = source.minY * h
         let sw = source.width * w, sh = source.height * h
@@ -180,8 +182,10 @@ extension Canvas {
         setBlend(blend)
         cairo_rectangle(context, rect.minX, rect.minY, rect.width, rect.height)
         cairo_clip(context)
+        if nearest { cairo_pattern_set_filter(pattern, CAIRO_FILTER_NEAREST) }
         cairo_set_source(context, pattern)
         cairo_paint_with_alpha(context, Self.unit(alpha))
+        if nearest { cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD) }
         cairo_restore(context)
     }
 

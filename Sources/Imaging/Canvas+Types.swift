@@ -74,6 +74,16 @@ extension Canvas {
     }
 
     /// How a drawing combines with what is already on the canvas.
+    /// How a picture drawn smaller than it is gets sampled (Core Animation's minification filter).
+    public enum ShrinkFilter: String, Sendable, Hashable, CaseIterable {
+        /// From mipmap levels with Cairo's good filter (an area average): smooth, no aliasing.
+        case linear
+        /// The same levels, blended by Cairo's good filter; drawn as `linear` is here.
+        case trilinear
+        /// The nearest pixel of the full picture: blocky, as pixel art wants.
+        case nearest
+    }
+
     public enum BlendMode: Sendable, Hashable {
         /// Painted over: Porter–Duff *over*.
         case normal

@@ -42,6 +42,15 @@ struct PendingSprite {
     }
 }
 
+/// A scene sprite that was not started because one of its name was running.
+struct IgnoredSprite: Sendable, Hashable {
+    /// Where the scene file gives it, e.g. "layers[0].sprites[1]".
+    let origin: String
+    let name: String
+    /// When it would have started.
+    let time: Double
+}
+
 /// Bookkeeping of an active sprite; evaluation never reads it.
 struct SpriteRecord {
     let id: SpriteID
@@ -216,6 +225,13 @@ extension Layer {
         let root = self.root
         let start = time ?? currentTime
         if !root.isSettling { advance(to: start) }
+        // A name is the original's activate-as: while one of that name runs, another is ignored.
+        if let name = pending.recipe.name, let running = runningSprite(named: name) {
+            if let origin = pending.recipe.origin {
+                ignoredSprites.append(IgnoredSprite(origin: origin, name: name, time: start))
+            }
+            return running
+        }
         let shown: LayerState
         if let cache = activationCache, cache.generation == trackGeneration, cache.time == start, cache.model == model {
             shown = cache.state

@@ -63,6 +63,9 @@ public final class Layer {
     var isSettling = false
     /// The earliest end of a sprite activated while events are delivered.
     var earliestNewEnd = Double.infinity
+    /// Scene sprites not started because one of their name was running (Swift ones are not
+    /// listed, so a live view that asks again each frame does not grow a list).
+    var ignoredSprites: [IgnoredSprite] = []
 
     /// A layer with the given model values (Core Animation's defaults otherwise).
     public init(name: String = "", model: LayerState = LayerState()) {
@@ -125,8 +128,12 @@ public final class Layer {
     /// order. Pure and allocation-free; it does not deliver stop events (see `advance(to:)`).
     public func presentation(at t: Double) -> LayerState {
         var state = model
-        for index in tracks.indices {
-            tracks[index].apply(at: t, to: &state)
+        // Read in place: through the array itself each element was copied, with a retain and a
+        // release of each of its references, for every sprite of every frame.
+        tracks.withUnsafeBufferPointer { tracks in
+            for index in tracks.indices {
+                tracks[index].apply(at: t, to: &state)
+            }
         }
         return state
     }

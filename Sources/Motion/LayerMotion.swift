@@ -22,18 +22,26 @@ public struct LayerMotion {
 
     /// Moves the position.
     public var move: Sprite<Point> { sprite(.position) }
+    /// Moves the position and `zPosition` as one sprite: `move3D.to(x: 10, y: 20, z: 5)`.
+    public var move3D: Sprite<AxisParts> { sprite(.position3D) }
+    /// Moves the anchor point and `anchorPointZ` as one sprite.
+    public var anchor3D: Sprite<AxisParts> { sprite(.anchorPoint3D) }
+    /// Changes the bounds' width and height as one sprite, the origin left as it is.
+    public var size: Sprite<SizeParts> { sprite(.boundsSize) }
     /// Scales uniformly (`scale.to(2)`) or along one axis (`scale.x.to(2)`).
     public var scale: ScaleSprites { ScaleSprites(motion: self) }
     /// Turns about an axis, in radians: `rotate.z.to(.pi)`.
-    public var rotate: AxisSprites { AxisSprites(motion: self, property: AnimatedProperty.rotation) }
+    public var rotate: AxisSprites { AxisSprites(motion: self, property: AnimatedProperty.rotation, all: .rotation3D) }
     /// Shifts along an axis after rotating and scaling: `translate.z.by(40)`.
-    public var translate: AxisSprites { AxisSprites(motion: self, property: AnimatedProperty.translation) }
-    /// Changes opacity: `fade.in()`, `fade.out()`, or `fade.from(1).to(0.5)`.
+    public var translate: AxisSprites { AxisSprites(motion: self, property: AnimatedProperty.translation, all: .translation3D) }
+    /// Changes opacity, always kept within 0…1: `fade.in()`, `fade.out()`, or `fade.from(1).to(0.5)`.
     public var fade: FadeSprites { FadeSprites(motion: self) }
     /// Changes the shadow's offset, opacity, radius or colour.
     public var shadow: ShadowSprites { ShadowSprites(motion: self) }
     /// Changes the bounds.
     public var bounds: Sprite<Rect> { sprite(.bounds) }
+    /// Transforms the sublayers (the original's toSubLayer): `sublayer.rotation.to(Vector3(x: 0, y: .pi, z: 0))`.
+    public var sublayer: SublayerSprites { SublayerSprites(motion: self) }
     /// Moves the anchor point.
     public var anchor: Sprite<Point> { sprite(.anchorPoint) }
     /// Cross-fades to another picture, or changes the part of the picture shown.
@@ -61,6 +69,17 @@ public struct LayerMotion {
         sprite(.custom(LayerKeyPath(keyPath)))
     }
 
+    /// Animates the layer's custom number `name` (`LayerState.custom`), e.g. a progress.
+    public func custom(_ name: String) -> Sprite<Double> {
+        sprite(.custom(named: name, kind: .number))
+    }
+
+    /// Animates the layer's custom point or colour `name`.
+    public func custom<Value: Animatable>(_ name: String, as type: Value.Type) -> Sprite<Value> {
+        let kind: AnimatableValue.Kind = type == Point.self ? .point : type == RGBA.self ? .color : .number
+        return sprite(.custom(named: name, kind: kind))
+    }
+
     /// Animates any property, given by name.
     public func property<Value>(_ property: AnimatedProperty, as type: Value.Type = Value.self) -> Sprite<Value> {
         sprite(property)
@@ -69,6 +88,19 @@ public struct LayerMotion {
     /// The sprite activated on this layer with `id`.
     public func sprite(_ id: SpriteID) -> SpriteHandle {
         SpriteHandle(layer: layer, id: id)
+    }
+
+    /// The sprite running on this layer under `name` (see `activate(as:)`), if any.
+    public func sprite(named name: String) -> SpriteHandle? {
+        layer.runningSprite(named: name).map { SpriteHandle(layer: layer, id: $0) }
+    }
+
+    /// Interrupts the sprite running under `name`, if any; says whether there was one.
+    @discardableResult
+    public func stop(named name: String) -> Bool {
+        guard let handle = sprite(named: name) else { return false }
+        handle.stop()
+        return true
     }
 
     /// Stops every sprite on the layer; running ones are told they were interrupted.
@@ -87,6 +119,7 @@ public struct LayerMotion {
 public struct AxisSprites {
     let motion: LayerMotion
     let property: @Sendable (Axis) -> AnimatedProperty
+    let all: AnimatedProperty
 
     /// About or along x.
     public var x: Sprite<Double> { motion.property(property(.x)) }
@@ -94,6 +127,8 @@ public struct AxisSprites {
     public var y: Sprite<Double> { motion.property(property(.y)) }
     /// About or along z (rotation in the screen's plane; translation towards the viewer).
     public var z: Sprite<Double> { motion.property(property(.z)) }
+    /// All three axes as one sprite: `translate.xyz.to(x: 10, z: 40)`.
+    public var xyz: Sprite<AxisParts> { motion.property(all) }
 }
 
 /// Uniform or per-axis scaling.
@@ -108,6 +143,8 @@ public struct ScaleSprites {
     public var y: Sprite<Double> { motion.property(.scale(.y)) }
     /// Depth only.
     public var z: Sprite<Double> { motion.property(.scale(.z)) }
+    /// Each axis its own factor, as one sprite: `scale.xyz.to(x: 2, y: 0.5)`.
+    public var xyz: Sprite<AxisParts> { motion.property(.scale3D) }
 
     /// Scales uniformly to `factor`.
     public func to(_ factor: Double) -> Sprite<Double> { all.to(factor) }
@@ -117,16 +154,30 @@ public struct ScaleSprites {
     public func from(_ factor: Double) -> Sprite<Double> { all.from(factor) }
 }
 
+/// Changes of the transform applied to the sublayers.
+public struct SublayerSprites {
+    let motion: LayerMotion
+
+    /// Scale per axis.
+    public var scale: Sprite<Vector3> { motion.property(.sublayerScale) }
+    /// Rotation about each axis, in radians.
+    public var rotation: Sprite<Vector3> { motion.property(.sublayerRotation) }
+    /// Translation per axis.
+    public var translation: Sprite<Vector3> { motion.property(.sublayerTranslation) }
+    /// The sublayers' viewer's distance.
+    public var perspective: Sprite<Double> { motion.property(.sublayerPerspective) }
+}
+
 /// Opacity changes.
 public struct FadeSprites {
     let motion: LayerMotion
 
     private var opacity: Sprite<Double> { motion.property(.opacity) }
 
-    /// From transparent to opaque: a layer about to fade in usually has a model opacity of 1
-    /// already, so starting from what is on screen would do nothing.
-    public func `in`() -> Sprite<Double> { opacity.from(0).to(1) }
-    /// From what is on screen to transparent, so an interrupted fade-in does not jump.
+    /// To opaque from what is on screen, as in the original, which sets only the end: a layer
+    /// to fade in is made transparent first (`layer.opacity = 0`, or `fade.from(0).to(1)`).
+    public func `in`() -> Sprite<Double> { opacity.to(1) }
+    /// To transparent from what is on screen, so an interrupted fade-in does not jump.
     public func out() -> Sprite<Double> { opacity.to(0) }
     /// To `value` from what is on screen.
     public func to(_ value: Double) -> Sprite<Double> { opacity.to(value) }
@@ -148,6 +199,17 @@ public struct ShadowSprites {
     public var radius: Sprite<Double> { motion.property(.shadowRadius) }
     /// The shadow's colour.
     public var color: Sprite<RGBA> { motion.property(.shadowColor) }
+    /// Offset, opacity, radius and colour as one sprite.
+    public var all: Sprite<ShadowParts> { motion.property(.shadow) }
+
+    /// The parts given, as one sprite with one id and one didStop.
+    public func to(offset: Point? = nil, opacity: Double? = nil, radius: Double? = nil, color: RGBA? = nil) -> Sprite<ShadowParts> {
+        all.to(offset: offset, opacity: opacity, radius: radius, color: color)
+    }
+    /// From the parts given, as one sprite.
+    public func from(offset: Point? = nil, opacity: Double? = nil, radius: Double? = nil, color: RGBA? = nil) -> Sprite<ShadowParts> {
+        all.from(offset: offset, opacity: opacity, radius: radius, color: color)
+    }
 }
 
 /// Border changes.
@@ -158,6 +220,13 @@ public struct BorderSprites {
     public var width: Sprite<Double> { motion.property(.borderWidth) }
     /// The border's colour.
     public var color: Sprite<RGBA> { motion.property(.borderColor) }
+    /// Width and colour as one sprite.
+    public var all: Sprite<BorderParts> { motion.property(.border) }
+
+    /// The parts given, as one sprite with one id and one didStop.
+    public func to(width: Double? = nil, color: RGBA? = nil) -> Sprite<BorderParts> { all.to(width: width, color: color) }
+    /// From the parts given, as one sprite.
+    public func from(width: Double? = nil, color: RGBA? = nil) -> Sprite<BorderParts> { all.from(width: width, color: color) }
 }
 
 /// Contents changes.

@@ -20,6 +20,16 @@ public struct ImageReference: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     public var description: String { name }
 }
 
+/// How a picture drawn smaller than it is gets sampled (Core Animation's minification filter).
+public enum MinificationFilter: String, Sendable, Hashable, CaseIterable {
+    /// Smoothly averaged (the default).
+    case linear
+    /// Averaged across pre-shrunk levels.
+    case trilinear
+    /// The nearest pixel: blocky, for pixel art.
+    case nearest
+}
+
 /// A contents cross-fade in progress: the old picture shows beneath the new one, whose share
 /// grows from 0 to 1.
 public struct ContentsCrossFade: Sendable, Hashable {
@@ -50,8 +60,14 @@ public struct LayerState: Sendable, Hashable {
     public var anchorPoint: Point = Point(x: 0.5, y: 0.5)
     /// Stacking order among siblings: higher draws later (on top).
     public var zPosition: Double = 0
+    /// The anchor's depth: the transform turns about (anchor, anchorPointZ), in points.
+    public var anchorPointZ: Double = 0
     /// Scale, rotation, translation and perspective.
     public var transform: LayerTransform = .identity
+    /// A transform applied to the sublayers (not the layer itself), about the anchor point —
+    /// Core Animation's `sublayerTransform`; its perspective is the viewer of every sublayer
+    /// that has none of its own.
+    public var sublayerTransform: LayerTransform = .identity
     /// 0 (invisible) … 1 (opaque), multiplied down the tree.
     public var opacity: Double = 1
     /// The fill behind the contents.
@@ -74,8 +90,22 @@ public struct LayerState: Sendable, Hashable {
     public var contents: ImageReference?
     /// The part of the picture shown, in fractions of its size (unit rectangle = all of it).
     public var contentsRect: Rect = Rect(x: 0, y: 0, width: 1, height: 1)
+    /// The part of the picture that stretches (unit coordinates of the part `contentsRect`
+    /// shows): outside it, corners keep their size and edges stretch one way only — a
+    /// nine-slice. The unit rectangle (the default) stretches all of it.
+    public var contentsCenter: Rect = Rect(x: 0, y: 0, width: 1, height: 1)
+    /// Picture pixels per point: the fixed corners of a nine-slice are their pixel size divided
+    /// by this.
+    public var contentsScale: Double = 1
+    /// How the picture is sampled when drawn smaller than it is: "linear" (the default),
+    /// "trilinear" or "nearest".
+    public var minificationFilter: MinificationFilter = .linear
     /// Set while a contents sprite cross-fades from an older picture to `contents`.
     public var contentsCrossFade: ContentsCrossFade?
+    /// Values a program adds to its layers by name (a custom layer's `progress`): numbers,
+    /// points or colours, animated by `motion.custom("progress")` and listed in the scene JSON.
+    /// Empty by default; only a layer with custom sprites copies it per frame.
+    public var custom: [String: AnimatableValue] = [:]
 
     /// A state with Core Animation's defaults: at the origin, empty, opaque, untransformed.
     public init() {}

@@ -11,12 +11,19 @@ extension Scene {
     ///              "sprites": [{"kind": "rotate", "axis": "z", "to": 6.283185307179586, "duration": 1, "repeat": "forever"}]}]}
     /// ```
     ///
-    /// Layer keys: name, position, bounds, anchorPoint, zPosition, opacity, backgroundColor,
-    /// cornerRadius, borderWidth, borderColor, shadowOffset, shadowOpacity, shadowRadius,
-    /// shadowColor, contents (an image path), contentsRect, scale, rotation, translation,
-    /// perspective, sprites, sublayers. Sprite keys: kind, axis, from, to, by, keyframes,
-    /// keyTimes, curves, path, stopAt, duration, delay, repeat (a number or "forever"),
-    /// autoreverse, keepAlive, timing (a curve name or [c1x, c1y, c2x, c2y]), spring, name, then.
+    /// Layer keys: name, appearance (the timing keys of a sprite, as defaults for the layer's
+    /// sprites), custom (named numbers, [x, y] points or colours), minificationFilter, sprites,
+    /// sublayers, and each property of `AnimatedProperty.all` by its `sceneKey` (position,
+    /// bounds, anchorPoint, zPosition, anchorPointZ, opacity, scale, rotation, translation,
+    /// perspective, sublayerScale, sublayerRotation, sublayerTranslation, sublayerPerspective,
+    /// backgroundColor, cornerRadius, borderWidth, borderColor, shadowOffset, shadowOpacity,
+    /// shadowRadius, shadowColor, contents (an image path), contentsRect, contentsCenter,
+    /// contentsScale). Sprite keys: kind (a property's sprite kind, a group — shadow, border,
+    /// bounds, move, anchor, translate, scale, rotate with an object of parts — or custom with
+    /// key), axis, from, to, by, keyframes, keyTimes, curves, path (with "at" and "timing" per
+    /// point), calculationMode, start, stopAt, duration, delay, repeat (a number — 0 once,
+    /// negative for ever — or "forever"), autoreverse, keepAlive, additive, cumulative, timing
+    /// (a curve name or [c1x, c1y, c2x, c2y]), spring, name (activate-as), then.
     /// Unknown keys are errors, so a typo does not pass silently. Every number, count and
     /// depth is checked against `SceneLimits` before it is used.
     public static func parse(_ data: Data) throws -> Scene {
@@ -39,6 +46,21 @@ extension Scene {
         var tally = Tally()
         scene.layers = try layerList(reader, depth: 1, tally: &tally)
         return scene
+    }
+
+    /// The kind of custom value a JSON value spells: a number, [x, y], or a colour string.
+    static func customKind(of json: JSONValue) -> AnimatableValue.Kind? {
+        switch json {
+        case .number: .number
+        case .array(let items) where items.count == 2: .point
+        case .string: .color
+        default: nil
+        }
+    }
+
+    /// What a layer's sprites need to know of it: its custom values, for their kinds.
+    struct SpriteContext {
+        var custom: [String: AnimatableValue] = [:]
     }
 
     /// What the scene holds so far, to name layers and keep within `SceneLimits`.
@@ -70,11 +92,8 @@ extension Scene {
         }
     }
 
-    private static let layerKeys: Set<String> = [
-        "name", "position", "bounds", "anchorPoint", "zPosition", "opacity", "backgroundColor", "cornerRadius",
-        "borderWidth", "borderColor", "shadowOffset", "shadowOpacity", "shadowRadius", "shadowColor", "contents",
-        "contentsRect", "scale", "rotation", "translation", "perspective", "sprites", "sublayers",
-    ]
+    /// A layer's keys: its name, its sprites and sublayers, and every animatable property's.
+    private static let layerKeys = Set(["name", "appearance", "custom", "minificationFilter", "sprites", "sublayers"] + AnimatedProperty.all.compactMap(\.sceneKey))
 
     private static func layer(_ r: SceneReader, depth: Int, tally: inout Tally) throws -> SceneLayer {
         try r.rejectUnknownKeys(layerKeys)
@@ -86,33 +105,36 @@ extension Scene {
         guard !name.isEmpty else { throw r.fail("name", "must not be empty") }
         guard tally.names.insert(name).inserted else { throw r.fail("name", "\"\(name)\" is used by another layer; names must be unique") }
         var m = LayerState()
-        if let v = try r.point("position") { m.position = v }
-        if let v = try r.rect("bounds") { m.bounds = v }
-        if let v = try r.point("anchorPoint") { m.anchorPoint = v }
-        if let v = try r.number("zPosition") { m.zPosition = v }
-        if let v = try r.number("opacity") { m.opacity = v }
-        if let v = try r.color("backgroundColor") { m.backgroundColor = v }
-        if let v = try r.number("cornerRadius", atLeast: 0) { m.cornerRadius = v }
-        if let v = try r.number("borderWidth", atLeast: 0) { m.borderWidth = v }
-        if let v = try r.color("borderColor") { m.borderColor = v }
-        if let v = try r.point("shadowOffset") { m.shadowOffset = v }
-        if let v = try r.number("shadowOpacity") { m.shadowOpacity = v }
-        if let v = try r.number("shadowRadius", atLeast: 0, atMost: SceneLimits.maxShadowRadius) { m.shadowRadius = v }
-        if let v = try r.color("shadowColor") { m.shadowColor = v }
-        if let v = try r.string("contents") { m.contents = ImageReference(v) }
-        if let v = try r.rect("contentsRect") { m.contentsRect = v }
-        if let v = try r.vector("scale", default: .one) { m.transform.scale = v }
-        if let v = try r.vector("rotation", default: .zero) { m.transform.rotation = v }
-        if let v = try r.vector("translation", default: .zero) { m.transform.translation = v }
-        if let v = try r.number("perspective", atLeast: 0) { m.transform.perspective = v }
+        for property in AnimatedProperty.all {
+            guard let key = property.sceneKey, let json = r.object[key] else { continue }
+            property.set(try r.modelValue(json, of: property, key: key), in: &m)
+        }
+        if let text = try r.string("minificationFilter") {
+            guard let filter = MinificationFilter(rawValue: text) else {
+                throw r.expected("minificationFilter", "one of linear, trilinear, nearest", got: .string(text))
+            }
+            m.minificationFilter = filter
+        }
+        if let json = r.object["custom"] {
+            let values = try SceneReader(json, at: r.at("custom"))
+            for key in values.object.keys {
+                guard let value = values.object[key], let kind = customKind(of: value) else {
+                    throw values.fail(key, "expected a number, [x, y] or a colour \"#rrggbb\"")
+                }
+                m.custom[key] = try values.value(value, kind: kind, key: key, in: SceneReader.magnitude)
+            }
+        }
+        let spriteContext = SpriteContext(custom: m.custom)
+        let appearance = try r.object["appearance"].map { try Self.appearance(SceneReader($0, at: r.at("appearance"))) }
         var sprites: [SceneSprite] = []
         if let value = r.object["sprites"] {
             guard case .array(let items) = value else { throw r.expected("sprites", "an array of sprites", got: value) }
             sprites = try items.enumerated().map { index, item in
-                try sprite(SceneReader(item, at: "\(r.at("sprites"))[\(index)]"), tally: &tally)
+                try sprite(SceneReader(item, at: "\(r.at("sprites"))[\(index)]"), appearance: appearance ?? SpriteAppearance(),
+                           context: spriteContext, tally: &tally)
             }
         }
         let sublayers = try layerList(r, depth: depth + 1, tally: &tally)
-        return SceneLayer(name: name, model: m, sprites: sprites, sublayers: sublayers)
+        return SceneLayer(name: name, model: m, appearance: appearance ?? SpriteAppearance(), sprites: sprites, sublayers: sublayers)
     }
 }

@@ -55,21 +55,26 @@ public struct SceneLayer: Sendable {
     public var name: String
     /// Its starting values.
     public var model: LayerState
+    /// The defaults its sprites were built with, kept on the layer for sprites added later.
+    public var appearance: SpriteAppearance
     /// The sprites it activates at time 0.
     public var sprites: [SceneSprite]
     /// The layers inside it.
     public var sublayers: [SceneLayer]
 
     /// A scene layer from its parts.
-    public init(name: String, model: LayerState = LayerState(), sprites: [SceneSprite] = [], sublayers: [SceneLayer] = []) {
+    public init(name: String, model: LayerState = LayerState(), appearance: SpriteAppearance = SpriteAppearance(),
+                sprites: [SceneSprite] = [], sublayers: [SceneLayer] = []) {
         self.name = name
         self.model = model
+        self.appearance = appearance
         self.sprites = sprites
         self.sublayers = sublayers
     }
 
     fileprivate func makeLayer(collecting activations: inout [(Layer, SpriteRecipe)]) -> Layer {
         let layer = Layer(name: name, model: model)
+        layer.appearance = appearance
         for sprite in sprites { activations.append((layer, sprite.recipe)) }
         for sublayer in sublayers { layer.addSublayer(sublayer.makeLayer(collecting: &activations)) }
         return layer

@@ -104,14 +104,61 @@ struct SceneReader {
         try object[key].map { try color($0, key: key) }
     }
 
-    /// A number for all three axes, or `[x, y]` (z unchanged) or `[x, y, z]`.
+    /// The vector at `key`, if any (see `vector(_:key:default:)`).
     func vector(_ key: String, default base: Vector3) throws -> Vector3? {
-        guard let value = object[key] else { return nil }
+        try object[key].map { try vector($0, key: key, default: base) }
+    }
+
+    /// A number for all three axes, or `[x, y]` (z unchanged) or `[x, y, z]`.
+    func vector(_ value: JSONValue, key: String, default base: Vector3) throws -> Vector3 {
         if case .number(let n) = value, n.isFinite {
             guard Self.magnitude.contains(n) else { throw outOfRange(key, n, Self.magnitude) }
             return Vector3(all: n)
         }
         let n = try numbers(value, key: key, counts: [2, 3], what: "a number, [x, y] or [x, y, z]")
         return Vector3(x: n[0], y: n[1], z: n.count == 3 ? n[2] : base.z)
+    }
+
+    /// A value of `kind` at `key`: numbers within `range`, a vector as `vector(_:key:default:)`
+    /// reads it, a picture as a path or null.
+    func value(_ json: JSONValue, kind: AnimatableValue.Kind, key: String, in range: ClosedRange<Double>,
+               vectorDefault: Vector3 = .zero) throws -> AnimatableValue {
+        switch kind {
+        case .number:
+            guard case .number(let n) = json, n.isFinite else { throw expected(key, "a number", got: json) }
+            guard range.contains(n) else { throw outOfRange(key, n, range) }
+            return .number(n)
+        case .point: return .point(try point(json, key: key))
+        case .rect: return .rect(try rect(json, key: key))
+        case .color: return .color(try color(json, key: key))
+        case .vector: return .vector(try vector(json, key: key, default: vectorDefault))
+        case .group:
+            throw expected(key, "a value of a grouped sprite's part", got: json)
+        case .image:
+            if case .null = json { return .image(nil) }
+            guard case .string(let path) = json else { throw expected(key, "an image path or null", got: json) }
+            return .image(ImageReference(path))
+        }
+    }
+
+    /// A layer's starting value of `property` at `key`, within the property's range.
+    func modelValue(_ json: JSONValue, of property: AnimatedProperty, key: String) throws -> AnimatableValue {
+        switch property.kind {
+        case .number:
+            // Through number(_:) so that a value below the minimum reads "expected a number ≥ …".
+            return .number(try number(key, atLeast: property.minimum, atMost: property.maximum) ?? 0)
+        case .image:
+            return .image(ImageReference(try string(key) ?? ""))
+        case .vector:
+            return try value(json, kind: .vector, key: key, in: Self.magnitude, vectorDefault: defaultVector(of: property))
+        default:
+            return try value(json, kind: property.kind, key: key, in: Self.magnitude)
+        }
+    }
+
+    /// What a vector property is by default: its z stays so when a scene gives only [x, y].
+    func defaultVector(of property: AnimatedProperty) -> Vector3 {
+        if case .vector(let v) = property.value(in: LayerState()) { return v }
+        return .zero
     }
 }

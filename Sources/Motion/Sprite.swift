@@ -7,7 +7,10 @@ import ViewfinderCore
 /// Each call returns a changed copy, so a half-built chain can be kept and reused. Nothing
 /// moves until `activate()`; a start value left out is read from what is on screen then, an end
 /// value left out is the model value (as in Core Animation).
-public struct Sprite<Value: Animatable> {
+///
+/// `Value` is the Swift type of what it animates (`Double`, `Point`, …), or for a grouped sprite
+/// a marker such as `ShadowParts` whose extension gives `to(offset:opacity:radius:color:)`.
+public struct Sprite<Value> {
     /// The layer it animates.
     public let layer: Layer
     var pending: PendingSprite
@@ -20,27 +23,13 @@ public struct Sprite<Value: Animatable> {
     /// Which of the layer's values it animates.
     public var property: AnimatedProperty { pending.recipe.property }
 
-    private func with(_ change: (inout SpriteRecipe) -> Void) -> Sprite {
+    func with(_ change: (inout SpriteRecipe) -> Void) -> Sprite {
         var copy = self
         var recipe = copy.pending.recipe
         change(&recipe)
         copy.pending = PendingSprite(layer: layer, recipe: recipe, didStop: pending.didStop, next: pending.next)
         return copy
     }
-
-    /// Starts from `value` instead of what is on screen at activation.
-    public func from(_ value: Value) -> Sprite { with { $0.from = value.animatableValue } }
-
-    /// Ends at `value` (replacing any `by`).
-    public func to(_ value: Value) -> Sprite {
-        with {
-            $0.to = value.animatableValue
-            $0.by = nil
-        }
-    }
-
-    /// Goes through keyframes instead of from/to.
-    public func keyframes(_ keyframes: Keyframes<Value>) -> Sprite { with { $0.keyframes = keyframes.track } }
 
     /// Seconds of one pass (default: the layer's appearance, 0.25 s, or a spring's settling time).
     public func duration(_ seconds: Double) -> Sprite { with { $0.duration = seconds } }
@@ -62,6 +51,14 @@ public struct Sprite<Value: Animatable> {
                        initialVelocity: Double = 0) -> Sprite {
         timing(.spring(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity))
     }
+
+    /// Adds the sprite's value to what is on screen beneath it instead of replacing it, so that
+    /// several sprites on one property combine (Core Animation's `additive`).
+    public func additive(_ enabled: Bool = true) -> Sprite { with { $0.additive = enabled } }
+
+    /// Starts each repeat where the previous one ended (Core Animation's `cumulative`), so
+    /// `rotate.z.by(.pi / 2).repeat(4).cumulative()` turns a full circle in four steps.
+    public func cumulative(_ enabled: Bool = true) -> Sprite { with { $0.cumulative = enabled } }
 
     /// Holds the end state after finishing (instead of returning to the model value).
     public func keepAlive(_ enabled: Bool = true) -> Sprite { with { $0.keepsAlive = enabled } }
@@ -92,9 +89,24 @@ public struct Sprite<Value: Animatable> {
     /// in which case nothing happens; either way returns the id of the one running under it.
     @discardableResult
     public func activate(as name: String) -> SpriteID {
-        if let running = layer.runningSprite(named: name) { return running }
-        return with { $0.name = name }.activate()
+        with { $0.name = name }.activate()
     }
+}
+
+extension Sprite where Value: Animatable {
+    /// Starts from `value` instead of what is on screen at activation.
+    public func from(_ value: Value) -> Sprite { with { $0.from = value.animatableValue } }
+
+    /// Ends at `value` (replacing any `by`).
+    public func to(_ value: Value) -> Sprite {
+        with {
+            $0.to = value.animatableValue
+            $0.by = nil
+        }
+    }
+
+    /// Goes through keyframes instead of from/to.
+    public func keyframes(_ keyframes: Keyframes<Value>) -> Sprite { with { $0.keyframes = keyframes.track } }
 }
 
 extension Sprite where Value == Double {

@@ -106,6 +106,16 @@ public struct SpriteTiming: Sendable, Hashable {
         return oddWhole ? 1 - fraction : fraction
     }
 
+    /// How many whole cycles (forwards, and back when autoreversing) have ended before the one
+    /// shown at `t`: 0 during the first, and at the end the cycle the sprite ends in.
+    public func completedCycles(at t: Double) -> Int {
+        let cycle = duration * (autoreverses ? 2 : 1)
+        guard cycle > 0, t > begin else { return 0 }
+        var count = ((t - begin) / cycle).rounded(.down)
+        if !repetition.isForever { count = min(count, repetition.count.rounded(.up) - 1) }
+        return count.isFinite ? Int(min(count, Double(Int32.max))) : 0
+    }
+
     /// Progress after the curve at time `t`, or nil when the sprite shows nothing then.
     public func progress(at t: Double) -> Double? {
         guard let phase = phase(at: t) else { return nil }

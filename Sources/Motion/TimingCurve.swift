@@ -21,13 +21,12 @@ public enum TimingCurve: Sendable, Hashable, CustomStringConvertible {
     public static let easeInEaseOut = TimingCurve.bezier(CubicBezier(0.42, 0, 0.58, 1))
     /// Core Animation's default for implicit animations: (0.25, 0.1, 0.25, 1).
     public static let `default` = TimingCurve.bezier(CubicBezier(0.25, 0.1, 0.25, 1))
-    /// The original library's very slow start. Its points were not published with the
-    /// description we re-create from, so we use the common "ease-in quint" approximation
-    /// (0.755, 0.05, 0.855, 0.06): almost still for the first half, then a rush.
-    public static let extremeEaseIn = TimingCurve.bezier(CubicBezier(0.755, 0.05, 0.855, 0.06))
-    /// The mirror of `extremeEaseIn`, the "ease-out quint" approximation (0.23, 1, 0.32, 1):
-    /// a rush, then a long, gentle arrival.
-    public static let extremeEaseOut = TimingCurve.bezier(CubicBezier(0.23, 1, 0.32, 1))
+    /// The original library's very slow start, with its published control points (1, 0, 1, 1):
+    /// 0.110 at half time, then a rush.
+    public static let extremeEaseIn = TimingCurve.bezier(CubicBezier(1, 0, 1, 1))
+    /// The original library's very gentle arrival, with its published control points
+    /// (0, 0, 0, 1): 0.890 at half time.
+    public static let extremeEaseOut = TimingCurve.bezier(CubicBezier(0, 0, 0, 1))
 
     /// A cubic Bézier with control points (c1x, c1y) and (c2x, c2y).
     public static func bezier(_ c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double) -> TimingCurve {

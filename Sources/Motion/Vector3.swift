@@ -51,6 +51,15 @@ public struct Vector3: Sendable, Hashable, CustomStringConvertible {
 
 /// One of the three spatial axes a sprite can rotate, scale or translate along.
 public enum Axis: String, Sendable, Hashable, CaseIterable {
+    /// The key path to this axis's component of a vector.
+    var component: WritableKeyPath<Vector3, Double> {
+        switch self {
+        case .x: \.x
+        case .y: \.y
+        case .z: \.z
+        }
+    }
+
     /// Horizontal, rightwards.
     case x
     /// Vertical, downwards.

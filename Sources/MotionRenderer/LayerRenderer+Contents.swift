@@ -9,7 +9,7 @@ extension LayerRenderer {
     func drawContents(of s: LayerState, layer: String, alpha: Double, on canvas: Canvas) throws(MotionRendererError) {
         let new = try s.contents.map { reference throws(MotionRendererError) in try image(reference, layer: layer) }
         guard let fade = s.contentsCrossFade else {
-            if let new { canvas.draw(new, in: s.bounds, from: s.contentsRect, alpha: alpha) }
+            if let new { drawPicture(new, of: s, alpha: alpha, on: canvas) }
             return
         }
         let progress = fade.progress.isFinite ? min(max(fade.progress, 0), 1) : 1
@@ -18,14 +18,59 @@ extension LayerRenderer {
         case (nil, nil):
             return
         case (let old?, nil):
-            canvas.draw(old, in: s.bounds, from: s.contentsRect, alpha: alpha * (1 - progress))
+            drawPicture(old, of: s, alpha: alpha * (1 - progress), on: canvas)
         case (nil, let new?):
-            canvas.draw(new, in: s.bounds, from: s.contentsRect, alpha: alpha * progress)
+            drawPicture(new, of: s, alpha: alpha * progress, on: canvas)
         case (let old?, let new?):
             canvas.drawGroup(alpha: alpha) {
-                canvas.draw(old, in: s.bounds, from: s.contentsRect, alpha: 1 - progress)
-                canvas.draw(new, in: s.bounds, from: s.contentsRect, alpha: progress, blend: .plus)
+                drawPicture(old, of: s, alpha: 1 - progress, on: canvas)
+                drawPicture(new, of: s, alpha: progress, blend: .plus, on: canvas)
             }
+        }
+    }
+
+    /// Draws `image` over the layer's bounds from `contentsRect`: stretched whole, or as a
+    /// nine-slice when `contentsCenter` is not the unit rectangle — the corners outside it keep
+    /// their size (picture pixels / `contentsScale`, shrunk alike when the bounds are too small
+    /// for them), the edges stretch along their length, the centre both ways.
+    func drawPicture(_ image: Canvas.Image, of s: LayerState, alpha: Double, blend: Canvas.BlendMode = .normal,
+                     on canvas: Canvas) {
+        let filter = Canvas.ShrinkFilter(rawValue: s.minificationFilter.rawValue) ?? .linear
+        let unit = Rect(x: 0, y: 0, width: 1, height: 1)
+        let c = s.contentsCenter
+        guard c != unit, c.isFinite else {
+            canvas.draw(image, in: s.bounds, from: s.contentsRect, alpha: alpha, blend: blend, shrink: filter)
+            return
+        }
+        let source = s.contentsRect, bounds = s.bounds
+        let scale = s.contentsScale.isFinite ? max(s.contentsScale, 0.01) : 1
+        // Cuts of the source in fractions of it, and the fixed sizes of the outer parts in points.
+        let cutsX = [0, min(max(c.minX, 0), 1), min(max(c.maxX, 0), 1), 1].sorted()
+        let cutsY = [0, min(max(c.minY, 0), 1), min(max(c.maxY, 0), 1), 1].sorted()
+        let pixelsWide = source.width * Double(image.size.width), pixelsHigh = source.height * Double(image.size.height)
+        func spans(_ cuts: [Double], pixels: Double, length: Double) -> [Double] {
+            var first = cuts[1] * pixels / scale, last = (1 - cuts[2]) * pixels / scale
+            if first + last > length, first + last > 0 {
+                let fit = length / (first + last)
+                first *= fit
+                last *= fit
+            }
+            return [first, max(0, length - first - last), last]
+        }
+        let widths = spans(cutsX, pixels: pixelsWide, length: bounds.width)
+        let heights = spans(cutsY, pixels: pixelsHigh, length: bounds.height)
+        var y = bounds.minY
+        for row in 0..<3 {
+            var x = bounds.minX
+            for column in 0..<3 {
+                let part = Rect(x: source.minX + source.width * cutsX[column], y: source.minY + source.height * cutsY[row],
+                                width: source.width * (cutsX[column + 1] - cutsX[column]),
+                                height: source.height * (cutsY[row + 1] - cutsY[row]))
+                canvas.draw(image, in: Rect(x: x, y: y, width: widths[column], height: heights[row]), from: part,
+                            alpha: alpha, blend: blend, shrink: filter)
+                x += widths[column]
+            }
+            y += heights[row]
         }
     }
 

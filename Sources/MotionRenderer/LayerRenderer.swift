@@ -18,9 +18,11 @@ import ViewfinderCore
 /// - the **sublayers**, by `zPosition` and then in insertion order;
 /// - the **border**, inside the bounds, over the sublayers as in Core Animation.
 ///
-/// `opacity` applies to the layer and its sublayers as one group. Transforms are 2D affine: see
-/// `affineTransform(for:)` for exactly how 3D rotations are approximated (orthographic, no
-/// perspective).
+/// `opacity` applies to the layer and its sublayers as one group. Without perspective, transforms
+/// are 2D affine: see `affineTransform(for:)` for exactly how 3D rotations are flattened
+/// (orthographic). With `perspective` > 0 and a layer that leaves its plane (a rotation about x or
+/// y, a z translation), the layer and its sublayers are drawn flat and their pixels mapped
+/// through `homography(for:)`, a true projection.
 ///
 /// Keep one renderer per thread and reuse it for every frame: it keeps its canvas for a size,
 /// its loaded pictures, and its scratch buffers. Not `Sendable`.
@@ -35,6 +37,10 @@ public final class LayerRenderer {
     var images: [String: Canvas.Image] = [:]
     /// Per tree depth: sublayer states and drawing order, reused frame after frame.
     private var levels: [Level] = []
+    /// Per tree depth: the picture a layer in perspective is drawn flat on, reused.
+    var projectionCanvases: [Int: Canvas] = [:]
+    /// Per tree depth: the viewer a superlayer's sublayer perspective gives the layers there.
+    var viewers: [Int: Viewer] = [:]
 
     /// A renderer that finds relative picture paths in `imageDirectory`.
     public init(imageDirectory: URL? = nil, maxImageSize: PixelSize = PixelSize(width: 2048, height: 2048)) {
@@ -96,10 +102,15 @@ public final class LayerRenderer {
     private func canvas(for size: PixelSize) throws(MotionRendererError) -> Canvas {
         if let canvas, canvas.size == size { return canvas }
         canvas = nil // free the old picture before allocating the new one
+        let made = try Self.makeCanvas(size)
+        canvas = made
+        return made
+    }
+
+    /// A new canvas, its failure as this module's error.
+    static func makeCanvas(_ size: PixelSize) throws(MotionRendererError) -> Canvas {
         do {
-            let made = try Canvas(size: size)
-            canvas = made
-            return made
+            return try Canvas(size: size)
         } catch {
             switch error {
             case .invalidSize(let size): throw .invalidSize(size)
@@ -110,9 +121,13 @@ public final class LayerRenderer {
 
     // MARK: - One layer
 
-    private func draw<Node: RenderNode>(_ node: Node, state s: LayerState, at t: Double, depth: Int,
-                                        on canvas: Canvas) throws(MotionRendererError) {
+    func draw<Node: RenderNode>(_ node: Node, state s: LayerState, at t: Double, depth: Int,
+                                on canvas: Canvas) throws(MotionRendererError) {
         guard s.opacity > 0, s.opacity.isFinite else { return }
+        if let mapping = Self.homography(for: s, viewer: viewers[depth]) {
+            try drawInPerspective(node, state: s, mapping: mapping, at: t, depth: depth, on: canvas)
+            return
+        }
         let transform = Self.affineTransform(for: s)
         guard !transform.isDegenerate else { return }
         let opacity = min(1, s.opacity)
@@ -152,7 +167,23 @@ public final class LayerRenderer {
             canvas.fill(bounds, cornerRadius: radius, color: s.backgroundColor.fading(by: alpha))
         }
         if hasContents { try drawContents(of: s, layer: node.name, alpha: alpha, on: canvas) }
-        if !children.isEmpty { try drawSublayers(of: node, at: t, depth: depth, on: canvas) }
+        if !children.isEmpty {
+            let sublayerTransform = s.sublayerTransform
+            if sublayerTransform != .identity {
+                canvas.save()
+                canvas.concatenate(Self.sublayerAffineTransform(for: s))
+                if sublayerTransform.perspective > 0, sublayerTransform.perspective.isFinite {
+                    viewers[depth + 1] = Viewer(center: Self.anchor(of: s), distance: sublayerTransform.perspective)
+                }
+            }
+            defer {
+                if sublayerTransform != .identity {
+                    viewers[depth + 1] = nil
+                    canvas.restore()
+                }
+            }
+            try drawSublayers(of: node, at: t, depth: depth, on: canvas)
+        }
         if hasBorder {
             canvas.strokeBorder(of: bounds, cornerRadius: radius, width: s.borderWidth,
                                 color: s.borderColor.fading(by: alpha))

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ViewfinderCore
 
@@ -46,5 +47,47 @@ struct AnimatedPropertyTests {
     func customEquality() {
         #expect(AnimatedProperty.custom(LayerKeyPath(\.zPosition)) == .custom(LayerKeyPath(\.zPosition)))
         #expect(AnimatedProperty.custom(LayerKeyPath(\.zPosition)) != .custom(LayerKeyPath(\.opacity)))
+    }
+}
+
+@Suite("Animated property table")
+struct AnimatedPropertyTableTests {
+    /// A value unlike the default of each kind, and how the scene format spells it.
+    static func sample(_ kind: AnimatableValue.Kind) -> (AnimatableValue, String) {
+        switch kind {
+        case .number: (.number(0.5), "0.5")
+        case .point: (.point(Point(x: 3, y: 4)), "[3, 4]")
+        case .rect: (.rect(Rect(x: 1, y: 2, width: 3, height: 4)), "[1, 2, 3, 4]")
+        case .color: (.color(RGBA(red: 1, green: 0, blue: 0, alpha: 1)), "\"#ff0000ff\"")
+        case .image: (.image("a.png"), "\"a.png\"")
+        case .vector: (.vector(Vector3(x: 2, y: 3, z: 4)), "[2, 3, 4]")
+        case .group: (.group([]), "[]")
+        }
+    }
+
+    @Test("every entry is a layer key of scenes and a key of the presentation JSON, with its value")
+    func sceneRoundTrip() throws {
+        #expect(Set(AnimatedProperty.all.map(\.key)).count == AnimatedProperty.all.count)
+        for property in AnimatedProperty.all {
+            let key = try #require(property.sceneKey)
+            let (value, text) = Self.sample(property.kind)
+            let scene = try Scene.parse(Data(#"{"size": [10, 10], "layers": [{"name": "a", "\#(key)": \#(text)}]}"#.utf8))
+            #expect(property.value(in: scene.layers[0].model) == value, "\(key)")
+            let json = scene.presentationJSON(at: 0)
+            #expect(json.contains("\"\(key)\": \(text)"), "\(key) in \(json)")
+        }
+    }
+
+    @Test("every sprite kind of an entry animates it in a scene")
+    func spriteKinds() throws {
+        for property in AnimatedProperty.all {
+            for kind in property.spriteKinds where kind != "path" {
+                let (value, text) = Self.sample(property.kind)
+                let scene = try Scene.parse(Data(#"{"size": [10, 10], "layers": [{"sprites": [{"kind": "\#(kind)", "to": \#(text), "duration": 1, "keepAlive": true}]}]}"#.utf8))
+                #expect(scene.layers[0].sprites[0].property == property, "\(kind)")
+                let shown = scene.presentation(at: 2).sublayers[0].state
+                #expect(property.value(in: shown) == value, "\(kind)")
+            }
+        }
     }
 }

@@ -30,15 +30,45 @@ struct LayerMotionTests {
         #expect(rig.state(at: 1000.0625).transform.rotation.z == .pi / 2)
     }
 
-    @Test("fade in goes from transparent to opaque; fade out from what is on screen to transparent")
+    @Test("fade in and out set only the end: each starts from what is on screen, as in the original")
     func fades() {
         let rig = Rig()
+        rig.layer.opacity = 0.2
         rig.layer.motion.fade.in().duration(1).activate()
-        #expect(rig.layer.presentation(at: 0.25).opacity == 0.25)
+        #expect(abs(rig.layer.presentation(at: 0.25).opacity - 0.4) < 1e-12)
         rig.run(to: 0.5)
         rig.layer.motion.fade.out().duration(1).activate()
-        #expect(rig.layer.presentation(at: 0.5).opacity == 0.5)
-        #expect(rig.layer.presentation(at: 1).opacity == 0.25)
+        #expect(abs(rig.layer.presentation(at: 0.5).opacity - 0.6) < 1e-12)
+        #expect(abs(rig.layer.presentation(at: 1).opacity - 0.3) < 1e-12)
+    }
+
+    @Test("fades are clamped to 0…1: beyond the ends, and under an overshooting spring")
+    func clampedFades() {
+        let rig = Rig()
+        rig.layer.opacity = 0.5
+        rig.layer.motion.fade.to(3).duration(1).activate()
+        #expect(rig.layer.presentation(at: 0.1).opacity == 0.75)
+        #expect(rig.layer.presentation(at: 0.5).opacity == 1)
+        let spring = Rig()
+        spring.layer.opacity = 0
+        spring.layer.motion.fade.to(1).spring(stiffness: 200, damping: 2).duration(2).activate()
+        let samples = stride(from: 0.0, through: 2, by: 0.01).map { spring.layer.presentation(at: $0).opacity }
+        #expect(samples.max() == 1 && samples.min() == 0)
+        spring.layer.motion.fade.by(-5).duration(1).activate()
+        #expect(spring.layer.presentation(at: 0.5).opacity == 0)
+    }
+
+    @Test("a sprite is found and stopped by the name it runs under")
+    func byName() {
+        let rig = Rig()
+        let log = StopLog()
+        let id = rig.layer.motion.fade.to(0).duration(1).didStop(log.handler("fade")).activate(as: "pulse")
+        #expect(rig.layer.motion.sprite(named: "pulse")?.id == id)
+        #expect(rig.layer.motion.sprite(named: "other")?.id == nil)
+        #expect(!rig.layer.motion.stop(named: "other"))
+        #expect(rig.layer.motion.stop(named: "pulse"))
+        #expect(log.entries == ["fade:interrupted"] && rig.layer.motion.sprite(named: "pulse")?.id == nil)
+        #expect(rig.layer.presentation(at: 0.5).opacity == 1)
     }
 
     @Test("a path sprite moves along lines, and can stop part-way")

@@ -63,7 +63,7 @@ struct SceneSpriteParsingTests {
         (#"{"kind": "fade", "to": "zero"}"#, "layers[0].sprites[0].to: expected a number, got \"zero\""),
         (#"{"kind": "move", "to": 5}"#, "layers[0].sprites[0].to: expected [x, y], got 5"),
         (#"{"kind": "fade", "to": 0, "repeat": "sometimes"}"#,
-         "layers[0].sprites[0].repeat: expected a number above 0 or \"forever\", got \"sometimes\""),
+         "layers[0].sprites[0].repeat: expected a number (0: once, below 0: for ever) or \"forever\", got \"sometimes\""),
         (#"{"kind": "fade", "to": 0, "timing": "bouncy"}"#, "layers[0].sprites[0].timing: expected one of"),
         (#"{"kind": "fade", "to": 0, "timing": [2, 0, 0, 1]}"#, "layers[0].sprites[0].timing: expected control point x values"),
         (#"{"kind": "fade", "to": 0, "timing": "linear", "spring": {}}"#, "layers[0].sprites[0].spring: give either timing or spring"),

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Motion
@@ -10,8 +11,8 @@ struct TimingCurveTests {
         #expect(TimingCurve.easeOut == .bezier(0, 0, 0.58, 1))
         #expect(TimingCurve.easeInEaseOut == .bezier(0.42, 0, 0.58, 1))
         #expect(TimingCurve.default == .bezier(0.25, 0.1, 0.25, 1))
-        #expect(TimingCurve.extremeEaseIn == .bezier(0.755, 0.05, 0.855, 0.06))
-        #expect(TimingCurve.extremeEaseOut == .bezier(0.23, 1, 0.32, 1))
+        #expect(TimingCurve.extremeEaseIn == .bezier(1, 0, 1, 1))
+        #expect(TimingCurve.extremeEaseOut == .bezier(0, 0, 0, 1))
         #expect(TimingCurve.named.count == 7 && TimingCurve.named["easeInEaseOut"] == .easeInEaseOut)
     }
 
@@ -24,6 +25,23 @@ struct TimingCurveTests {
     func extremes() {
         #expect(TimingCurve.extremeEaseIn.progress(at: 0.5, duration: 1) < TimingCurve.easeIn.progress(at: 0.5, duration: 1))
         #expect(TimingCurve.extremeEaseOut.progress(at: 0.5, duration: 1) > TimingCurve.easeOut.progress(at: 0.5, duration: 1))
+    }
+
+    /// With control points (1, 0, 1, 1) the curve is x(s) = 1 − (1 − s)³, y(s) = 3s² − 2s³, and
+    /// with (0, 0, 0, 1) it is x(s) = s³ with the same y: both invert in closed form, so these
+    /// values owe nothing to the solver under test.
+    @Test("the extreme curves follow the original's published points", arguments: [0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99])
+    func extremeValues(t: Double) {
+        func y(_ s: Double) -> Double { 3 * s * s - 2 * s * s * s }
+        let easeIn = y(1 - pow(1 - t, 1.0 / 3)), easeOut = y(pow(t, 1.0 / 3))
+        #expect(abs(TimingCurve.extremeEaseIn.progress(at: t, duration: 1) - easeIn) < 1e-6)
+        #expect(abs(TimingCurve.extremeEaseOut.progress(at: t, duration: 1) - easeOut) < 1e-6)
+    }
+
+    @Test("at half time the extreme curves give the original's 0.110 and 0.890")
+    func extremeHalfTime() {
+        #expect((TimingCurve.extremeEaseIn.progress(at: 0.5, duration: 1) * 1000).rounded() == 110)
+        #expect((TimingCurve.extremeEaseOut.progress(at: 0.5, duration: 1) * 1000).rounded() == 890)
     }
 
     @Test("a spring is evaluated in seconds: the same instant gives the same progress whatever the duration")
