@@ -49,7 +49,9 @@ enum FilmstripCommand: Command {
         let reader = try CoverPicker.open(input, limit: limit)
         // Exact frames, and fast cells decoded forward, can take a while on long GOPs: under the HUD.
         let shared = Lent(reader)
-        let cells = try ProgressDisplay.run(label: "Decoding a \(count)-frame strip of \(input.lastPathComponent)",
+        let label = mode == .exact ? "Decoding \(count) exact frames of \(input.lastPathComponent)"
+            : "Decoding a \(count)-frame strip of \(input.lastPathComponent)"
+        let cells = try ProgressDisplay.run(label: label,
                                             quiet: arguments.flag("quiet"), unit: .frames) { progress in
             try CoverPicker.filmstrip(from: shared.value, count: count, mode: mode, size: .height(height), progress: progress)
         }
