@@ -126,23 +126,28 @@ extension PacketIndex {
     }
 
     /// The longest run of packets that can be copied for `[keepStart, keepEnd)`: it starts at an
-    /// IDR shown inside the range and ends at a keyframe (or the end of the stream) such that
-    /// the packets between show exactly the frames of one unbroken stretch of the range.
+    /// IDR shown inside the range and ends where the packets so far show exactly the frames of
+    /// one unbroken stretch, nothing decoded later being shown inside it (at a keyframe, or
+    /// between two groups of B-frames).
     private func copyStretch(keepStart: Int64, keepEnd: Int64) -> (Range<Int>, Range<Int64>)? {
-        let keyframes = entries.indices.filter { entries[$0].isKeyframe }
-        for k in keyframes where entries[k].isIDR && entries[k].pts >= keepStart && entries[k].pts < keepEnd {
+        var earlierMaximum = Int64.min
+        for k in entries.indices {
+            defer { earlierMaximum = max(earlierMaximum, entries[k].pts) }
             let start = entries[k].pts
             // Nothing decoded before the IDR may be shown after it.
-            guard (0..<k).allSatisfy({ entries[$0].pts < start }) || k == 0 else { continue }
-            var ends = keyframes.filter { $0 > k }
-            ends.append(entries.count)
-            for l in ends.reversed() {
+            guard entries[k].isIDR, start >= keepStart, start < keepEnd, earlierMaximum < start else { continue }
+            var best: (Range<Int>, Range<Int64>)?
+            var (low, high) = (Int64.max, Int64.min)
+            for l in (k + 1)...entries.count {
+                let entry = entries[l - 1]
+                if entry.isDiscarded { break }
+                low = min(low, entry.pts)
+                high = max(high, entry.pts)
                 let stop = laterMinimum[l]
-                guard stop <= keepEnd, stop > start else { continue }
-                let run = k..<l
-                let clean = run.allSatisfy { entries[$0].pts >= start && entries[$0].pts < stop && !entries[$0].isDiscarded }
-                if clean && run.count == shownCount(from: start, to: stop) { return (run, start..<stop) }
+                if stop > keepEnd { break }
+                if low == start, high < stop, l - k == shownCount(from: start, to: stop) { best = (k..<l, start..<stop) }
             }
+            if let best { return best }
         }
         return nil
     }
@@ -158,12 +163,15 @@ extension PacketIndex {
         return candidates[candidates.count - 2]
     }
 
-    /// Where the tail's decoder starts: at the keyframe that ends the copy when it is an IDR,
-    /// otherwise at the keyframe before it (within the copy), so that pictures shown before
-    /// that keyframe but decoded after it have their references.
+    /// Where the tail's decoder starts: at the end of the copy when an IDR lies there, otherwise
+    /// at the keyframe before (one further back when that one is not an IDR), so that every
+    /// frame shown after the copy has its references.
     private func tailDecodeStart(copyEnd: Int, copyStart: Int) -> Int? {
         guard copyEnd < entries.count else { return nil }
         if entries[copyEnd].isIDR { return copyEnd }
-        return entries.indices[copyStart..<copyEnd].last { entries[$0].isKeyframe }
+        let keyframes = entries.indices.prefix(copyEnd + 1).filter { entries[$0].isKeyframe }
+        guard let last = keyframes.last else { return nil }
+        if entries[last].isIDR || keyframes.count == 1 { return last }
+        return keyframes[keyframes.count - 2]
     }
 }
