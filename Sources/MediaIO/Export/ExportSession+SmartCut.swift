@@ -150,19 +150,19 @@ extension ExportSession {
                     try writer.writeEncoded(try head.feed(nil), lanes: lanes)
                 }
             }
+            // The tail's decoder reads first: writing a copy retimes the packet in place.
+            if let tail, let from = range.tailDecodeFrom, i >= from, !tail.finished {
+                let made = try tail.feed(packet)
+                if copyDone { try writer.writeEncoded(made, lanes: lanes) } else { tailHeld += made }
+            }
             if let copy = range.copy, copy.contains(i) {
                 try writer.writeCopy(packet, shift: range.offset)
                 copied += 1
-                report(written: mapping.time(ofTimestamp: (packet.pts ?? 0) + range.offset))
                 if i == copy.upperBound - 1 {
                     copyDone = true
                     try writer.writeEncoded(tailHeld, lanes: lanes)
                     tailHeld = []
                 }
-            }
-            if let tail, let from = range.tailDecodeFrom, i >= from, !tail.finished {
-                let made = try tail.feed(packet)
-                if copyDone { try writer.writeEncoded(made, lanes: lanes) } else { tailHeld += made }
             }
             videoDone = (head?.finished ?? true) && copyDone && (tail?.finished ?? true)
         }
