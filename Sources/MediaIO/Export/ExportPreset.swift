@@ -111,6 +111,29 @@ public enum TrimMethod: String, Sendable, Hashable, CaseIterable {
     case reencode
 }
 
+extension ExportRange {
+    /// Whether two ranges share a moment; nil when that cannot be told without the file (frame
+    /// numbers beside times, or an open end).
+    public func overlaps(_ other: ExportRange) -> Bool? {
+        switch (start, end, other.start, other.end) {
+        case (.time(let a), .time(let b)?, .time(let c), .time(let d)?): return a < d && c < b
+        case (.frame(let a), .frame(let b)?, .frame(let c), .frame(let d)?): return a < d && c < b
+        default: return nil
+        }
+    }
+}
+
+extension TimePosition {
+    /// Whether this comes before `other`; nil when that needs the file (a time and a frame).
+    public func isBefore(_ other: TimePosition) -> Bool? {
+        switch (self, other) {
+        case (.time(let a), .time(let b)): return a < b
+        case (.frame(let a), .frame(let b)): return a < b
+        default: return nil
+        }
+    }
+}
+
 /// Everything an export needs to know.
 public struct ExportSettings: Sendable, Hashable {
     public var preset: ExportPreset
