@@ -16,11 +16,12 @@ struct SmartCutCase: Sendable, CustomStringConvertible {
 }
 
 extension FixtureSpec {
-    static func withAAC(_ name: String, frames: Int, rate: String = "30", encode: [String], rotateTag: Int? = nil) -> FixtureSpec {
+    static func withAAC(_ name: String, frames: Int, rate: String = "30", encode: [String], rotateTag: Int? = nil,
+                        container: String = "mp4") -> FixtureSpec {
         let parts = rate.split(separator: "/").compactMap { Double($0) }
         let fps = parts.count == 2 ? parts[0] / parts[1] : (parts.first ?? 30)
         let seconds = String(format: "%.3f", Double(frames) / fps)
-        return FixtureSpec(name, frames: frames, rate: rate, encode: encode + ["-c:a", "aac", "-b:a", "96k"],
+        return FixtureSpec(name, frames: frames, rate: rate, encode: encode + ["-c:a", "aac", "-b:a", "96k"], container: container,
                            input: ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)"],
                            rotateTag: rotateTag)
     }
@@ -44,6 +45,9 @@ extension FixtureSpec {
     /// Rotated a quarter turn (display matrix), GOP 12, B-frames.
     static let smartRotated = withAAC("smart-rotated", frames: 48, encode: x264 + [
         "-bf", "3", "-g", "12", "-keyint_min", "12", "-sc_threshold", "0"], rotateTag: 90)
+    /// Matroska (no decode times in the container), B-frames, GOP 12.
+    static let smartMKV = withAAC("smart-mkv", frames: 96, encode: x264 + [
+        "-bf", "3", "-g", "12", "-keyint_min", "12", "-sc_threshold", "0"], container: "mkv")
     /// HEVC with B-frames (smart cuts are made on H.264; this one is re-encoded whole).
     static let smartHEVC = withAAC("smart-hevc", frames: 48, encode: [
         "-c:v", "libx265", "-preset", "ultrafast", "-crf", "18", "-pix_fmt", "yuv420p", "-tag:v", "hvc1",
@@ -64,6 +68,7 @@ struct SmartCutTests {
         SmartCutCase(spec: .smartOpen, ranges: [(5, 47)], copies: false),
         SmartCutCase(spec: .smartNTSC, ranges: [(8, 52)], copies: true),
         SmartCutCase(spec: .smartRotated, ranges: [(5, 40)], copies: true),
+        SmartCutCase(spec: .smartMKV, ranges: [(15, 83)], copies: true),
         SmartCutCase(spec: .smartHEVC, ranges: [(5, 40)], copies: false),
     ]
 

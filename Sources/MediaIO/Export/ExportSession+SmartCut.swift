@@ -26,6 +26,9 @@ extension ExportSession {
             try checkCancelled()
         }
         guard !index.shown.isEmpty else { throw .noFrameDecoded(path: path, detail: "the video track holds no packets") }
+        guard index.position.count == index.entries.count else {
+            return .unavailable("two of its video packets share a decode time")
+        }
 
         // Resolve the ranges and lay them end to end on the output's timeline.
         var plans: [SmartRangePlan] = []
@@ -138,7 +141,7 @@ extension ExportSession {
                 }
                 continue
             }
-            guard !videoDone, let dts = packet.dts ?? packet.pts, let i = index.position[dts] else {
+            guard !videoDone, let i = index.position(of: packet) else {
                 if !videoDone { throw .corrupt(path: path, detail: "a video packet moved between two reads") }
                 continue
             }
@@ -156,7 +159,7 @@ extension ExportSession {
                 if copyDone { try writer.writeEncoded(made, lanes: lanes) } else { tailHeld += made }
             }
             if let copy = range.copy, copy.contains(i) {
-                try writer.writeCopy(packet, shift: range.offset)
+                try writer.writeCopy(packet, decodedAt: index.entries[i].dts, shift: range.offset)
                 copied += 1
                 if i == copy.upperBound - 1 {
                     copyDone = true
@@ -264,6 +267,13 @@ extension ExportSession {
 }
 
 extension UnsafeMutablePointer where Pointee == AVStream {
+    /// The frame rate an encoder of this stream declares: the average, else the real base
+    /// rate, else 30.
+    var encodingFrameRate: AVRational {
+        pointee.avg_frame_rate.num > 0 ? pointee.avg_frame_rate
+            : (pointee.r_frame_rate.num > 0 ? pointee.r_frame_rate : AVRational(num: 30, den: 1))
+    }
+
     /// The stream's decoder configuration bytes, nil when it has none.
     var extradataBytes: [UInt8]? {
         guard let par = pointee.codecpar, let data = par.pointee.extradata, par.pointee.extradata_size > 0 else { return nil }

@@ -20,10 +20,30 @@ struct PacketIndex {
     let end: Int64
     /// The smallest presentation timestamp at or after each decode position (and at `count`, `end`).
     let laterMinimum: [Int64]
-    /// Decode position of each decode timestamp.
+    /// Decode position of each packet, by its demuxed decode timestamp, or by its presentation
+    /// timestamp when the container leaves some decode times out (Matroska).
     let position: [Int64: Int]
+    let keyedByPresentation: Bool
 
-    init(entries: [Entry], end: Int64) {
+    /// Where a demuxed packet of the stream lies in decode order.
+    func position(of packet: OwnedPacket) -> Int? {
+        guard let key = keyedByPresentation ? packet.pts : (packet.dts ?? packet.pts) else { return nil }
+        return position[key]
+    }
+
+    /// `entries` keyed by `keys`; entries whose container gave no decode time (Matroska) get
+    /// one: the presentation times in order, held back by the largest reordering, so that each
+    /// is at or before its own presentation and they rise.
+    init(entries raw: [Entry], keys: [Int64], end: Int64, hasDecodeTimes: Bool) {
+        var entries = raw
+        if !hasDecodeTimes {
+            let sorted = raw.map(\.pts).sorted()
+            let delay = zip(sorted, raw).map { $0 - $1.pts }.max() ?? 0
+            entries = zip(raw, sorted).map { entry, pts in
+                Entry(pts: entry.pts, dts: pts - max(0, delay), isKeyframe: entry.isKeyframe, isIDR: entry.isIDR,
+                      isDiscarded: entry.isDiscarded)
+            }
+        }
         self.entries = entries
         shown = entries.filter { !$0.isDiscarded }.map(\.pts).sorted()
         self.end = end
@@ -33,7 +53,8 @@ struct PacketIndex {
         }
         laterMinimum = minimum
         var position: [Int64: Int] = [:]
-        for (i, entry) in entries.enumerated() { position[entry.dts] = i }
+        keyedByPresentation = !hasDecodeTimes
+        for (i, key) in (hasDecodeTimes ? keys : raw.map(\.pts)).enumerated() { position[key] = i }
         self.position = position
     }
 
@@ -88,6 +109,8 @@ extension PacketIndex {
         container.rewind()
         defer { container.rewind() }
         var entries: [Entry] = []
+        var keys: [Int64] = []
+        var hasDecodeTimes = true
         var end = Int64.min
         let index = video.pointee.index
         while let packet = try container.readPacket(onDamage: .fail, accepting: { $0 == index }) {
@@ -100,9 +123,11 @@ extension PacketIndex {
             } ?? false
             entries.append(Entry(pts: pts, dts: packet.dts ?? pts, isKeyframe: packet.isKeyframe, isIDR: idr,
                                  isDiscarded: packet.isDiscarded))
+            keys.append(packet.dts ?? pts)
+            if packet.dts == nil { hasDecodeTimes = false }
             if !packet.isDiscarded { end = max(end, pts + max(p.duration, 1)) }
         }
-        return PacketIndex(entries: entries, end: end == Int64.min ? 0 : end)
+        return PacketIndex(entries: entries, keys: keys, end: end == Int64.min ? 0 : end, hasDecodeTimes: hasDecodeTimes)
     }
 
     /// The plan of one range `[keepStart, keepEnd)` placed at output tick `outputStart`. With

@@ -19,8 +19,7 @@ final class EncoderLanes {
         let video = session.video
         let par = video.parameters
         let coded = PixelSize(width: Int(par.width), height: Int(par.height))
-        let rate = video.pointee.avg_frame_rate.num > 0 ? video.pointee.avg_frame_rate
-            : (video.pointee.r_frame_rate.num > 0 ? video.pointee.r_frame_rate : AVRational(num: 30, den: 1))
+        let rate = video.encodingFrameRate
         let path = session.output.path
         let colour = (par.color_range, par.color_space, par.color_primaries, par.color_trc)
         guard var config = source else {
@@ -181,10 +180,10 @@ final class SmartWriter {
         self.copying = copying
     }
 
-    /// A copied packet, `shift` ticks later.
-    func writeCopy(_ packet: OwnedPacket, shift: Int64) throws(MediaIOError) {
+    /// A copied packet (decoded at `decodedAt` in the input), `shift` ticks later.
+    func writeCopy(_ packet: OwnedPacket, decodedAt: Int64, shift: Int64) throws(MediaIOError) {
         guard problem == nil, let pts = packet.pts else { return }
-        let dts = (packet.dts ?? pts) + shift
+        let dts = decodedAt + shift
         guard dts > lastVideoDTS else {
             problem = "the copied packets' decode times overlap the re-encoded ones'"
             return
