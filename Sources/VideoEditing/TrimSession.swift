@@ -49,6 +49,8 @@ public final class TrimSession {
     public private(set) var endTime: MediaTime = .zero
     /// True while `play` is delivering frames.
     public private(set) var isPlaying = false
+    /// Ranges marked to be joined, in the order marked; empty exports the handles' range alone.
+    public private(set) var markedRanges: [ExportRange] = []
 
     /// Preset, fast start and so on for the export; the range always comes from the handles.
     private var baseSettings = ExportSettings()
@@ -141,15 +143,41 @@ public final class TrimSession {
         startTime = max(.zero, endTime.subtracting(minimumLength) ?? .zero)
     }
 
-    /// What Export writes: `baseSettings` (set through this property) with the range always
-    /// `startTime ..< endTime`; a range in a value assigned here is replaced by the handles'.
+    /// What Export writes: `baseSettings` (set through this property; its `method` is smart
+    /// by default) with the marked ranges joined in order, or, when none is marked, the handles'
+    /// `startTime ..< endTime`; ranges in a value assigned here are replaced.
     public var exportSettings: ExportSettings {
         get {
             var settings = baseSettings
-            settings.range = ExportRange(start: .time(startTime), end: .time(endTime))
+            settings.ranges = markedRanges.isEmpty ? [handleRange] : markedRanges
             return settings
         }
         set { baseSettings = newValue }
+    }
+
+    /// The range between the handles.
+    private var handleRange: ExportRange { ExportRange(start: .time(startTime), end: .time(endTime)) }
+
+    /// Marks the handles' range to be kept beside the ranges marked before (joined after them).
+    /// False, and nothing marked, when it overlaps one of them or the video is not open.
+    @discardableResult
+    public func markRange() -> Bool {
+        guard info != nil else { return false }
+        let range = handleRange
+        guard !markedRanges.contains(where: { $0.overlaps(range) != false }) else { return false }
+        markedRanges.append(range)
+        return true
+    }
+
+    /// Forgets the marked range at `index` (ignored when there is none).
+    public func unmarkRange(at index: Int) {
+        guard markedRanges.indices.contains(index) else { return }
+        markedRanges.remove(at: index)
+    }
+
+    /// Forgets every marked range: Export keeps the handles' range again.
+    public func clearMarkedRanges() {
+        markedRanges.removeAll()
     }
 
     /// The preview picture for a handle at `value` (0...1): the frame shown at that time. A newer

@@ -63,6 +63,9 @@ extension Studio {
         let screen = TrimScreen(video: origin.url)
         screen.onBack = { [unowned self] in self.back() }
         screen.onExport = { [unowned self, unowned screen] in self.export(screen, origin: origin) }
+        screen.onMarked = { [unowned self] marked, count in
+            self.events.emit("range-marked", ["marked": marked, "count": count])
+        }
         screen.onPlayed = { [unowned self] frames, first, last in
             self.events.emit("played", ["frames": frames, "first": first, "last": last])
         }
@@ -91,7 +94,7 @@ extension Studio {
         let progress = Progress(totalUnitCount: 1)
         hudOverlay.follow(progress, label: "Exporting", details: output.lastPathComponent)
         events.emit("exporting", ["output": output.path, "start": screen.session.startTime.seconds,
-                                  "end": screen.session.endTime.seconds])
+                                  "end": screen.session.endTime.seconds, "ranges": screen.session.exportSettings.ranges.count])
         Task {
             let outcome = await screen.session.export(to: output, progress: progress)
             switch outcome {
@@ -105,7 +108,7 @@ extension Studio {
                     }
                 }
                 events.emit("export-saved", ["path": path, "duration": result.duration.seconds, "frames": result.frameCount,
-                                             "method": result.method])
+                                             "method": result.method, "copied": result.copiedFrames ?? 0])
                 hudOverlay.flash(.success, label: "Saved", details: (path as NSString).lastPathComponent)
             case .failed(let error):
                 report(error, doing: "Export failed")

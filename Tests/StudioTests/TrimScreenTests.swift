@@ -38,10 +38,41 @@ extension StudioWindowTests {
             #expect(FileManager.default.fileExists(atPath: shot.path))
         }
 
+        @Test("two marked ranges (1.5–3 s, then 0.3–1 s) export joined, frame-exactly")
+        func markedRanges() async throws {
+            let folder = TestPaths.scratchFolder("studio-ranges")
+            let video = try await CoverScreenTests.clip(in: folder)
+            let run = try await StudioHarness.run([
+                "wait trim-ready",
+                // A GTK button reports a click a moment after it is activated: wait for each.
+                "trim-start 0.25", "trim-end 0.5", "press mark", "wait range-marked",
+                "trim-start 0.05", "trim-end 0.1666", "press mark", "wait range-marked",
+                "trim-start 0.2", "trim-end 0.3", "press mark", "wait range-marked",
+                "press export",
+                "wait export-saved 60",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--trim", video.path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            #expect(run.events("range-marked").map { $0["marked"] as? Bool } == [true, true, false], "the third overlaps the first")
+            #expect(try run.event("exporting")["ranges"] as? Int == 2)
+            let saved = try run.event("export-saved")
+            #expect(saved["frames"] as? Int == 45 + 21)
+            let path = try #require(saved["path"] as? String)
+            let indices = try FFmpegOracle.drawnIndices(of: URL(fileURLWithPath: path), size: PixelSize(width: 640, height: 360))
+            #expect(indices == Array(45..<90) + Array(9..<30))
+        }
+
         @Test("the export HUD stays away during its grace time, then shows; its Cancel stops the export and leaves no file")
         func cancelExport() async throws {
             let folder = TestPaths.scratchFolder("studio-cancel")
-            let video = try await CoverScreenTests.clip(in: folder, name: "long.mp4", seconds: 24)
+            let sample = try await CoverScreenTests.clip(in: folder, name: "sample.mp4", seconds: 24)
+            // One group of pictures: a trim from 0.24 s has no IDR to copy from, so it re-encodes
+            // all 23.76 s, long enough for the HUD to show and be cancelled.
+            let video = folder.appendingPathComponent("long.mp4")
+            let made = try await StudioHarness.offThePool {
+                try Subprocess.run("ffmpeg", ["-v", "error", "-i", sample.path, "-c:v", "libx264", "-preset", "ultrafast",
+                                              "-g", "1000", "-keyint_min", "1000", "-sc_threshold", "0", video.path])
+            }
+            try #require(made.status == 0, "\(made.stderr)")
             let early = folder.appendingPathComponent("grace.png")
             let shown = folder.appendingPathComponent("shown.png")
             let after = folder.appendingPathComponent("cancelled.png")

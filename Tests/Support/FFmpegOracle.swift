@@ -5,9 +5,10 @@ import ViewfinderCore
 public enum FFmpegOracle {
     /// Every frame of `url`'s first video stream as RGB of `size`, in presentation order, none
     /// duplicated or dropped to fit a frame rate.
-    public static func frames(of url: URL, size: PixelSize) throws -> [PixelBuffer] {
-        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:v:0", "-fps_mode", "passthrough",
-                                                   "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+    /// With `autorotate` false the pictures stay as coded (the display matrix is not applied).
+    public static func frames(of url: URL, size: PixelSize, autorotate: Bool = true) throws -> [PixelBuffer] {
+        let result = try Subprocess.run("ffmpeg", ["-v", "error"] + (autorotate ? [] : ["-noautorotate"]) + [
+            "-i", url.path, "-map", "0:v:0", "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
         guard result.status == 0 else { throw SubprocessError.failed("ffmpeg", result.stderr) }
         let bytes = [UInt8](result.stdoutData)
         let frameBytes = size.width * size.height * 3
@@ -17,6 +18,26 @@ public enum FFmpegOracle {
         return stride(from: 0, to: bytes.count, by: frameBytes).compactMap {
             PixelBuffer(width: size.width, height: size.height, bytes: Array(bytes[$0..<($0 + frameBytes)]))
         }
+    }
+
+    /// The index each frame of `url`'s video draws (nil where it cannot be read), in
+    /// presentation order, as the ffmpeg CLI decodes them.
+    public static func drawnIndices(of url: URL, size: PixelSize, autorotate: Bool = true) throws -> [Int?] {
+        try frames(of: url, size: size, autorotate: autorotate).map(FrameIndexPattern.readIndex)
+    }
+
+    /// The MD5 of every packet of the first video stream, in decode order (ffprobe's data hash).
+    public static func packetHashes(of url: URL) throws -> [String] {
+        let result = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_data_hash", "md5",
+                                                    "-show_entries", "packet=data_hash", "-of", "csv=p=0", url.path])
+        guard result.status == 0 else { throw SubprocessError.failed("ffprobe", result.stderr) }
+        return result.stdout.split(separator: "\n").map { String($0) }
+    }
+
+    /// What `ffmpeg -v error -i URL -f null -` prints (empty for a file that decodes cleanly).
+    public static func decodeErrors(of url: URL) throws -> String {
+        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", url.path, "-f", "null", "-"])
+        return result.stderr + (result.status == 0 ? "" : "exit \(result.status)")
     }
 
     /// The audio of `url` decoded to interleaved 16-bit samples at its own rate and channel count.

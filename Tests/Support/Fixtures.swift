@@ -32,7 +32,7 @@ public struct FixtureSpec: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { name }
 
-    static let x264 = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "16", "-pix_fmt", "yuv420p"]
+    public static let x264 = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "16", "-pix_fmt", "yuv420p"]
 
     // MARK: - The catalogue
 

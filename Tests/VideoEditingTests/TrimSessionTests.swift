@@ -226,3 +226,41 @@ struct TrimSessionTests {
         await #expect(throws: VideoEditingError.notReady) { try await session.play { _ in } }
     }
 }
+
+@Suite("Trim session: several ranges")
+@MainActor
+struct TrimSessionRangesTests {
+    @Test("marked ranges are joined in the order marked, frame-exactly, by a smart cut; overlaps are refused")
+    func markedRanges() async throws {
+        let fixture = try await TrimSessionTests.fixture()
+        let session = TrimSession(video: fixture.url, stripCount: 3, clock: VirtualClock())
+        #expect(!session.markRange(), "nothing to mark before the video is open")
+        try await session.open()
+        session.moveStart(to: 0.62)   // 1.24 s: frame 31
+        session.moveEnd(to: 0.9)      // 1.8 s: frame 45 is cut
+        #expect(session.markRange())
+        session.moveStart(to: 0.1)    // 0.2 s: frame 5
+        session.moveEnd(to: 0.5)      // 1.0 s: frame 25 is cut
+        #expect(session.markRange())
+        session.moveStart(to: 0.4)
+        session.moveEnd(to: 0.7)
+        #expect(!session.markRange(), "0.8–1.4 s overlaps both")
+        #expect(session.markedRanges.count == 2)
+        #expect(session.exportSettings.ranges == session.markedRanges)
+        #expect(session.exportSettings.method == .smart)
+
+        let out = TestPaths.scratchFolder("session-ranges").appendingPathComponent("joined.mp4")
+        let outcome = await session.export(to: out, progress: Progress(totalUnitCount: 1))
+        guard case .saved(_, let result) = outcome else { Issue.record("expected saved, got \(outcome)"); return }
+        #expect(result.method == "smart", "\(result)")
+        #expect((result.copiedFrames ?? 0) > 0)
+        let expected = Array(31..<45) + Array(5..<25)
+        #expect(result.frameCount == expected.count)
+        #expect(try FFmpegOracle.drawnIndices(of: out, size: fixture.spec.size) == expected)
+
+        session.unmarkRange(at: 0)
+        #expect(session.markedRanges.count == 1)
+        session.clearMarkedRanges()
+        #expect(session.exportSettings.ranges == [ExportRange(start: .time(session.startTime), end: .time(session.endTime))])
+    }
+}

@@ -120,7 +120,10 @@ struct VideoExportTests {
         #expect(result.frameCount == 15)
         #expect(result.start == MediaTime(value: 1, timescale: 2))
         #expect(try frameIndices(out) == (15..<30).map { $0 })
-        if preset == .auto { #expect(result.note?.contains("not on a keyframe") == true) }
+        // Smart by default: frames 15–23 re-encoded, the IDR at 24 and the B-frame group after it
+        // copied (24–28), frame 29 (decoded after the next P-frame) re-encoded.
+        #expect(result.method == "smart" && result.note == nil, "\(result)")
+        #expect(result.reencodedFrames == 10 && result.copiedFrames == 5)
     }
 
     @Test("passthrough trim on keyframes copies; --keyframe-cut starts at the keyframe before")

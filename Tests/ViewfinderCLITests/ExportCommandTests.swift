@@ -44,8 +44,12 @@ struct ExportCommandTests {
         let out = folder.appendingPathComponent("t.mp4")
         let result = try viewfinder("trim", fixture.url.path, "--from", "frame:15", "--to", "1.0", "-o", out.path, "--quiet")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("not on a keyframe"), "the re-encode is announced")
+        #expect(result.stderr.isEmpty, "a smart cut needs no note: \(result.stderr)")
         #expect(result.stdout.contains("15 frames, 0.5 s from 0.5 s"))
+        #expect(result.stdout.contains("smart (10 re-encoded, 5 copied)"), "\(result.stdout)")
+        let old = try viewfinder("trim", fixture.url.path, "--from", "frame:15", "--to", "1.0", "--method", "reencode",
+                                 "-o", folder.appendingPathComponent("r.mp4").path, "--quiet")
+        #expect(old.status == 0 && old.stderr.contains("not on a keyframe"), "the re-encode is announced: \(old.stderr)")
         let first = folder.appendingPathComponent("first.png")
         #expect(try viewfinder("cover", out.path, "--at", "0", "-o", first.path).status == 0)
         #expect(try decodeImage(first).flatMap(FrameIndexPattern.readIndex) == 15)
@@ -57,7 +61,11 @@ struct ExportCommandTests {
     @Test("bad usage exits 2", arguments: [
         ["convert", "a.mp4", "-o", "b.avi"], ["convert", "a.mp4", "-o", "b.mp4", "--preset", "best"],
         ["trim", "a.mp4", "--from", "2", "--to", "1", "-o", "b.mp4"], ["trim", "a.mp4", "--from", "x", "-o", "b.mp4"],
-        ["convert", "a.mp4"],
+        ["convert", "a.mp4"], ["trim", "a.mp4", "--keep", "2-1", "-o", "b.mp4"], ["trim", "a.mp4", "--keep", "1", "-o", "b.mp4"],
+        ["trim", "a.mp4", "--keep", "1-3", "--keep", "2-4", "-o", "b.mp4"], ["trim", "a.mp4", "--keep", "1-3", "--from", "1", "-o", "b.mp4"],
+        ["trim", "a.mp4", "--method", "fast", "-o", "b.mp4"], ["trim", "a.mp4", "--keep", "x-3", "-o", "b.mp4"],
+        ["trim", "a.mp4", "--keep", "frame:9-frame:3", "-o", "b.mp4"],
+        ["trim", "a.mp4", "--keep", "1-2", "--keep", "3-4", "--keyframe-cut", "-o", "b.mp4"],
     ])
     func usage(_ arguments: [String]) throws {
         let result = try viewfinder(arguments)

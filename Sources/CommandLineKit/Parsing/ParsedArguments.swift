@@ -7,6 +7,7 @@ public struct ParsedArguments: Sendable {
     /// The arguments that are not options, in order.
     public private(set) var positionals: [String] = []
     private var values: [String: String] = [:]
+    private var repeated: [String: [String]] = [:]
     private var flags: Set<String> = []
     /// Whether `--help` or `-h` was given.
     public private(set) var wantsHelp = false
@@ -53,15 +54,18 @@ public struct ParsedArguments: Sendable {
                 flags.insert(name)
                 continue
             }
+            let given: String
             if let inline {
-                values[name] = inline
+                given = inline
             } else {
                 guard index < arguments.count else {
                     throw UsageError(message: "--\(name) needs a value (\(spec.value ?? "VALUE"))", command: command)
                 }
-                values[name] = arguments[index]
+                given = arguments[index]
                 index += 1
             }
+            values[name] = given
+            repeated[name, default: []].append(given)
         }
         if wantsHelp { return }
         if positionals.count < positionalCount.lowerBound {
@@ -74,6 +78,9 @@ public struct ParsedArguments: Sendable {
 
     /// The value given to `--name`, if any (the last one when given twice).
     public func value(_ name: String) -> String? { values[name] }
+
+    /// Every value given to `--name`, in order (for options that may be repeated).
+    public func values(_ name: String) -> [String] { repeated[name] ?? [] }
 
     /// Whether the flag `--name` was given.
     public func flag(_ name: String) -> Bool { flags.contains(name) }

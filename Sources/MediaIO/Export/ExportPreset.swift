@@ -101,25 +101,67 @@ public struct ExportRange: Sendable, Hashable {
     }
 }
 
+/// How a trim treats the frames it keeps.
+public enum TrimMethod: String, Sendable, Hashable, CaseIterable {
+    /// Re-encode only the frames between each cut and the nearest clean keyframe inside the
+    /// range, copy the rest packet for packet (H.264 in MP4, MOV or Matroska); anything else is
+    /// re-encoded whole, with a note.
+    case smart
+    /// Copy when the cut falls on keyframes, else re-encode the whole kept range.
+    case reencode
+}
+
+extension ExportRange {
+    /// Whether two ranges share a moment; nil when that cannot be told without the file (frame
+    /// numbers beside times, or an open end).
+    public func overlaps(_ other: ExportRange) -> Bool? {
+        switch (start, end, other.start, other.end) {
+        case (.time(let a), .time(let b)?, .time(let c), .time(let d)?): return a < d && c < b
+        case (.frame(let a), .frame(let b)?, .frame(let c), .frame(let d)?): return a < d && c < b
+        default: return nil
+        }
+    }
+}
+
+extension TimePosition {
+    /// Whether this comes before `other`; nil when that needs the file (a time and a frame).
+    public func isBefore(_ other: TimePosition) -> Bool? {
+        switch (self, other) {
+        case (.time(let a), .time(let b)): return a < b
+        case (.frame(let a), .frame(let b)): return a < b
+        default: return nil
+        }
+    }
+}
+
 /// Everything an export needs to know.
 public struct ExportSettings: Sendable, Hashable {
     public var preset: ExportPreset
     /// Index before the media data ("optimised for network use").
     public var fastStart: Bool
-    /// A trim, or nil for the whole video.
-    public var range: ExportRange?
+    /// The ranges a trim keeps, joined in this order; empty for the whole video.
+    public var ranges: [ExportRange]
+    /// How a trim keeps its frames.
+    public var method: TrimMethod
     /// With passthrough, cut at the keyframe at or before the start instead of re-encoding.
     public var keyframeCut: Bool
     /// Refuse inputs longer than this (checked from metadata before any work).
     public var maxDuration: MediaTime?
 
     public init(preset: ExportPreset = .auto, fastStart: Bool = true, range: ExportRange? = nil,
-                keyframeCut: Bool = false, maxDuration: MediaTime? = nil) {
+                keyframeCut: Bool = false, maxDuration: MediaTime? = nil, method: TrimMethod = .smart) {
         self.preset = preset
         self.fastStart = fastStart
-        self.range = range
+        self.ranges = range.map { [$0] } ?? []
         self.keyframeCut = keyframeCut
         self.maxDuration = maxDuration
+        self.method = method
+    }
+
+    /// A single trim (the first range), or nil for the whole video; setting it replaces `ranges`.
+    public var range: ExportRange? {
+        get { ranges.first }
+        set { ranges = newValue.map { [$0] } ?? [] }
     }
 }
 
@@ -142,4 +184,33 @@ public struct ExportResult: Sendable, Equatable {
     /// When a passthrough cut was re-encoded because it does not start on a keyframe: the
     /// keyframe before it, where a keyframe cut would start without re-encoding.
     public var keyframeBefore: MediaTime? = nil
+    /// Of `frameCount`, the frames a smart cut re-encoded and copied (nil for other methods).
+    public var reencodedFrames: Int? = nil
+    public var copiedFrames: Int? = nil
+    /// The stretches of the output in order: where each came from and how it was made.
+    public var parts: [ExportPart] = []
+}
+
+extension ExportResult {
+    /// The same result with `note` (when given) as its note.
+    func noting(_ note: String?) -> ExportResult {
+        guard let note else { return self }
+        var made = ExportResult(method: method, note: note, start: start, duration: duration, frameCount: frameCount,
+                                size: size, audio: audio, keyframeBefore: nil)
+        made.reencodedFrames = reencodedFrames
+        made.copiedFrames = copiedFrames
+        made.parts = parts
+        return made
+    }
+}
+
+/// One stretch of a trim's output: frames from `start` (on the input's timeline) for `duration`,
+/// re-encoded or copied.
+public struct ExportPart: Sendable, Equatable {
+    /// True when the frames were re-encoded, false when their packets were copied.
+    public let reencoded: Bool
+    /// Time on the input (from its first frame) of the first frame.
+    public let start: MediaTime
+    public let duration: MediaTime
+    public let frames: Int
 }

@@ -11,9 +11,7 @@ extension ExportSession {
         let out = try MP4Output(url: output, fastStart: plan.fastStart)
         let coded = PixelSize(width: Int(video.parameters.width), height: Int(video.parameters.height))
         let size = ExportPreset.encodedSize(for: coded, box: plan.box)
-        let rate = video.pointee.avg_frame_rate.num > 0 ? video.pointee.avg_frame_rate
-            : (video.pointee.r_frame_rate.num > 0 ? video.pointee.r_frame_rate : AVRational(num: 30, den: 1))
-        let encoder = try VideoEncoder(size: size, timeBase: video.pointee.time_base, frameRate: rate,
+        let encoder = try VideoEncoder(size: size, timeBase: video.pointee.time_base, frameRate: video.encodingFrameRate,
                                        quality: plan.quality, globalHeader: out.needsGlobalHeader, path: output.path)
         let d = decoder.context.pointee
         encoder.describeColour(range: d.color_range, space: d.colorspace, primaries: d.color_primaries, transfer: d.color_trc)

@@ -68,6 +68,18 @@ final class MP4Output {
         return stream
     }
 
+    /// Replaces a stream's decoder configuration (before `start`).
+    func setExtradata(_ bytes: [UInt8], of stream: UnsafeMutablePointer<AVStream>) throws(MediaIOError) {
+        let padded = bytes.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)
+        guard let par = stream.pointee.codecpar, let memory = av_mallocz(padded) else {
+            throw .encodeFailed(path: destination.path, detail: "out of memory")
+        }
+        memory.copyMemory(from: bytes, byteCount: bytes.count)
+        av_freep(&par.pointee.extradata)
+        par.pointee.extradata = memory.assumingMemoryBound(to: UInt8.self)
+        par.pointee.extradata_size = Int32(bytes.count)
+    }
+
     private func copySideData(from input: UnsafeMutablePointer<AVStream>, to output: UnsafeMutablePointer<AVStream>,
                               only: AVPacketSideDataType? = nil) throws(MediaIOError) {
         guard let items = input.pointee.side_data else { return }
@@ -101,12 +113,14 @@ final class MP4Output {
         guard status >= 0 else { throw .writeFailed(path: destination.path, reason: ffmpegMessage(status)) }
     }
 
-    /// Writes the index, closes the file and moves it into place.
-    func finish() throws(MediaIOError) {
+    /// Writes the index, closes the file, lets `verify` read the complete file where it lies
+    /// (a throw leaves nothing) and moves it into place.
+    func finish(verify: ((URL) throws(MediaIOError) -> Void)? = nil) throws(MediaIOError) {
         guard started, !finished else { return }
         let status = av_write_trailer(context)
         avio_closep(&context.pointee.pb)
         guard status >= 0 else { throw .writeFailed(path: destination.path, reason: ffmpegMessage(status)) }
+        try verify?(temporary)
         do {
             try AtomicFile.commit(temporary, to: destination)
         } catch {

@@ -21,8 +21,20 @@ final class VideoEncoder {
         var fixedKeyframes = false
     }
 
+    /// What a re-encoded stretch must share with the copied packets of the same track: the
+    /// source's pixel format, aspect ratio, profile and level, and parameter-set ids of its own
+    /// (x264's `sps-id`) so that both sets can sit in the one sample description.
+    struct Match {
+        var pixelFormat: AVPixelFormat
+        var sampleAspectRatio: AVRational
+        /// x264's profile name ("high", "main", "baseline").
+        var profile: String
+        var level: Int32
+        var parameterSetID: Int
+    }
+
     init(size: PixelSize, timeBase: AVRational, frameRate: AVRational, quality: Quality,
-         globalHeader: Bool, path: String) throws(MediaIOError) {
+         globalHeader: Bool, path: String, match: Match? = nil) throws(MediaIOError) {
         self.size = size
         self.path = path
         let codec = avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4)
@@ -33,18 +45,27 @@ final class VideoEncoder {
         name = codec.pointee.name.map { String(cString: $0) } ?? "unknown"
         enc.pointee.width = Int32(size.width)
         enc.pointee.height = Int32(size.height)
-        enc.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        enc.pointee.pix_fmt = match?.pixelFormat ?? AV_PIX_FMT_YUV420P
         enc.pointee.time_base = timeBase
         enc.pointee.framerate = frameRate
         enc.pointee.gop_size = quality.keyframeInterval
         enc.pointee.max_b_frames = quality.bFrames
-        enc.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        enc.pointee.sample_aspect_ratio = match?.sampleAspectRatio ?? AVRational(num: 1, den: 1)
         // libavcodec's default is one thread; let x264 use every core (as the ffmpeg CLI does).
         enc.pointee.thread_count = 0
         if name == "libx264" {
             av_opt_set(enc.pointee.priv_data, "preset", quality.preset, 0)
             av_opt_set(enc.pointee.priv_data, "crf", String(quality.crf), 0)
-            if quality.fixedKeyframes { av_opt_set(enc.pointee.priv_data, "x264-params", "scenecut=0", 0) }
+            var params: [String] = []
+            if quality.fixedKeyframes { params.append("scenecut=0") }
+            if let match {
+                params.append("sps-id=\(match.parameterSetID)")
+                av_opt_set(enc.pointee.priv_data, "profile", match.profile, 0)
+                enc.pointee.level = match.level
+            }
+            if !params.isEmpty { av_opt_set(enc.pointee.priv_data, "x264-params", params.joined(separator: ":"), 0) }
+        } else if match != nil {
+            throw .encodeFailed(path: path, detail: "no libx264 in this FFmpeg build to re-encode the edges of a smart cut")
         } else {
             enc.pointee.bit_rate = Int64(size.width * size.height * 4)
         }
@@ -73,7 +94,8 @@ final class VideoEncoder {
     /// Encodes a decoded frame (any size and pixel format) at `pts` (encoder time base).
     func encode(_ source: OwnedFrame, pts: Int64) throws(MediaIOError) -> [OwnedPacket] {
         let s = source.pointer.pointee
-        if s.width == Int32(size.width), s.height == Int32(size.height), s.format == AV_PIX_FMT_YUV420P.rawValue,
+        let format = context.pointee.pix_fmt
+        if s.width == Int32(size.width), s.height == Int32(size.height), s.format == format.rawValue,
            s.color_range == context.pointee.color_range || s.color_range == AVCOL_RANGE_UNSPECIFIED,
            let shared = av_frame_clone(source.pointer) {
             // Already the encoder's size and format: hand over a new reference, no copy.
@@ -84,12 +106,12 @@ final class VideoEncoder {
         }
         guard let frame = OwnedFrame() else { throw .encodeFailed(path: path, detail: "out of memory") }
         let f = frame.pointer
-        f.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        f.pointee.format = format.rawValue
         f.pointee.width = Int32(size.width)
         f.pointee.height = Int32(size.height)
         guard av_frame_get_buffer(f, 0) >= 0 else { throw .encodeFailed(path: path, detail: "out of memory") }
         scaler = sws_getCachedContext(scaler, s.width, s.height, AVPixelFormat(rawValue: s.format),
-                                      Int32(size.width), Int32(size.height), AV_PIX_FMT_YUV420P,
+                                      Int32(size.width), Int32(size.height), format,
                                       SWS_LANCZOS | SWS_ACCURATE_RND, nil, nil, nil)
         guard let scaler else { throw .encodeFailed(path: path, detail: "no converter from this pixel format") }
         // Keep the source's colour matrix and range where the encoder declares the same ones;
@@ -127,6 +149,13 @@ final class VideoEncoder {
     /// Encodes a frame already at the encoder's size and pixel format.
     func encodePrepared(_ frame: OwnedFrame) throws(MediaIOError) -> [OwnedPacket] {
         try send(frame)
+    }
+
+    /// The parameter sets the encoder put in its global header (Annex B extradata), as NAL units.
+    var headerUnits: [[UInt8]] {
+        let c = context.pointee
+        guard let data = c.extradata, c.extradata_size > 0 else { return [] }
+        return AVCConfiguration.annexBUnits(UnsafeBufferPointer(start: data, count: Int(c.extradata_size)))
     }
 
     /// Drains the encoder at the end.

@@ -45,6 +45,7 @@ public final class VideoExporter: Sendable {
             throw .timePastEnd(path: input.path, requested: maximum, duration: recorded)
         }
         let reader = try FrameReader(header: header)
+        if let result = try smartTrim(reader, progress: progress) { return result }
         let plan = try makePlan(reader)
         progress?.totalUnitCount = max(1, Int64(plan.expectedDuration.seconds * 1000))
         if progress?.isCancelled == true { throw .cancelled }
@@ -122,6 +123,82 @@ public final class VideoExporter: Sendable {
         return Plan(input: input, fastStart: settings.fastStart, passthrough: passthrough, note: note, keyframeBefore: keyframeBefore,
                     box: settings.preset.box, quality: quality, startPTS: startPTS, endTime: endTime,
                     expectedDuration: expected, trimsEnd: endTime < reader.duration, audioCodec: audioCodec)
+    }
+
+    // MARK: - Smart cuts and joins
+
+    /// Containers whose H.264 tracks carry an avcC configuration a smart cut can extend.
+    static let smartContainers: Set<String> = ["mp4", "mov", "matroska"]
+
+    /// Why this export cannot be a smart cut, nil when it can.
+    private func smartObstacle(_ reader: FrameReader) -> String? {
+        if settings.method != .smart { return "--method reencode was asked for" }
+        if settings.keyframeCut { return "--keyframe-cut was asked for" }
+        if reader.video.codec != "h264" { return "its video is \(reader.video.codec), and smart cuts are made on H.264" }
+        if !Self.smartContainers.contains(reader.info.container) { return "its \(reader.info.container) container has no avcC configuration" }
+        if settings.preset.box != nil { return "the \(settings.preset) preset changes the size" }
+        if let audio = reader.info.audioCodec, !Self.mp4Audio.contains(audio) { return "its \(audio) audio must be re-encoded" }
+        return nil
+    }
+
+    /// A trim made by `ExportSession.smartCut`: every smart cut, and every join of several
+    /// ranges. Nil when the ordinary path should run (one range that cannot be a smart cut; its
+    /// note then says why when smart was tried and failed).
+    private func smartTrim(_ reader: FrameReader, progress: Progress?) throws(MediaIOError) -> ExportResult? {
+        let ranges = settings.ranges
+        guard !ranges.isEmpty else { return nil }
+        let obstacle = smartObstacle(reader)
+        let joins = ranges.count > 1
+        if obstacle != nil && !joins { return nil }
+        if joins, settings.keyframeCut {
+            throw .cannotPassthrough(path: input.path, reason: "--keyframe-cut cuts one range, not several")
+        }
+        if joins, let audio = reader.info.audioCodec, !Self.mp4Audio.contains(audio) {
+            throw .cannotPassthrough(path: input.path, reason: "joining ranges copies the audio, and its \(audio) audio has no place in MP4")
+        }
+        var expected = MediaTime.zero
+        for range in ranges {
+            let start: MediaTime = if case .time(let t) = range.start { t } else { .zero }
+            let end: MediaTime = if case .time(let t)? = range.end { t } else { reader.duration }
+            expected = expected.adding(end.subtracting(start) ?? .zero) ?? expected
+        }
+        progress?.totalUnitCount = max(1, Int64(expected.seconds * 1000))
+        if progress?.isCancelled == true { throw .cancelled }
+        var note: String?
+        if obstacle == nil {
+            let session = try ExportSession(plan: smartPlan(reader, expected: expected), reader: reader, output: output, progress: progress)
+            switch try session.smartCut(ranges: ranges, copying: true) {
+            case .written(let result): return result
+            case .unavailable(let reason): note = "a smart cut cannot be made here (\(reason)), so the video is re-encoded"
+            }
+            guard joins else {
+                let again = try VideoExporter(input: input, output: output, settings: settingsForFallback).run(progress: progress)
+                return again.noting(note)
+            }
+        } else if let obstacle, settings.method == .smart {
+            note = "the ranges are re-encoded: \(obstacle)"
+        }
+        let fresh = try FrameReader(url: input)
+        let session = try ExportSession(plan: smartPlan(fresh, expected: expected), reader: fresh, output: output, progress: progress)
+        switch try session.smartCut(ranges: ranges, copying: false) {
+        case .written(let result): return result.noting(note)
+        case .unavailable(let reason): throw .encodeFailed(path: output.path, detail: reason)
+        }
+    }
+
+    /// These settings for the ordinary path (what a failed smart cut falls back to).
+    private var settingsForFallback: ExportSettings {
+        var copy = settings
+        copy.method = .reencode
+        if copy.preset == .passthrough || copy.preset == .auto { copy.preset = .highest }
+        return copy
+    }
+
+    private func smartPlan(_ reader: FrameReader, expected: MediaTime) -> Plan {
+        Plan(input: input, fastStart: settings.fastStart, passthrough: false, note: nil, keyframeBefore: nil,
+             box: settings.preset.box, quality: VideoEncoder.Quality(crf: settings.preset.encoding.crf, preset: ExportPreset.exportSpeed),
+             startPTS: reader.timeMapping.origin, endTime: reader.duration, expectedDuration: expected, trimsEnd: false,
+             audioCodec: reader.info.audioCodec)
     }
 
     private func endTimeOf(_ end: TimePosition, reader: FrameReader) throws(MediaIOError) -> MediaTime {

@@ -6,7 +6,8 @@ import ViewfinderCore
 final class VideoDecoder {
     let context: UnsafeMutablePointer<AVCodecContext>
 
-    init(stream: UnsafeMutablePointer<AVStream>, path: String, threads: Int32 = 0) throws(MediaIOError) {
+    /// With `strict`, any damage the decoder notices is an error (for checking what we wrote).
+    init(stream: UnsafeMutablePointer<AVStream>, path: String, threads: Int32 = 0, strict: Bool = false) throws(MediaIOError) {
         let parameters = stream.pointee.codecpar
         let id = stream.parameters.codec_id
         guard let codec = avcodec_find_decoder(id) else {
@@ -22,6 +23,7 @@ final class VideoDecoder {
         ctx.pointee.pkt_timebase = stream.pointee.time_base
         ctx.pointee.thread_count = threads
         ctx.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+        if strict { ctx.pointee.err_recognition |= AV_EF_EXPLODE | AV_EF_CRCCHECK | AV_EF_BITSTREAM }
         let result = avcodec_open2(ctx, codec, nil)
         guard result >= 0 else {
             throw .corrupt(path: path, detail: "cannot open the \(codecName(id)) decoder: \(ffmpegMessage(result))")
@@ -68,6 +70,35 @@ final class VideoDecoder {
         if result == errorAgain { return .needsInput }
         if result == errorEOF { return .drained }
         return .failed(result)
+    }
+
+    /// Sends a packet (nil = end of stream) and returns every frame that became ready; counts
+    /// packets and frames the decoder refused in `errors`.
+    func decode(_ packet: OwnedPacket?, errors: inout Int) throws(MediaIOError) -> [OwnedFrame] {
+        var frames: [OwnedFrame] = []
+        func drain() throws(MediaIOError) {
+            while true {
+                switch try receive() {
+                case .frame(let frame): frames.append(frame)
+                case .failed:
+                    errors += 1
+                    if errors > 64 { return }
+                case .needsInput, .drained: return
+                }
+            }
+        }
+        var sent = false
+        while !sent {
+            switch send(packet) {
+            case .accepted: sent = true
+            case .full: try drain()
+            case .rejected:
+                errors += 1
+                sent = true
+            }
+        }
+        try drain()
+        return frames
     }
 
     enum ReceiveResult {

@@ -22,6 +22,8 @@ final class TrimScreen: Screen {
     private let rangeLabel = Label("Opening…")
     let playButton = Button("Play")
     let exportButton = Button("Export")
+    let markButton = Button("Keep this range")
+    let clearButton = Button("Clear ranges")
     let backButton = Button("Back")
     private var stripImages: [CairoImage] = []
     private enum Handle { case start, end }
@@ -33,18 +35,23 @@ final class TrimScreen: Screen {
     /// Told when playback ends, with the number of frames shown and the first and last times.
     var onPlayed: ((Int, Double, Double) -> Void)?
     var onBack: (() -> Void)?
+    /// Told after "Keep this range": whether the range was marked, and how many are marked.
+    var onMarked: ((Bool, Int) -> Void)?
 
     init(video: URL) {
         session = TrimSession(video: video)
-        let hint = Label("Drag the yellow handles to keep part of the video; Play shows the kept part.")
+        let hint = Label("Drag the yellow handles to keep part of the video; Play shows the kept part. "
+                         + "Keep this range marks it (in green) to be joined with other marked ranges.")
         hint.addStyleClass("dim-label")
         exportButton.addStyleClass("suggested-action")
-        for button in [playButton, exportButton] { button.isSensitive = false }
+        for button in [playButton, exportButton, markButton, clearButton] { button.isSensitive = false }
+        markButton.on("clicked") { [unowned self] in self.markRange() }
+        clearButton.on("clicked") { [unowned self] in self.clearRanges() }
         playButton.on("clicked") { [unowned self] in self.togglePlay() }
         exportButton.on("clicked") { [unowned self] in self.stopPlaying(); self.onExport?() }
         backButton.on("clicked") { [unowned self] in self.onBack?() }
         root.setMargins(16)
-        for part in [preview.area, rangeLabel, strip, hint, buttonRow([backButton], [playButton, exportButton])] {
+        for part in [preview.area, rangeLabel, strip, hint, buttonRow([backButton], [markButton, clearButton, playButton, exportButton])] {
             root.append(part)
         }
     }
@@ -52,7 +59,7 @@ final class TrimScreen: Screen {
     func open() async throws(VideoEditingError) {
         try await session.open()
         stripImages = session.strip.compactMap { CairoImage($0.image) }
-        for button in [playButton, exportButton] { button.isSensitive = true }
+        for button in [playButton, exportButton, markButton, clearButton] { button.isSensitive = true }
         updateLabel()
         showFrame(at: 0)
     }
@@ -62,7 +69,7 @@ final class TrimScreen: Screen {
     }
 
     func button(named name: String) -> Widget? {
-        ["play": playButton, "export": exportButton, "back": backButton][name]
+        ["play": playButton, "export": exportButton, "back": backButton, "mark": markButton, "clear": clearButton][name]
     }
 
     func leave() {
@@ -125,7 +132,24 @@ final class TrimScreen: Screen {
 
     private func updateLabel() {
         let start = session.startTime.seconds, end = session.endTime.seconds
-        rangeLabel.text = String(format: "Keep %.3f s to %.3f s · %.3f s", start, end, end - start)
+        var text = String(format: "Keep %.3f s to %.3f s · %.3f s", start, end, end - start)
+        let marked = session.markedRanges.count
+        if marked > 0 { text += " · \(marked) marked range\(marked == 1 ? "" : "s") to join (Export writes those)" }
+        rangeLabel.text = text
+    }
+
+    /// Marks the handles' range to be joined with the others; one that overlaps is refused.
+    func markRange() {
+        let marked = session.markRange()
+        if marked { updateLabel() } else { rangeLabel.text = "That range overlaps one already marked" }
+        strip.queueDraw()
+        onMarked?(marked, session.markedRanges.count)
+    }
+
+    func clearRanges() {
+        session.clearMarkedRanges()
+        updateLabel()
+        strip.queueDraw()
     }
 
     // MARK: - Playing
@@ -170,6 +194,14 @@ final class TrimScreen: Screen {
         context.setColor(RGBA(red: 0, green: 0, blue: 0, alpha: 0.6))
         context.rectangle(Rect(x: inner.minX, y: inner.minY, width: startX - inner.minX, height: inner.height))
         context.rectangle(Rect(x: endX, y: inner.minY, width: inner.maxX - endX, height: inner.height))
+        context.fill()
+        // Marked ranges: green bars along the bottom.
+        context.setColor(RGBA(red: 0.2, green: 0.8, blue: 0.3, alpha: 1))
+        for range in session.markedRanges {
+            guard case .time(let a) = range.start, case .time(let b)? = range.end else { continue }
+            let from = x(forValue: a.fraction(of: session.duration)), to = x(forValue: b.fraction(of: session.duration))
+            context.rectangle(Rect(x: from, y: height - 12, width: to - from, height: 6))
+        }
         context.fill()
         // The kept range: a yellow bracket with a handle at each end.
         let yellow = RGBA(red: 1, green: 0.8, blue: 0.1, alpha: 1)

@@ -28,35 +28,97 @@ enum ConvertCommand: Command {
     }
 }
 
-/// `viewfinder trim IN --from T --to T -o OUT.mp4`: a frame-exact cut.
+/// `viewfinder trim IN --from T --to T -o OUT.mp4`: a frame-exact cut; `--keep A-B` (repeated)
+/// joins several ranges.
 enum TrimCommand: Command {
     static let name = "trim"
-    static let summary = "Cut a video from the frame at --from up to --to, frame-exact, into MP4."
-    static let synopsis = "IN --from TIME --to TIME -o OUT.mp4 [--preset P] [--keyframe-cut] [--quiet] [--json]"
+    static let summary = "Cut a video from the frame at --from up to --to (or join --keep ranges), frame-exact, into MP4."
+    static let synopsis = "IN (--from TIME --to TIME | --keep A-B ...) -o OUT.mp4 [--method M] [--preset P] [--keyframe-cut] [--quiet] [--json]"
     static let positionalCount = 1...1
     static let options = ExportOptions.common + [
         OptionSpec("from", value: "TIME", help: "First frame: the frame shown at TIME (default 0)."),
         OptionSpec("to", value: "TIME", help: "End: frames shown at or after TIME are cut (default: the end)."),
+        OptionSpec("keep", value: "A-B", help: "Keep A up to B (TIME-TIME); repeat to join several ranges in order."),
+        OptionSpec("method", value: "M", help: "smart (re-encode only the edges, copy the rest; default) or reencode."),
         OptionSpec("keyframe-cut", help: "With passthrough, start at the keyframe at or before --from instead of re-encoding."),
     ]
     static let discussion = """
     The first frame is the frame shown at --from, as `cover` defines it; the last is the last frame
-    shown before --to. A passthrough cut can only start on a keyframe: when --from is not on one,
-    trim says so and re-encodes, unless --keyframe-cut is given. Audio is cut at packet edges.
+    shown before --to. --keep A-B keeps the same span (A as --from, B as --to); several --keep
+    ranges are joined in the order given, each join frame-exact; they may not overlap, run
+    backwards or lie past the end.
+
+    --method smart (the default) cuts H.264 in MP4, MOV or Matroska at copy speed: the frames
+    from the cut to the first IDR keyframe after it, and from the last usable keyframe to the
+    end, are re-encoded with x264 matched to the source (profile, level, size, pixel format,
+    colour, aspect ratio, timestamps); the packets between are copied unchanged. Where that cannot
+    work (another codec, a size-changing preset, audio MP4 cannot hold, a check decode of the
+    output that fails) the range is re-encoded whole and a note says why. --method reencode
+    copies when the cut falls on keyframes and re-encodes otherwise; --keyframe-cut starts a
+    passthrough cut at the keyframe before --from. The first audio track is copied over the kept
+    ranges, cut at packet edges.
 
     """ + ExportOptions.presetHelp
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let input = URL(fileURLWithPath: arguments.positionals[0])
         var settings = try ExportOptions.settings(arguments)
-        let from = try Arguments.position(arguments.value("from") ?? "0", option: "from", in: arguments)
-        let to = try arguments.value("to").map { text throws(UsageError) in try Arguments.position(text, option: "to", in: arguments) }
-        if case .time(let a) = from, case .time(let b)? = to, b <= a {
-            throw arguments.invalid("to", "must be after --from")
+        if let text = arguments.value("method") {
+            guard let method = TrimMethod(rawValue: text.lowercased()) else {
+                throw arguments.invalid("method", "expected smart or reencode, not '\(text)'")
+            }
+            settings.method = method
         }
-        settings.range = ExportRange(start: from, end: to)
         settings.keyframeCut = arguments.flag("keyframe-cut")
+        let keeps = arguments.values("keep")
+        if keeps.isEmpty {
+            let from = try Arguments.position(arguments.value("from") ?? "0", option: "from", in: arguments)
+            let to = try arguments.value("to").map { text throws(UsageError) in try Arguments.position(text, option: "to", in: arguments) }
+            if case .time(let a) = from, case .time(let b)? = to, b <= a {
+                throw arguments.invalid("to", "must be after --from")
+            }
+            settings.range = ExportRange(start: from, end: to)
+        } else {
+            if arguments.value("from") != nil || arguments.value("to") != nil {
+                throw arguments.invalid("keep", "give the ranges with --keep or with --from/--to, not both")
+            }
+            if keeps.count > 1 && settings.keyframeCut {
+                throw arguments.invalid("keyframe-cut", "cuts one range, not several --keep ranges")
+            }
+            settings.ranges = try keptRanges(keeps, input: input, in: arguments)
+        }
         return try ExportOptions.perform(input: input, arguments: arguments, settings: settings,
                                          label: "Trimming \(input.lastPathComponent)")
+    }
+
+    /// The `--keep` ranges, checked: each runs forwards, none overlaps another, none lies past
+    /// the end of the video (when its header says how long it is).
+    private static func keptRanges(_ texts: [String], input: URL, in arguments: ParsedArguments) throws(UsageError) -> [ExportRange] {
+        var ranges: [ExportRange] = []
+        for text in texts {
+            let sides = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard sides.count == 2 else {
+                throw arguments.invalid("keep", "expected A-B (two times joined by '-', like 1.5-4), not '\(text)'")
+            }
+            let a = try Arguments.position(String(sides[0]), option: "keep", in: arguments)
+            let b = try Arguments.position(String(sides[1]), option: "keep", in: arguments)
+            if a.isBefore(b) == false {
+                throw arguments.invalid("keep", "'\(text)' runs backwards: its end must come after its start")
+            }
+            ranges.append(ExportRange(start: a, end: b))
+        }
+        for (i, r) in ranges.enumerated() {
+            for other in ranges[(i + 1)...] where r.overlaps(other) == true {
+                throw arguments.invalid("keep", "'\(texts[i])' and '\(texts[ranges.firstIndex(of: other) ?? i])' overlap")
+            }
+        }
+        if let duration = (try? headerDuration(of: input)) ?? nil {
+            for (text, range) in zip(texts, ranges) {
+                if case .time(let end)? = range.end, end > duration {
+                    throw arguments.invalid("keep", "'\(text)' ends past the end of the video (\(duration.decimalString) s)")
+                }
+            }
+        }
+        return ranges
     }
 }

@@ -64,13 +64,20 @@ enum ExportOptions {
                 ("width", .int(result.size.width)),
                 ("height", .int(result.size.height)),
                 ("audio", .optional(result.audio)),
+                ("framesReencoded", result.reencodedFrames.map(JSONValue.int) ?? .null),
+                ("framesCopied", result.copiedFrames.map(JSONValue.int) ?? .null),
+                ("parts", .array(result.parts.map { part in
+                    .object([("method", .string(part.reencoded ? "reencoded" : "copied")), ("start", .time(part.start)),
+                             ("duration", .time(part.duration)), ("frames", .int(part.frames))])
+                })),
             ]).rendered())
         } else {
             if let note = result.note {
                 let hint = result.keyframeBefore == nil ? "" : " (--keyframe-cut)"
                 ViewfinderTool.standardError("viewfinder: note: \(note)\(hint)")
             }
-            print("\(output.path): \(result.frameCount) frames, \(result.duration.decimalString) s from \(result.start.decimalString) s, \(result.size.width)×\(result.size.height), \(result.method)\(result.audio.map { ", audio \($0)" } ?? "")")
+            let split = result.reencodedFrames.flatMap { r in result.copiedFrames.map { " (\(r) re-encoded, \($0) copied)" } } ?? ""
+            print("\(output.path): \(result.frameCount) frames, \(result.duration.decimalString) s from \(result.start.decimalString) s, \(result.size.width)×\(result.size.height), \(result.method)\(split)\(result.audio.map { ", audio \($0)" } ?? "")")
         }
         return 0
     }

@@ -1,0 +1,282 @@
+internal import CFFmpeg
+import Foundation
+import ViewfinderCore
+
+extension ExportSession {
+    /// How a smart cut ended: written, or not possible on this input (the caller re-encodes).
+    enum SmartOutcome {
+        case written(ExportResult)
+        case unavailable(String)
+    }
+
+    /// Writes `ranges` joined in order. With `copying`, each range is a smart cut: the frames up
+    /// to the first IDR inside it and after the last usable keyframe are re-encoded by an
+    /// encoder matched to the source, the packets between are copied unchanged; the output is
+    /// checked by decoding every stretch's first frames before it is moved into place. Without
+    /// `copying`, every range is re-encoded by one H.264 encoder (the fallback for several ranges).
+    func smartCut(ranges: [ExportRange], copying: Bool) throws(MediaIOError) -> SmartOutcome {
+        var config: AVCConfiguration?
+        if copying {
+            guard let made = video.extradataBytes.flatMap(AVCConfiguration.init(record:)) else {
+                return .unavailable("its H.264 track has no avcC configuration")
+            }
+            config = made
+        }
+        let index = try PacketIndex.scan(container, video: video, lengthSize: config?.lengthSize) { () throws(MediaIOError) in
+            try checkCancelled()
+        }
+        guard !index.shown.isEmpty else { throw .noFrameDecoded(path: path, detail: "the video track holds no packets") }
+        guard index.position.count == index.entries.count else {
+            return .unavailable("two of its video packets share a decode time")
+        }
+
+        // Resolve the ranges and lay them end to end on the output's timeline.
+        var plans: [SmartRangePlan] = []
+        var outputStart: Int64 = 0
+        for range in ranges {
+            let start = try keepStart(range.start, index)
+            let end = try keepEnd(range.end, index)
+            guard end > start else {
+                throw .timePastEnd(path: path, requested: mapping.time(ofTimestamp: start), duration: mapping.time(ofTimestamp: end))
+            }
+            let plan = index.plan(keepStart: start, keepEnd: end, outputStart: outputStart, copying: copying)
+            plans.append(plan)
+            outputStart += end - start
+        }
+        if copying, !plans.contains(where: { $0.copy != nil }) {
+            return .unavailable("no IDR keyframe lies inside the kept range, so there is nothing to copy")
+        }
+        // Re-encoded pictures are written this far behind their presentation, the copied ones'
+        // own offset: decode times then rise across every join.
+        let lag = plans.compactMap { $0.copy.map { index.entries[$0.lowerBound] } }.map { $0.pts - $0.dts }.max() ?? 0
+
+        let out = try MP4Output(url: output, fastStart: plan.fastStart)
+        let lanes = try EncoderLanes(session: self, config: config, output: out)
+        if let reason = lanes.unavailable { return .unavailable(reason) }
+        let outVideo: UnsafeMutablePointer<AVStream>
+        if let config = lanes.config {
+            outVideo = try out.addCopy(of: video)
+            try out.setExtradata(config.record, of: outVideo)
+        } else {
+            outVideo = try out.addStream(for: lanes.shared.context, sideDataFrom: video)
+        }
+        let outAudio = try audio.map { stream throws(MediaIOError) in try out.addCopy(of: stream) }
+        try out.start()
+
+        let writer = SmartWriter(session: self, out: out, video: outVideo, audio: outAudio, lag: lag, copying: copying)
+        var parts: [ExportPart] = []
+        for range in plans {
+            parts += try writeRange(range, index: index, lanes: lanes, writer: writer)
+            if let problem = writer.problem { return .unavailable(problem) }
+        }
+        if !copying { try writer.writeEncoded(try lanes.shared.flush(), lanes: lanes) }
+        try checkCancelled(now: true)
+        let expected = plans.reduce(0) { $0 + index.shownCount(from: $1.keepStart, to: $1.keepEnd) }
+        guard writer.videoPackets == expected else {
+            return .unavailable("the cut wrote \(writer.videoPackets) of \(expected) frames")
+        }
+        if let problem = writer.problem { return .unavailable(problem) }
+        var failure: String?
+        do {
+            try out.finish { url throws(MediaIOError) in
+                guard copying else { return }
+                if let problem = try Self.probeDecode(url, parts: parts, mapping: self.mapping) {
+                    failure = problem
+                    throw .cancelled
+                }
+            }
+        } catch {
+            if failure == nil { throw error }
+        }
+        if let failure { return .unavailable(failure) }
+        progress.map { $0.completedUnitCount = $0.totalUnitCount }
+
+        let reencoded = parts.filter(\.reencoded).reduce(0) { $0 + $1.frames }
+        let total = parts.reduce(0) { $0 + $1.frames }
+        let start = mapping.time(ofTimestamp: plans[0].keepStart)
+        let size = lanes.shared.size
+        return .written(ExportResult(
+            method: copying ? (reencoded == 0 ? "passthrough" : "smart") : lanes.shared.name,
+            note: nil, start: start,
+            duration: MediaTime.ticks(outputStart, timeBase: mapping.timeBase.num, mapping.timeBase.den) ?? .zero,
+            frameCount: total, size: size, audio: audio == nil ? nil : "copied",
+            reencodedFrames: copying ? reencoded : nil, copiedFrames: copying ? total - reencoded : nil, parts: parts))
+    }
+
+    // MARK: - One range
+
+    private func writeRange(_ range: SmartRangePlan, index: PacketIndex, lanes: EncoderLanes,
+                            writer: SmartWriter) throws(MediaIOError) -> [ExportPart] {
+        let first = index.entries[range.firstPosition]
+        if av_seek_frame(container.context, video.pointee.index, first.dts, AVSEEK_FLAG_BACKWARD) < 0 {
+            container.rewind()
+        }
+        let head = try range.hasHead
+            ? ReencodedStretch(session: self, lane: try lanes.lane(), first: range.keepStart, end: range.headEnd,
+                               offset: range.offset, expected: index.shownCount(from: range.keepStart, to: range.headEnd),
+                               flushes: lanes.perStretch)
+            : nil
+        let tail = try range.hasTail
+            ? ReencodedStretch(session: self, lane: try lanes.lane(), first: range.tailStart, end: range.keepEnd,
+                               offset: range.offset, expected: index.shownCount(from: range.tailStart, to: range.keepEnd),
+                               flushes: lanes.perStretch)
+            : nil
+        var copied = 0
+        var tailHeld: [OwnedPacket] = []
+        var copyDone = range.copy == nil
+        let tb = mapping.timeBase
+        let audioStart = MediaTime.ticks(range.keepStart, timeBase: tb.num, tb.den) ?? .zero
+        let audioEnd = MediaTime.ticks(range.keepEnd, timeBase: tb.num, tb.den) ?? .zero
+        let outputTime = MediaTime.ticks(range.keepStart + range.offset, timeBase: tb.num, tb.den) ?? .zero
+        var audioDone = audio == nil
+        var videoDone = false
+
+        while !(videoDone && audioDone), let packet = try readPacket() {
+            try checkCancelled()
+            if packet.streamIndex != video.pointee.index {
+                if let audio, !audioDone, let ts = packet.pts ?? packet.dts, let t = time(ts, in: audio) {
+                    if t >= audioEnd { audioDone = true } else if t >= audioStart {
+                        try writer.writeAudio(packet, from: audio, shift: outputTime.subtracting(audioStart) ?? .zero)
+                    }
+                }
+                continue
+            }
+            guard !videoDone, let i = index.position(of: packet) else {
+                if !videoDone { throw .corrupt(path: path, detail: "a video packet moved between two reads") }
+                continue
+            }
+            if i < range.firstPosition { continue }
+            if let head, !head.finished {
+                if i < (range.copy?.lowerBound ?? Int.max) {
+                    try writer.writeEncoded(try head.feed(packet), lanes: lanes)
+                } else {
+                    try writer.writeEncoded(try head.feed(nil), lanes: lanes)
+                }
+            }
+            // The tail's decoder reads first: writing a copy retimes the packet in place.
+            if let tail, let from = range.tailDecodeFrom, i >= from, !tail.finished {
+                let made = try tail.feed(packet)
+                if copyDone { try writer.writeEncoded(made, lanes: lanes) } else { tailHeld += made }
+            }
+            if let copy = range.copy, copy.contains(i) {
+                try writer.writeCopy(packet, decodedAt: index.entries[i].dts, shift: range.offset)
+                copied += 1
+                if i == copy.upperBound - 1 {
+                    copyDone = true
+                    try writer.writeEncoded(tailHeld, lanes: lanes)
+                    tailHeld = []
+                }
+            }
+            videoDone = (head?.finished ?? true) && copyDone && (tail?.finished ?? true)
+        }
+        // The end of the file: drain what the decoders still hold.
+        if let head, !head.finished { try writer.writeEncoded(try head.feed(nil), lanes: lanes) }
+        if let tail, !tail.finished {
+            tailHeld += try tail.feed(nil)
+        }
+        try writer.writeEncoded(tailHeld, lanes: lanes)
+        for stretch in [head, tail].compactMap({ $0 }) where stretch.encoded != stretch.expected {
+            throw .endsEarly(path: path, at: mapping.time(ofTimestamp: stretch.first), expected: mapping.time(ofTimestamp: stretch.end))
+        }
+        func part(_ reencoded: Bool, _ from: Int64, _ to: Int64, _ frames: Int) -> ExportPart? {
+            guard frames > 0 else { return nil }
+            return ExportPart(reencoded: reencoded, start: mapping.time(ofTimestamp: from),
+                              duration: mapping.time(ofTimestamp: to).subtracting(mapping.time(ofTimestamp: from)) ?? .zero,
+                              frames: frames)
+        }
+        return [part(true, range.keepStart, range.headEnd, head?.encoded ?? 0),
+                range.copy == nil ? nil : part(false, range.copyShown.lowerBound, range.copyShown.upperBound, copied),
+                part(true, range.tailStart, range.keepEnd, tail?.encoded ?? 0)].compactMap { $0 }
+    }
+
+    // MARK: - Positions
+
+    /// The timestamp of the frame at `position` (the last shown at or before a time).
+    private func keepStart(_ position: TimePosition, _ index: PacketIndex) throws(MediaIOError) -> Int64 {
+        switch position {
+        case .time(let t):
+            let duration = mapping.time(ofTimestamp: index.end)
+            guard t >= .zero, t <= duration else { throw .timePastEnd(path: path, requested: t, duration: duration) }
+            let after = index.shown.firstIndex { mapping.time(ofTimestamp: $0) > t } ?? index.shown.count
+            return index.shown[max(0, after - 1)]
+        case .frame(let n):
+            guard n >= 0, n < index.shown.count else {
+                throw .frameOutOfRange(path: path, frame: n, frameCount: index.shown.count)
+            }
+            return index.shown[n]
+        }
+    }
+
+    /// The timestamp of the first frame not kept before `position` (the end of the video when nil).
+    private func keepEnd(_ position: TimePosition?, _ index: PacketIndex) throws(MediaIOError) -> Int64 {
+        switch position {
+        case nil:
+            return index.end
+        case .time(let t)?:
+            let duration = mapping.time(ofTimestamp: index.end)
+            guard t <= duration else { throw .timePastEnd(path: path, requested: t, duration: duration) }
+            return index.shown.first { mapping.time(ofTimestamp: $0) >= t } ?? index.end
+        case .frame(let n)?:
+            guard n >= 0, n <= index.shown.count else {
+                throw .frameOutOfRange(path: path, frame: n, frameCount: index.shown.count)
+            }
+            return n == index.shown.count ? index.end : index.shown[n]
+        }
+    }
+
+    // MARK: - Checking the output
+
+    /// Decodes the first frames of every stretch of the written file with a strict decoder; a
+    /// description of the first problem, nil when the file holds the frames it should and each
+    /// stretch starts with a picture that decodes.
+    static func probeDecode(_ url: URL, parts: [ExportPart], mapping: PictureMaker) throws(MediaIOError) -> String? {
+        let container = try MediaContainer(url: url)
+        guard let stream = container.videoStream else { return "the output has no video track" }
+        let index = stream.pointee.index
+        var shown: [Int64] = []
+        while let packet = try container.readPacket(onDamage: .fail, accepting: { $0 == index }) {
+            if let pts = packet.pts, !packet.isDiscarded { shown.append(pts) }
+        }
+        shown.sort()
+        let total = parts.reduce(0) { $0 + $1.frames }
+        guard shown.count == total else { return "the output holds \(shown.count) frames, not \(total)" }
+        var first = 0
+        for part in parts {
+            let target = shown[first]
+            first += part.frames
+            let decoder = try VideoDecoder(stream: stream, path: url.path, threads: 1, strict: true)
+            guard av_seek_frame(container.context, index, target, AVSEEK_FLAG_BACKWARD) >= 0 else {
+                return "cannot seek in the output"
+            }
+            var errors = 0
+            var decoded: [Int64] = []
+            var sent = 0
+            // Each stretch starts with an IDR, where the seek lands; a short one may land earlier.
+            while sent < 400, !decoded.contains(where: { $0 >= target }),
+                  let packet = try container.readPacket(onDamage: .fail, accepting: { $0 == index }) {
+                sent += 1
+                decoded += try decoder.decode(packet, errors: &errors).compactMap(\.pts)
+            }
+            decoded += try decoder.decode(nil, errors: &errors).compactMap(\.pts)
+            if errors > 0 || !decoded.contains(target) {
+                return "the output's frames from \(part.start.decimalString) s of the input do not decode cleanly"
+            }
+        }
+        return nil
+    }
+}
+
+extension UnsafeMutablePointer where Pointee == AVStream {
+    /// The frame rate an encoder of this stream declares: the average, else the real base
+    /// rate, else 30.
+    var encodingFrameRate: AVRational {
+        pointee.avg_frame_rate.num > 0 ? pointee.avg_frame_rate
+            : (pointee.r_frame_rate.num > 0 ? pointee.r_frame_rate : AVRational(num: 30, den: 1))
+    }
+
+    /// The stream's decoder configuration bytes, nil when it has none.
+    var extradataBytes: [UInt8]? {
+        guard let par = pointee.codecpar, let data = par.pointee.extradata, par.pointee.extradata_size > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: data, count: Int(par.pointee.extradata_size)))
+    }
+}

@@ -1,0 +1,202 @@
+internal import CFFmpeg
+import Foundation
+import ViewfinderCore
+
+/// The video packets of a file in decode order: what a smart cut plans from, by demuxing only.
+struct PacketIndex {
+    struct Entry {
+        let pts: Int64
+        let dts: Int64
+        let isKeyframe: Bool
+        /// An IDR picture: nothing after it refers to anything before it.
+        let isIDR: Bool
+        let isDiscarded: Bool
+    }
+
+    let entries: [Entry]
+    /// Presentation timestamps of the frames shown, ascending.
+    let shown: [Int64]
+    /// The timestamp just after the last frame.
+    let end: Int64
+    /// The smallest presentation timestamp at or after each decode position (and at `count`, `end`).
+    let laterMinimum: [Int64]
+    /// Decode position of each packet, by its demuxed decode timestamp, or by its presentation
+    /// timestamp when the container leaves some decode times out (Matroska).
+    let position: [Int64: Int]
+    let keyedByPresentation: Bool
+
+    /// Where a demuxed packet of the stream lies in decode order.
+    func position(of packet: OwnedPacket) -> Int? {
+        guard let key = keyedByPresentation ? packet.pts : (packet.dts ?? packet.pts) else { return nil }
+        return position[key]
+    }
+
+    /// `entries` keyed by `keys`; entries whose container gave no decode time (Matroska) get
+    /// one: the presentation times in order, held back by the largest reordering, so that each
+    /// is at or before its own presentation and they rise.
+    init(entries raw: [Entry], keys: [Int64], end: Int64, hasDecodeTimes: Bool) {
+        var entries = raw
+        if !hasDecodeTimes {
+            let sorted = raw.map(\.pts).sorted()
+            let delay = zip(sorted, raw).map { $0 - $1.pts }.max() ?? 0
+            entries = zip(raw, sorted).map { entry, pts in
+                Entry(pts: entry.pts, dts: pts - max(0, delay), isKeyframe: entry.isKeyframe, isIDR: entry.isIDR,
+                      isDiscarded: entry.isDiscarded)
+            }
+        }
+        self.entries = entries
+        shown = entries.filter { !$0.isDiscarded }.map(\.pts).sorted()
+        self.end = end
+        var minimum = [Int64](repeating: end, count: entries.count + 1)
+        for i in stride(from: entries.count - 1, through: 0, by: -1) {
+            minimum[i] = min(minimum[i + 1], entries[i].pts)
+        }
+        laterMinimum = minimum
+        var position: [Int64: Int] = [:]
+        keyedByPresentation = !hasDecodeTimes
+        for (i, key) in (hasDecodeTimes ? keys : raw.map(\.pts)).enumerated() { position[key] = i }
+        self.position = position
+    }
+
+    /// How many frames are shown in `[from, to)`.
+    func shownCount(from: Int64, to: Int64) -> Int {
+        guard to > from else { return 0 }
+        return lowerBound(to) - lowerBound(from)
+    }
+
+    /// The first position in `shown` whose timestamp is at or after `value`.
+    func lowerBound(_ value: Int64) -> Int {
+        var (low, high) = (0, shown.count)
+        while low < high {
+            let mid = (low + high) / 2
+            if shown[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}
+
+/// Why a smart cut cannot be made on a file or a range (it then re-encodes, saying so).
+struct SmartCutUnavailable: Error {
+    let reason: String
+}
+
+/// What a smart cut does with one kept range: the frames shown in `[keepStart, keepEnd)`
+/// (stream ticks) go to the output `offset` ticks later. Frames before `copyShown` are
+/// re-encoded (the head), the packets at decode positions `copy` are copied, the frames after
+/// `copyShown` are re-encoded (the tail). Without a copy the head is the whole range.
+struct SmartRangePlan {
+    let keepStart: Int64
+    let keepEnd: Int64
+    let offset: Int64
+    let copy: Range<Int>?
+    let copyShown: Range<Int64>
+    /// Where the head's and the tail's decoders start (decode positions of keyframes).
+    let headDecodeFrom: Int?
+    let tailDecodeFrom: Int?
+
+    var headEnd: Int64 { copy == nil ? keepEnd : copyShown.lowerBound }
+    var tailStart: Int64 { copyShown.upperBound }
+    var hasHead: Bool { headDecodeFrom != nil }
+    var hasTail: Bool { tailDecodeFrom != nil }
+    /// The first decode position the range reads.
+    var firstPosition: Int { [headDecodeFrom, copy?.lowerBound, tailDecodeFrom].compactMap { $0 }.min() ?? 0 }
+}
+
+extension PacketIndex {
+    /// Reads every video packet's timestamps and flags (no decoding), then rewinds.
+    static func scan(_ container: MediaContainer, video: UnsafeMutablePointer<AVStream>, lengthSize: Int?,
+                     cancelled: () throws(MediaIOError) -> Void) throws(MediaIOError) -> PacketIndex {
+        container.rewind()
+        defer { container.rewind() }
+        var entries: [Entry] = []
+        var keys: [Int64] = []
+        var hasDecodeTimes = true
+        var end = Int64.min
+        let index = video.pointee.index
+        while let packet = try container.readPacket(onDamage: .fail, accepting: { $0 == index }) {
+            try cancelled()
+            let p = packet.pointer.pointee
+            guard let pts = packet.pts else { continue }
+            let idr = lengthSize.map { size in
+                packet.isKeyframe && p.data != nil
+                    && AVCConfiguration.startsAtIDR(UnsafeBufferPointer(start: p.data, count: Int(p.size)), lengthSize: size)
+            } ?? false
+            entries.append(Entry(pts: pts, dts: packet.dts ?? pts, isKeyframe: packet.isKeyframe, isIDR: idr,
+                                 isDiscarded: packet.isDiscarded))
+            keys.append(packet.dts ?? pts)
+            if packet.dts == nil { hasDecodeTimes = false }
+            if !packet.isDiscarded { end = max(end, pts + max(p.duration, 1)) }
+        }
+        return PacketIndex(entries: entries, keys: keys, end: end == Int64.min ? 0 : end, hasDecodeTimes: hasDecodeTimes)
+    }
+
+    /// The plan of one range `[keepStart, keepEnd)` placed at output tick `outputStart`. With
+    /// `copying` false (a full re-encode), everything is head.
+    func plan(keepStart: Int64, keepEnd: Int64, outputStart: Int64, copying: Bool) -> SmartRangePlan {
+        let offset = outputStart - keepStart
+        if copying, let (copy, shownRange) = copyStretch(keepStart: keepStart, keepEnd: keepEnd) {
+            let head = shownRange.lowerBound > keepStart ? decodeStart(covering: keepStart, before: copy.lowerBound) : nil
+            let tail = shownRange.upperBound < keepEnd ? tailDecodeStart(copyEnd: copy.upperBound, copyStart: copy.lowerBound) : nil
+            let headOK = head != nil || shownRange.lowerBound == keepStart
+            let tailOK = tail != nil || shownRange.upperBound >= keepEnd
+            if headOK && tailOK {
+                return SmartRangePlan(keepStart: keepStart, keepEnd: keepEnd, offset: offset, copy: copy,
+                                      copyShown: shownRange, headDecodeFrom: head, tailDecodeFrom: tail)
+            }
+        }
+        return SmartRangePlan(keepStart: keepStart, keepEnd: keepEnd, offset: offset, copy: nil,
+                              copyShown: keepEnd..<keepEnd,
+                              headDecodeFrom: decodeStart(covering: keepStart, before: entries.count) ?? 0,
+                              tailDecodeFrom: nil)
+    }
+
+    /// The longest run of packets that can be copied for `[keepStart, keepEnd)`: it starts at an
+    /// IDR shown inside the range and ends where the packets so far show exactly the frames of
+    /// one unbroken stretch, nothing decoded later being shown inside it (at a keyframe, or
+    /// between two groups of B-frames).
+    private func copyStretch(keepStart: Int64, keepEnd: Int64) -> (Range<Int>, Range<Int64>)? {
+        var earlierMaximum = Int64.min
+        for k in entries.indices {
+            defer { earlierMaximum = max(earlierMaximum, entries[k].pts) }
+            let start = entries[k].pts
+            // Nothing decoded before the IDR may be shown after it.
+            guard entries[k].isIDR, start >= keepStart, start < keepEnd, earlierMaximum < start else { continue }
+            var best: (Range<Int>, Range<Int64>)?
+            var (low, high) = (Int64.max, Int64.min)
+            for l in (k + 1)...entries.count {
+                let entry = entries[l - 1]
+                if entry.isDiscarded { break }
+                low = min(low, entry.pts)
+                high = max(high, entry.pts)
+                let stop = laterMinimum[l]
+                if stop > keepEnd { break }
+                if low == start, high < stop, l - k == shownCount(from: start, to: stop) { best = (k..<l, start..<stop) }
+            }
+            if let best { return best }
+        }
+        return nil
+    }
+
+    /// The keyframe to start decoding from so that every frame shown in `[target, …)` that is
+    /// decoded before position `limit` comes out right: the last keyframe shown at or before
+    /// `target`, one further back when it is not an IDR (its leading pictures refer to the
+    /// group before it).
+    private func decodeStart(covering target: Int64, before limit: Int) -> Int? {
+        let candidates = entries.indices.prefix(limit).filter { entries[$0].isKeyframe && entries[$0].pts <= target }
+        guard let last = candidates.last else { return entries.first?.isKeyframe == true ? 0 : nil }
+        if entries[last].isIDR || candidates.count == 1 { return last }
+        return candidates[candidates.count - 2]
+    }
+
+    /// Where the tail's decoder starts: at the end of the copy when an IDR lies there, otherwise
+    /// at the keyframe before (one further back when that one is not an IDR), so that every
+    /// frame shown after the copy has its references.
+    private func tailDecodeStart(copyEnd: Int, copyStart: Int) -> Int? {
+        guard copyEnd < entries.count else { return nil }
+        if entries[copyEnd].isIDR { return copyEnd }
+        let keyframes = entries.indices.prefix(copyEnd + 1).filter { entries[$0].isKeyframe }
+        guard let last = keyframes.last else { return nil }
+        if entries[last].isIDR || keyframes.count == 1 { return last }
+        return keyframes[keyframes.count - 2]
+    }
+}

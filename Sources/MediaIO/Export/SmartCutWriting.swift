@@ -1,0 +1,243 @@
+internal import CFFmpeg
+import Foundation
+import ViewfinderCore
+
+/// The encoders of a smart cut. Copying, each re-encoded stretch gets an encoder of its own,
+/// matched to the source and naming its parameter sets with an id the source does not use; the
+/// one sample description (`config`) lists both. Not copying, one ordinary H.264 encoder takes
+/// every range in turn.
+final class EncoderLanes {
+    private(set) var config: AVCConfiguration?
+    /// The first encoder (handed to the first stretch when copying; the only one otherwise).
+    let shared: VideoEncoder
+    /// Why the source cannot be matched, when it cannot.
+    private(set) var unavailable: String?
+    private let make: () throws(MediaIOError) -> VideoEncoder
+    private var sharedTaken = false
+
+    init(session: ExportSession, config source: AVCConfiguration?, output: MP4Output) throws(MediaIOError) {
+        let video = session.video
+        let par = video.parameters
+        let coded = PixelSize(width: Int(par.width), height: Int(par.height))
+        let rate = video.encodingFrameRate
+        let path = session.output.path
+        let colour = (par.color_range, par.color_space, par.color_primaries, par.color_trc)
+        guard var config = source else {
+            let size = ExportPreset.encodedSize(for: coded, box: session.plan.box)
+            let quality = session.plan.quality
+            let global = output.needsGlobalHeader
+            make = { () throws(MediaIOError) in
+                let encoder = try VideoEncoder(size: size, timeBase: video.pointee.time_base, frameRate: rate,
+                                               quality: quality, globalHeader: global, path: path)
+                encoder.describeColour(range: colour.0, space: colour.1, primaries: colour.2, transfer: colour.3)
+                return encoder
+            }
+            shared = try make()
+            return
+        }
+        var unavailable: String?
+        let format = AVPixelFormat(rawValue: par.format)
+        if format != AV_PIX_FMT_YUV420P && format != AV_PIX_FMT_YUVJ420P {
+            unavailable = "its \(av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown") pictures are not 8-bit 4:2:0"
+        }
+        let profiles: [Int32: String] = [66: "baseline", 66 | 512: "baseline", 77: "main", 100: "high"]
+        let profile = profiles[par.profile]
+        if profile == nil { unavailable = unavailable ?? "its H.264 profile (\(par.profile)) is not Baseline, Main or High" }
+        let id = (0..<32).first { !config.usedIDs.contains($0) }
+        if id == nil { unavailable = unavailable ?? "its parameter sets use every id" }
+        let match = VideoEncoder.Match(
+            pixelFormat: format == AV_PIX_FMT_YUVJ420P ? AV_PIX_FMT_YUVJ420P : AV_PIX_FMT_YUV420P,
+            sampleAspectRatio: par.sample_aspect_ratio.num > 0 ? par.sample_aspect_ratio : AVRational(num: 0, den: 1),
+            profile: profile ?? "high", level: par.level, parameterSetID: id ?? 31)
+        // No B-frames: decode order is presentation order, so decode times can be laid to meet
+        // the copied packets' at every join.
+        var quality = session.plan.quality
+        quality.bFrames = 0
+        make = { () throws(MediaIOError) in
+            let encoder = try VideoEncoder(size: coded, timeBase: video.pointee.time_base, frameRate: rate, quality: quality,
+                                           globalHeader: true, path: path, match: match)
+            encoder.describeColour(range: colour.0, space: colour.1, primaries: colour.2, transfer: colour.3)
+            return encoder
+        }
+        shared = try make()
+        let units = shared.headerUnits
+        if !config.add(sequence: units.filter { $0[0] & 0x1F == 7 }, picture: units.filter { $0[0] & 0x1F == 8 }) {
+            unavailable = unavailable ?? "the re-encoded parameter sets do not fit beside the source's"
+        }
+        self.config = config
+        self.unavailable = unavailable
+    }
+
+    /// The encoder for the next re-encoded stretch.
+    func lane() throws(MediaIOError) -> VideoEncoder {
+        guard config != nil else { return shared }
+        if !sharedTaken {
+            sharedTaken = true
+            return shared
+        }
+        let encoder = try make()
+        if encoder.headerUnits != shared.headerUnits {
+            throw .encodeFailed(path: encoder.name, detail: "a second encoder wrote other parameter sets")
+        }
+        return encoder
+    }
+
+    /// Whether each stretch owns (and flushes) its encoder.
+    var perStretch: Bool { config != nil }
+
+    /// An encoder's packet as the track stores it.
+    func sample(_ packet: OwnedPacket) -> OwnedPacket? {
+        guard let config else { return packet }
+        let p = packet.pointer.pointee
+        guard let data = p.data,
+              let bytes = config.sample(fromAnnexB: UnsafeBufferPointer(start: data, count: Int(p.size))),
+              let made = OwnedPacket(), av_new_packet(made.pointer, Int32(bytes.count)) >= 0
+        else { return nil }
+        bytes.withUnsafeBufferPointer { made.pointer.pointee.data.update(from: $0.baseAddress!, count: bytes.count) }
+        made.pointer.pointee.pts = p.pts
+        made.pointer.pointee.dts = p.dts
+        made.pointer.pointee.flags = p.flags
+        made.pointer.pointee.duration = p.duration
+        return made
+    }
+}
+
+/// One re-encoded stretch: a decoder of its own, fed from a keyframe before the stretch, whose
+/// frames shown in `[first, end)` go to the encoder `offset` ticks later.
+final class ReencodedStretch {
+    let first: Int64
+    let end: Int64
+    let expected: Int
+    private(set) var encoded = 0
+    private(set) var finished = false
+    private let decoder: VideoDecoder
+    private let encoder: VideoEncoder
+    private let offset: Int64
+    private let flushes: Bool
+    private let path: String
+    private var errors = 0
+
+    init(session: ExportSession, lane encoder: VideoEncoder, first: Int64, end: Int64, offset: Int64, expected: Int,
+         flushes: Bool) throws(MediaIOError) {
+        decoder = try VideoDecoder(stream: session.video, path: session.path, threads: 0)
+        self.encoder = encoder
+        self.first = first
+        self.end = end
+        self.offset = offset
+        self.expected = expected
+        self.flushes = flushes
+        path = session.path
+        if expected == 0 { finished = true }
+    }
+
+    /// Decodes a packet (nil = no more) and returns the encoder's packets that became ready.
+    func feed(_ packet: OwnedPacket?) throws(MediaIOError) -> [OwnedPacket] {
+        guard !finished else { return [] }
+        let frames = try decoder.decode(packet, errors: &errors)
+        if errors > 16 { throw .corrupt(path: path, detail: "the video cannot be decoded") }
+        var out: [OwnedPacket] = []
+        for frame in frames {
+            guard let pts = frame.pts, pts >= first, pts < end, encoded < expected else { continue }
+            out += try encoder.encode(frame, pts: pts + offset)
+            encoded += 1
+        }
+        if packet == nil && !finished {
+            for frame in try decoder.decode(nil, errors: &errors) {
+                guard let pts = frame.pts, pts >= first, pts < end, encoded < expected else { continue }
+                out += try encoder.encode(frame, pts: pts + offset)
+                encoded += 1
+            }
+        }
+        if encoded == expected || packet == nil {
+            finished = true
+            if flushes { out += try encoder.flush() }
+        }
+        return out
+    }
+}
+
+/// Writes a smart cut's video and audio in order, keeping decode times rising across joins. A
+/// packet that cannot be placed records the `problem` (the cut is then redone by re-encoding).
+final class SmartWriter {
+    private let session: ExportSession
+    private let out: MP4Output
+    private let video: UnsafeMutablePointer<AVStream>
+    private let audio: UnsafeMutablePointer<AVStream>?
+    private let lag: Int64
+    private let copying: Bool
+    private var lastVideoDTS = Int64.min
+    private var lastAudioDTS = Int64.min
+    private(set) var videoPackets = 0
+    private(set) var problem: String?
+
+    init(session: ExportSession, out: MP4Output, video: UnsafeMutablePointer<AVStream>,
+         audio: UnsafeMutablePointer<AVStream>?, lag: Int64, copying: Bool) {
+        self.session = session
+        self.out = out
+        self.video = video
+        self.audio = audio
+        self.lag = lag
+        self.copying = copying
+    }
+
+    /// A copied packet (decoded at `decodedAt` in the input), `shift` ticks later.
+    func writeCopy(_ packet: OwnedPacket, decodedAt: Int64, shift: Int64) throws(MediaIOError) {
+        guard problem == nil, let pts = packet.pts else { return }
+        let dts = decodedAt + shift
+        guard dts > lastVideoDTS else {
+            problem = "the copied packets' decode times overlap the re-encoded ones'"
+            return
+        }
+        packet.pointer.pointee.pts = pts + shift
+        packet.pointer.pointee.dts = dts
+        try writeVideo(packet)
+    }
+
+    /// Encoder packets (already at output time).
+    func writeEncoded(_ packets: [OwnedPacket], lanes: EncoderLanes) throws(MediaIOError) {
+        for packet in packets where problem == nil {
+            guard let sample = lanes.sample(packet), let pts = sample.pts else {
+                problem = "an encoded picture could not be stored"
+                return
+            }
+            if copying {
+                let dts = max(pts - lag, lastVideoDTS + 1)
+                guard dts <= pts else {
+                    problem = "a re-encoded picture's decode time would follow its presentation"
+                    return
+                }
+                sample.pointer.pointee.dts = dts
+            }
+            try writeVideo(sample)
+        }
+    }
+
+    private func writeVideo(_ packet: OwnedPacket) throws(MediaIOError) {
+        let p = packet.pointer
+        lastVideoDTS = p.pointee.dts
+        session.report(written: session.mapping.time(ofTimestamp: session.mapping.origin + p.pointee.pts))
+        av_packet_rescale_ts(p, session.video.pointee.time_base, video.pointee.time_base)
+        p.pointee.stream_index = video.pointee.index
+        p.pointee.pos = -1
+        try out.write(packet)
+        videoPackets += 1
+    }
+
+    /// An audio packet of the input, moved by `shift`; one that would not follow the last
+    /// written is dropped (joins overlap by less than a packet).
+    func writeAudio(_ packet: OwnedPacket, from input: UnsafeMutablePointer<AVStream>, shift: MediaTime) throws(MediaIOError) {
+        guard let audio, problem == nil else { return }
+        let tb = input.pointee.time_base
+        let ticks = shift.ticks(atRate: MediaTime(value: Int64(tb.den), timescale: Int64(tb.num))) ?? 0
+        let p = packet.pointer
+        if p.pointee.pts != noPTS { p.pointee.pts += ticks }
+        if p.pointee.dts != noPTS { p.pointee.dts += ticks }
+        let dts = p.pointee.dts != noPTS ? p.pointee.dts : p.pointee.pts
+        guard dts > lastAudioDTS else { return }
+        lastAudioDTS = dts
+        av_packet_rescale_ts(p, tb, audio.pointee.time_base)
+        p.pointee.stream_index = audio.pointee.index
+        p.pointee.pos = -1
+        try out.write(packet)
+    }
+}
