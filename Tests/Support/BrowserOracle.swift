@@ -80,10 +80,26 @@ v.addEventListener('error', () => { out.textContent = 'error ' + (v.error ? v.er
 v.addEventListener('loadeddata', async () => {
   c.width = v.videoWidth; c.height = v.videoHeight;
   const ctx = c.getContext('2d', { willReadFrequently: true }), found = [];
+  const pause = ms => new Promise(done => setTimeout(done, ms));
   for (const t of times) {
+    // 'seeked' can come before the new picture is presented (a loaded machine shows this): wait
+    // for the presented frame as well (requestVideoFrameCallback, or a moment where it is
+    // missing or never fires for an unchanged frame), then read until two reads agree.
+    const presented = new Promise(done => {
+      if ('requestVideoFrameCallback' in v) v.requestVideoFrameCallback(() => done());
+      setTimeout(done, 250);
+    });
     await new Promise(done => { v.addEventListener('seeked', done, { once: true }); v.currentTime = t; });
-    ctx.drawImage(v, 0, 0);
-    found.push(readIndex(ctx, c.width, c.height));
+    await presented;
+    let index = null, previous;
+    for (let read = 0; read < 20; read++) {
+      ctx.drawImage(v, 0, 0);
+      index = readIndex(ctx, c.width, c.height);
+      if (read > 0 && index === previous) break;
+      previous = index;
+      await pause(50);
+    }
+    found.push(index);
   }
   out.textContent = 'indices ' + JSON.stringify(found);
 });
