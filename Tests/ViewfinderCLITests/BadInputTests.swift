@@ -83,6 +83,39 @@ struct BadInputTests {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    /// A 16×16 TIFF whose header made OpenSlide's vendor detection (which libvips ran on every
+    /// TIFF) allocate 2 GB; found by FuzzPhotoProbe. The OpenSlide loader is now blocked.
+    static let openSlideBomb = [
+            "SUkqAMsCAAD7AAP/AAD//gAJ/wAA/wD//wD///4ADf8AAP//AP//AP8A//8A+f/7AAP/AAD//gAJ/wD/AP8AAP8AAP7/DQD/",
+            "/wAA/wAA/wAA//8A+f/7AAD//gD+/wkA//8A/wAA/wAA/v8PAP//AAD/AAD/AP8AAP8AAPv/+gD//wAA/v8JAP//AP8AAP8A",
+            "AP7/DQD//wAA/wAA/wD/AAD//AD+//oA//8AAP7/CQD//wD/AAD/AAD+/w0A//8AAP8AAP8A/wAA//wA/v/+AP7/AwD//wD+",
+            "/wkA//8A/wAA/wAA/v8NAP//AAD/AAD/AP8AAP/5AP4A/v8DAP//AP7/CQD//wD/AAD/AAD+/w0A//8AAP8AAP8A/wAA//kA",
+            "/gD+/wMA//8A/v8JAP//AP8AAP8AAP7/DQD//wAA/wAA/wD/AAD/+QD+AP7/AwD//wD+/wkA//8A/wAA/wAA/v8NAP//AAD/",
+            "AAD/AP8AAP/5AP4A/v8DAP//AP7/CQD//wD/AAD/AAD+/w0A//8AAP8AAP8A/wAA//kA/gD+/wMA//8A/v8JAP//AP8AAP8A",
+            "AP7/DQD//wAA/wAA/wD/AAD/+QD+AP7/AwD//wD+/wkA//8A/wAA/wAA/v8NAP//AAD/AAD/AP8AAP/5AC//AAD/YAD/wADf",
+            "/wB//wAf/wAA/0AA/6AA//8An/8AP/8gAP+AAP/gAP//AL//AF8v/wAA/2AA/8AA3/8Af/8AH/8AAP9AAP+gAP//AJ//AD//",
+            "IAD/gAD/4AD//wC//wBfL/8AAP9gAP/AAN//AH//AB//AAD/QAD/oAD//wCf/wA//yAA/4AA/+AA//8Av/8AX/sAA/8AAP/+",
+            "AAn/AP8A/wAA/wAA/v8NAP//AAD/AAD/AAD//wD5/wgACAAIAEgAAAABAAAASAAAAAEAAABMYXZjNTkuMzcuMTAwAA4A/gAE",
+            "AAEAAAAAAAAAAAEEAAEAAAAQAAAAAQEEAAEAAAAQAAAAAgEDAAMAAACnAgAAAwEDAAEAAAAFgAAABgEDAAEAAAACAAAAEQEE",
+            "AAEAAAAIAAAAFQEDAAEAAAADAAAAFgEEAAEAAACnAAAAFwEEAAEAAACfAgAAGgEFAAEAAACtAgAAGwEFAAEAAAC1AgAAKAED",
+            "AAEAAAACAAAAMQECAA4AAIC9AgAAAAAAAA==",
+    ].joined()
+
+    @Test("a TIFF that made OpenSlide's detection ask for 2 GB is read without any huge allocation")
+    func openSlideDetection() throws {
+        let file = TestPaths.scratchFolder("openslide").appendingPathComponent("slide.tif")
+        try #require(Data(base64Encoded: Self.openSlideBomb)).write(to: file)
+        // The 2 GB were mapped but never touched, so peak memory cannot show them: strace can.
+        let traced = try Subprocess.run("strace", ["-f", "-e", "trace=mmap", TestPaths.tool.path, "info", file.path])
+        #expect(traced.status == 0, "\(traced.stderr.suffix(300))")
+        #expect(traced.stdout.contains("format      tiff") && traced.stdout.contains("stored      16×16"), "\(traced.stdout)")
+        let huge = traced.stderr.split(separator: "\n").filter { line in
+            guard let range = line.range(of: "mmap(NULL, ") else { return false }
+            return (Int(line[range.upperBound...].prefix { $0.isNumber }) ?? 0) >= 1 << 30
+        }
+        #expect(huge.isEmpty, "\(huge)")
+    }
+
     @Test("info: one line and exit 1 for what is not media")
     func info() throws {
         let (_, inputs) = try Self.makeInputs()
