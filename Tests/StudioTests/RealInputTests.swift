@@ -9,8 +9,7 @@ extension StudioWindowTests {
     /// controllers and signal handlers into the screen, rather than the script calling them.
     @Suite("Studio: real pointer input (xdotool)")
     struct RealInputTests {
-        @Test("a mouse drag and three wheel notches on the avatar editor give CropSession's crop for the same gestures",
-              .enabled(if: StudioHarness.hasXdotool, "\(StudioHarness.noXdotoolReason)"))
+        @Test("a mouse drag and three wheel notches on the avatar editor give CropSession's crop for the same gestures")
         func dragAndWheel() async throws {
             let folder = TestPaths.scratchFolder("studio-xdotool")
             let photo = try StudioHarness.copy(media: "images/exif_orient6_samsung_galaxyS.jpg", to: folder, as: "face.jpg")
@@ -51,8 +50,7 @@ extension StudioWindowTests {
             #expect(abs(spec.rect.width - expected.rect.width) < 0.01, "side \(spec.rect.width) vs \(expected.rect.width)")
         }
     
-        @Test("a mouse drag along the cover strip moves the thumb; the preview ends on the exact frame there",
-              .enabled(if: StudioHarness.hasXdotool, "\(StudioHarness.noXdotoolReason)"))
+        @Test("a mouse drag along the cover strip moves the thumb; the preview ends on the exact frame there")
         func stripDrag() async throws {
             let folder = TestPaths.scratchFolder("studio-xdotool-cover")
             let video = try await CoverScreenTests.clip(in: folder)
@@ -87,8 +85,7 @@ extension StudioWindowTests {
             #expect(last["time"] as? Double == (requested * 30).rounded(.down) / 30)
         }
     
-        @Test("a click on a suggestion's mark above the cover strip jumps to its exact frame; Done saves it",
-              .enabled(if: StudioHarness.hasXdotool, "\(StudioHarness.noXdotoolReason)"))
+        @Test("a click on a suggestion's mark above the cover strip jumps to its exact frame; Done saves it")
         func suggestionMark() async throws {
             let folder = TestPaths.scratchFolder("studio-xdotool-suggest")
             let clip = try await StudioHarness.offThePool { try SuggestionClip.make(in: folder) }
@@ -122,8 +119,7 @@ extension StudioWindowTests {
             #expect(try run.run.event("cover-saved")["time"] as? Double == suggested[2])
         }
 
-        @Test("keyboard shortcuts: Ctrl+Shift+D turns the theme dark, Escape goes back to the library",
-              .enabled(if: StudioHarness.hasXdotool, "\(StudioHarness.noXdotoolReason)"))
+        @Test("keyboard shortcuts: Ctrl+Shift+D turns the theme dark, Escape goes back to the library")
         func shortcuts() async throws {
             let folder = TestPaths.scratchFolder("studio-xdotool-keys")
             let video = try await CoverScreenTests.clip(in: folder, seconds: 2)

@@ -48,12 +48,12 @@ enum StudioHarness {
     }
 
     /// The GUI tests need a display, which xvfb-run makes. `make test` installs xvfb (through
-    /// scripts/install-deps), so CI always runs them; elsewhere Swift Testing prints the
-    /// reason below when it skips them.
+    /// scripts/install-deps); without it the tests fail with the reason below, never skip.
     static let available = onPath("xvfb-run")
     static let unavailableReason = "xvfb-run is not on PATH (apt-get install xvfb), so no display can be made for the GTK tests"
 
-    /// The real-input tests send X events with xdotool, which `make test` installs too.
+    /// The real-input tests send X events with xdotool, which `make test` installs too; without
+    /// it they fail with the reason below.
     static let hasXdotool = onPath("xdotool")
     static let noXdotoolReason = "xdotool is not on PATH (apt-get install xdotool), so no real X input can be sent"
 
@@ -61,7 +61,8 @@ enum StudioHarness {
     /// happens on a thread of its own: a run lasts seconds, and blocking one of the two
     /// cooperative threads that long starves every other suite (time-sensitive ones fail).
     static func run(_ lines: [String], arguments: [String], in folder: URL, timeout: TimeInterval = 180) async throws -> StudioRun {
-        try await offThePool { try parse(launch(lines, arguments: arguments, in: folder).finish(timeout: timeout)) }
+        try #require(available, "\(unavailableReason)")
+        return try await offThePool { try parse(launch(lines, arguments: arguments, in: folder).finish(timeout: timeout)) }
     }
 
     /// Runs blocking `work` off the cooperative pool (see `Subprocess.offThePool`).
@@ -95,7 +96,9 @@ enum StudioHarness {
     static func runInteractive<Value: Sendable>(_ lines: [String], arguments: [String], in folder: URL, readyFile: URL,
                                                 timeout: TimeInterval = 120,
                                                 interact: @escaping @Sendable ([String: Any]) throws -> Value) async throws -> StudioRunWith<Value> {
-        try await offThePool { try runInteractiveBlocking(lines, arguments: arguments, in: folder, readyFile: readyFile,
+        try #require(available, "\(unavailableReason)")
+        try #require(hasXdotool, "\(noXdotoolReason)")
+        return try await offThePool { try runInteractiveBlocking(lines, arguments: arguments, in: folder, readyFile: readyFile,
                                                           timeout: timeout, interact: interact) }
     }
 
@@ -201,5 +204,5 @@ extension RasterImage {
 
 /// Every test that opens a window. They run one after another: `xvfb-run -a` picks a free
 /// display number by looking for lock files, and two starting at once can pick the same one.
-@Suite("Studio windows (Xvfb)", .serialized, .enabled(if: StudioHarness.available, "\(StudioHarness.unavailableReason)"))
+@Suite("Studio windows (Xvfb)", .serialized)
 struct StudioWindowTests {}
