@@ -72,7 +72,7 @@ extension Canvas {
         UInt32((unit(value) * 255).rounded())
     }
 
-    private static func unpremultiply(_ value: UInt32, _ alpha: UInt32) -> UInt8 {
+    static func unpremultiply(_ value: UInt32, _ alpha: UInt32) -> UInt8 {
         UInt8(min(255, (value * 255 + alpha / 2) / alpha))
     }
 }

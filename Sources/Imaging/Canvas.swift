@@ -20,6 +20,9 @@ public final class Canvas {
     /// Alpha-only surfaces for blurring shadows by resolution reduction (1, 2, 4), kept
     /// between frames (see `Canvas+Shadow`).
     var shadowScratches: [Int: ShadowScratch] = [:]
+    /// Where projected pixels are written before they are painted (see `Canvas+Projection`),
+    /// kept between draws so that a frame of many layers in perspective allocates nothing.
+    var projectionScratch: ProjectionScratch?
     /// How many groups are open, so `endGroup` can refuse to close one that was never opened.
     private var openGroups = 0
 
