@@ -16,6 +16,8 @@ struct SmartCutCase: Sendable, CustomStringConvertible {
 }
 
 extension FixtureSpec {
+    var isHEVC: Bool { encode.contains("libx265") }
+
     static func withAAC(_ name: String, frames: Int, rate: String = "30", encode: [String], rotateTag: Int? = nil,
                         container: String = "mp4") -> FixtureSpec {
         let parts = rate.split(separator: "/").compactMap { Double($0) }
@@ -48,7 +50,16 @@ extension FixtureSpec {
     /// Matroska (no decode times in the container), B-frames, GOP 12.
     static let smartMKV = withAAC("smart-mkv", frames: 96, encode: x264 + [
         "-bf", "3", "-g", "12", "-keyint_min", "12", "-sc_threshold", "0"], container: "mkv")
-    /// HEVC with B-frames (smart cuts are made on H.264; this one is re-encoded whole).
+    /// HEVC Main with B-frames and closed GOPs of 16 (an IDR each): smart-cut with x265 edges.
+    static let smartHEVCClosed = withAAC("smart-hevc-closed", frames: 64, encode: [
+        "-c:v", "libx265", "-preset", "ultrafast", "-crf", "18", "-pix_fmt", "yuv420p", "-tag:v", "hvc1",
+        "-x265-params", "log-level=error:bframes=3:keyint=16:min-keyint=16:scenecut=0:open-gop=0"])
+    /// HEVC Main 10 (10-bit, as phones record HDR), 25 fps, GOPs of 12 without B-frames.
+    static let smartHEVC10 = withAAC("smart-hevc-main10", frames: 50, rate: "25", encode: [
+        "-c:v", "libx265", "-preset", "ultrafast", "-crf", "18", "-pix_fmt", "yuv420p10le", "-tag:v", "hvc1",
+        "-x265-params", "log-level=error:bframes=0:keyint=12:min-keyint=12:scenecut=0:open-gop=0"])
+    /// HEVC with B-frames and x265's default open GOPs: keyframes after the first are CRAs
+    /// whose leading pictures refer back, so nothing can be copied and it is re-encoded whole.
     static let smartHEVC = withAAC("smart-hevc", frames: 48, encode: [
         "-c:v", "libx265", "-preset", "ultrafast", "-crf", "18", "-pix_fmt", "yuv420p", "-tag:v", "hvc1",
         "-x265-params", "log-level=error:bframes=3:keyint=16:min-keyint=16:scenecut=0"])
@@ -70,6 +81,9 @@ struct SmartCutTests {
         SmartCutCase(spec: .smartRotated, ranges: [(5, 40)], copies: true),
         SmartCutCase(spec: .smartMKV, ranges: [(15, 83)], copies: true),
         SmartCutCase(spec: .smartHEVC, ranges: [(5, 40)], copies: false),
+        SmartCutCase(spec: .smartHEVCClosed, ranges: [(5, 55)], copies: true),
+        SmartCutCase(spec: .smartHEVCClosed, ranges: [(3, 20), (37, 60)], copies: true),
+        SmartCutCase(spec: .smartHEVC10, ranges: [(7, 44)], copies: true),
     ]
 
     func cut(_ c: SmartCutCase) throws -> (Fixture, URL, ExportResult) {
@@ -101,8 +115,10 @@ struct SmartCutTests {
     @Test("the copied packets are byte-identical to the source's, in the source's decode order", arguments: cases.filter(\.copies))
     func copiedPacketsIdentical(_ c: SmartCutCase) throws {
         let (fixture, out, result) = try cut(c)
-        let source = try FFmpegOracle.packetHashes(of: fixture.url)
-        let written = try FFmpegOracle.packetHashes(of: out)
+        // HEVC's copied IDRs get the source's parameter sets in band: compare the rest.
+        let hashes = c.spec.isHEVC ? FFmpegOracle.hevcSliceHashes : FFmpegOracle.packetHashes
+        let source = try hashes(fixture.url)
+        let written = try hashes(out)
         #expect(written.count == c.expected.count)
         let positions = Dictionary(source.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         let copied = written.compactMap { positions[$0] }
@@ -115,6 +131,8 @@ struct SmartCutTests {
     @Test("re-encoded stretches match the source: codec, profile, level, size, pixel format, colour, SAR, rotation, frame times",
           arguments: [SmartCutCase(spec: .smartClosed, ranges: [(15, 83)], copies: true),
                       SmartCutCase(spec: .smartNoB, ranges: [(7, 70)], copies: true),
+                      SmartCutCase(spec: .smartHEVCClosed, ranges: [(5, 55)], copies: true),
+                      SmartCutCase(spec: .smartHEVC10, ranges: [(7, 44)], copies: true),
                       SmartCutCase(spec: .smartRotated, ranges: [(5, 40)], copies: true)])
     func matchesSource(_ c: SmartCutCase) throws {
         let (fixture, out, _) = try cut(c)

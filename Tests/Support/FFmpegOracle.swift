@@ -34,6 +34,17 @@ public enum FFmpegOracle {
         return result.stdout.split(separator: "\n").map { String($0) }
     }
 
+    /// The md5 of each video packet (decode order) with its VPS, SPS and PPS NAL units removed:
+    /// the bytes of an HEVC packet that a smart cut copies, which may get parameter sets in band.
+    public static func hevcSliceHashes(of url: URL) throws -> [String] {
+        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:v:0", "-c", "copy",
+                                                   "-bsf:v", "filter_units=remove_types=32|33|34", "-f", "framemd5", "-"])
+        guard result.status == 0 else { throw SubprocessError.failed("ffmpeg", result.stderr) }
+        return result.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap {
+            $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
     /// What `ffmpeg -v error -i URL -f null -` prints (empty for a file that decodes cleanly).
     public static func decodeErrors(of url: URL) throws -> String {
         let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", url.path, "-f", "null", "-"])

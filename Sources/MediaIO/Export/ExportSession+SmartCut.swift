@@ -15,14 +15,14 @@ extension ExportSession {
     /// checked by decoding every stretch's first frames before it is moved into place. Without
     /// `copying`, every range is re-encoded by one H.264 encoder (the fallback for several ranges).
     func smartCut(ranges: [ExportRange], copying: Bool) throws(MediaIOError) -> SmartOutcome {
-        var config: AVCConfiguration?
+        var track: SmartTrack?
         if copying {
-            guard let made = video.extradataBytes.flatMap(AVCConfiguration.init(record:)) else {
-                return .unavailable("its H.264 track has no avcC configuration")
+            switch SmartTrack.of(video) {
+            case .success(let made): track = made
+            case .failure(let why): return .unavailable(why.reason)
             }
-            config = made
         }
-        let index = try PacketIndex.scan(container, video: video, lengthSize: config?.lengthSize) { () throws(MediaIOError) in
+        let index = try PacketIndex.scan(container, video: video, track: track) { () throws(MediaIOError) in
             try checkCancelled()
         }
         guard !index.shown.isEmpty else { throw .noFrameDecoded(path: path, detail: "the video track holds no packets") }
@@ -51,13 +51,18 @@ extension ExportSession {
         let lag = plans.compactMap { $0.copy.map { index.entries[$0.lowerBound] } }.map { $0.pts - $0.dts }.max() ?? 0
 
         let out = try MP4Output(url: output, fastStart: plan.fastStart)
-        let lanes = try EncoderLanes(session: self, config: config, output: out)
+        let lanes = try EncoderLanes(session: self, track: track, output: out)
         if let reason = lanes.unavailable { return .unavailable(reason) }
         let outVideo: UnsafeMutablePointer<AVStream>
-        if let config = lanes.config {
+        switch lanes.track {
+        case .avc(let config)?:
             outVideo = try out.addCopy(of: video)
             try out.setExtradata(config.record, of: outVideo)
-        } else {
+        case .hevc?:
+            outVideo = try out.addCopy(of: video)
+            // 'hev1': parameter sets may come in band, as both encoders' do here.
+            outVideo.pointee.codecpar.pointee.codec_tag = MP4Output.fourCC("hev1")
+        case nil:
             outVideo = try out.addStream(for: lanes.shared.context, sideDataFrom: video)
         }
         let outAudio = try audio.map { stream throws(MediaIOError) in try out.addCopy(of: stream) }
@@ -159,7 +164,8 @@ extension ExportSession {
                 if copyDone { try writer.writeEncoded(made, lanes: lanes) } else { tailHeld += made }
             }
             if let copy = range.copy, copy.contains(i) {
-                try writer.writeCopy(packet, decodedAt: index.entries[i].dts, shift: range.offset)
+                guard let stored = lanes.copied(packet) else { throw .encodeFailed(path: output.path, detail: "out of memory") }
+                try writer.writeCopy(stored, decodedAt: index.entries[i].dts, shift: range.offset)
                 copied += 1
                 if i == copy.upperBound - 1 {
                     copyDone = true

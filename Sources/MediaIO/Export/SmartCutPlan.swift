@@ -104,7 +104,7 @@ struct SmartRangePlan {
 
 extension PacketIndex {
     /// Reads every video packet's timestamps and flags (no decoding), then rewinds.
-    static func scan(_ container: MediaContainer, video: UnsafeMutablePointer<AVStream>, lengthSize: Int?,
+    static func scan(_ container: MediaContainer, video: UnsafeMutablePointer<AVStream>, track: SmartTrack?,
                      cancelled: () throws(MediaIOError) -> Void) throws(MediaIOError) -> PacketIndex {
         container.rewind()
         defer { container.rewind() }
@@ -117,9 +117,8 @@ extension PacketIndex {
             try cancelled()
             let p = packet.pointer.pointee
             guard let pts = packet.pts else { continue }
-            let idr = lengthSize.map { size in
-                packet.isKeyframe && p.data != nil
-                    && AVCConfiguration.startsAtIDR(UnsafeBufferPointer(start: p.data, count: Int(p.size)), lengthSize: size)
+            let idr = track.map { track in
+                packet.isKeyframe && p.data != nil && track.startsAtIDR(UnsafeBufferPointer(start: p.data, count: Int(p.size)))
             } ?? false
             entries.append(Entry(pts: pts, dts: packet.dts ?? pts, isKeyframe: packet.isKeyframe, isIDR: idr,
                                  isDiscarded: packet.isDiscarded))

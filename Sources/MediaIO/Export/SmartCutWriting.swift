@@ -3,11 +3,11 @@ import Foundation
 import ViewfinderCore
 
 /// The encoders of a smart cut. Copying, each re-encoded stretch gets an encoder of its own,
-/// matched to the source and naming its parameter sets with an id the source does not use; the
-/// one sample description (`config`) lists both. Not copying, one ordinary H.264 encoder takes
-/// every range in turn.
+/// matched to the source: for H.264 naming its parameter sets with an id the source does not
+/// use, the one sample description (`track`) listing both; for HEVC carrying them in band.
+/// Not copying, one ordinary H.264 encoder takes every range in turn.
 final class EncoderLanes {
-    private(set) var config: AVCConfiguration?
+    private(set) var track: SmartTrack?
     /// The first encoder (handed to the first stretch when copying; the only one otherwise).
     let shared: VideoEncoder
     /// Why the source cannot be matched, when it cannot.
@@ -15,14 +15,14 @@ final class EncoderLanes {
     private let make: () throws(MediaIOError) -> VideoEncoder
     private var sharedTaken = false
 
-    init(session: ExportSession, config source: AVCConfiguration?, output: MP4Output) throws(MediaIOError) {
+    init(session: ExportSession, track source: SmartTrack?, output: MP4Output) throws(MediaIOError) {
         let video = session.video
         let par = video.parameters
         let coded = PixelSize(width: Int(par.width), height: Int(par.height))
         let rate = video.encodingFrameRate
         let path = session.output.path
         let colour = (par.color_range, par.color_space, par.color_primaries, par.color_trc)
-        guard var config = source else {
+        guard let source else {
             let size = ExportPreset.encodedSize(for: coded, box: session.plan.box)
             let quality = session.plan.quality
             let global = output.needsGlobalHeader
@@ -37,68 +37,98 @@ final class EncoderLanes {
         }
         var unavailable: String?
         let format = AVPixelFormat(rawValue: par.format)
-        if format != AV_PIX_FMT_YUV420P && format != AV_PIX_FMT_YUVJ420P {
-            unavailable = "its \(av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown") pictures are not 8-bit 4:2:0"
+        let formatName = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown"
+        let sar = par.sample_aspect_ratio.num > 0 ? par.sample_aspect_ratio : AVRational(num: 0, den: 1)
+        let match: VideoEncoder.Match
+        switch source {
+        case .avc(let config):
+            if format != AV_PIX_FMT_YUV420P && format != AV_PIX_FMT_YUVJ420P {
+                unavailable = "its \(formatName) pictures are not 8-bit 4:2:0"
+            }
+            let profiles: [Int32: String] = [66: "baseline", 66 | 512: "baseline", 77: "main", 100: "high"]
+            let profile = profiles[par.profile]
+            if profile == nil { unavailable = unavailable ?? "its H.264 profile (\(par.profile)) is not Baseline, Main or High" }
+            let id = (0..<32).first { !config.usedIDs.contains($0) }
+            if id == nil { unavailable = unavailable ?? "its parameter sets use every id" }
+            match = VideoEncoder.Match(
+                pixelFormat: format == AV_PIX_FMT_YUVJ420P ? AV_PIX_FMT_YUVJ420P : AV_PIX_FMT_YUV420P,
+                sampleAspectRatio: sar, profile: profile ?? "high", level: par.level, parameterSetID: id ?? 31)
+        case .hevc:
+            // Main is 8-bit 4:2:0, Main 10 10-bit 4:2:0: the two profiles phones record.
+            let profiles: [Int32: (name: String, format: AVPixelFormat)] = [
+                1: ("main", AV_PIX_FMT_YUV420P), 2: ("main10", AV_PIX_FMT_YUV420P10LE)]
+            let profile = profiles[par.profile]
+            if profile == nil {
+                unavailable = "its HEVC profile (\(par.profile)) is not Main or Main 10"
+            } else if profile?.format != format {
+                unavailable = "its \(formatName) pictures do not fit its HEVC profile"
+            }
+            match = VideoEncoder.Match(codec: .hevc, pixelFormat: profile?.format ?? AV_PIX_FMT_YUV420P, sampleAspectRatio: sar,
+                                       profile: profile?.name ?? "main", level: par.level, parameterSetID: 0)
         }
-        let profiles: [Int32: String] = [66: "baseline", 66 | 512: "baseline", 77: "main", 100: "high"]
-        let profile = profiles[par.profile]
-        if profile == nil { unavailable = unavailable ?? "its H.264 profile (\(par.profile)) is not Baseline, Main or High" }
-        let id = (0..<32).first { !config.usedIDs.contains($0) }
-        if id == nil { unavailable = unavailable ?? "its parameter sets use every id" }
-        let match = VideoEncoder.Match(
-            pixelFormat: format == AV_PIX_FMT_YUVJ420P ? AV_PIX_FMT_YUVJ420P : AV_PIX_FMT_YUV420P,
-            sampleAspectRatio: par.sample_aspect_ratio.num > 0 ? par.sample_aspect_ratio : AVRational(num: 0, den: 1),
-            profile: profile ?? "high", level: par.level, parameterSetID: id ?? 31)
         // No B-frames: decode order is presentation order, so decode times can be laid to meet
         // the copied packets' at every join.
         var quality = session.plan.quality
         quality.bFrames = 0
+        let global = match.codec == .h264
         make = { () throws(MediaIOError) in
             let encoder = try VideoEncoder(size: coded, timeBase: video.pointee.time_base, frameRate: rate, quality: quality,
-                                           globalHeader: true, path: path, match: match)
+                                           globalHeader: global, path: path, match: match)
             encoder.describeColour(range: colour.0, space: colour.1, primaries: colour.2, transfer: colour.3)
             return encoder
         }
-        shared = try make()
-        let units = shared.headerUnits
-        if !config.add(sequence: units.filter { $0[0] & 0x1F == 7 }, picture: units.filter { $0[0] & 0x1F == 8 }) {
-            unavailable = unavailable ?? "the re-encoded parameter sets do not fit beside the source's"
+        if unavailable != nil {
+            // Say why without opening an encoder that cannot be matched.
+            shared = try VideoEncoder(size: coded, timeBase: video.pointee.time_base, frameRate: rate,
+                                      quality: quality, globalHeader: true, path: path)
+            self.unavailable = unavailable
+            return
         }
-        self.config = config
+        shared = try make()
+        if case .avc(var config) = source {
+            let units = shared.headerUnits
+            if !config.add(sequence: units.filter { $0[0] & 0x1F == 7 }, picture: units.filter { $0[0] & 0x1F == 8 }) {
+                unavailable = "the re-encoded parameter sets do not fit beside the source's"
+            }
+            track = .avc(config)
+        } else {
+            track = source
+        }
         self.unavailable = unavailable
     }
 
     /// The encoder for the next re-encoded stretch.
     func lane() throws(MediaIOError) -> VideoEncoder {
-        guard config != nil else { return shared }
+        guard let track else { return shared }
         if !sharedTaken {
             sharedTaken = true
             return shared
         }
         let encoder = try make()
-        if encoder.headerUnits != shared.headerUnits {
+        if case .avc = track, encoder.headerUnits != shared.headerUnits {
             throw .encodeFailed(path: encoder.name, detail: "a second encoder wrote other parameter sets")
         }
         return encoder
     }
 
     /// Whether each stretch owns (and flushes) its encoder.
-    var perStretch: Bool { config != nil }
+    var perStretch: Bool { track != nil }
 
     /// An encoder's packet as the track stores it.
     func sample(_ packet: OwnedPacket) -> OwnedPacket? {
-        guard let config else { return packet }
+        guard let track else { return packet }
         let p = packet.pointer.pointee
-        guard let data = p.data,
-              let bytes = config.sample(fromAnnexB: UnsafeBufferPointer(start: data, count: Int(p.size))),
-              let made = OwnedPacket(), av_new_packet(made.pointer, Int32(bytes.count)) >= 0
-        else { return nil }
-        bytes.withUnsafeBufferPointer { made.pointer.pointee.data.update(from: $0.baseAddress!, count: bytes.count) }
-        made.pointer.pointee.pts = p.pts
-        made.pointer.pointee.dts = p.dts
-        made.pointer.pointee.flags = p.flags
-        made.pointer.pointee.duration = p.duration
-        return made
+        guard let data = p.data, let bytes = track.sample(fromAnnexB: UnsafeBufferPointer(start: data, count: Int(p.size))),
+              !bytes.isEmpty else { return nil }
+        return packet.replacingData(with: bytes)
+    }
+
+    /// A copied packet as the track stores it (HEVC's IDRs get the source's parameter sets).
+    func copied(_ packet: OwnedPacket) -> OwnedPacket? {
+        let p = packet.pointer.pointee
+        guard let track, let data = p.data,
+              let bytes = track.copiedSample(UnsafeBufferPointer(start: data, count: Int(p.size))) else { return packet }
+        return packet.replacingData(with: bytes)
     }
 }
 

@@ -2,7 +2,8 @@ internal import CFFmpeg
 import Foundation
 import ViewfinderCore
 
-/// An H.264 encoder (libx264 when this FFmpeg has it, else MPEG-4 Part 2) that owns its
+/// An H.264 encoder (libx264 when this FFmpeg has it, else MPEG-4 Part 2; libx265 for the HEVC
+/// edges of a smart cut) that owns its
 /// context and converts incoming frames to its size and pixel format.
 final class VideoEncoder {
     let context: UnsafeMutablePointer<AVCodecContext>
@@ -25,11 +26,16 @@ final class VideoEncoder {
     /// source's pixel format, aspect ratio, profile and level, and parameter-set ids of its own
     /// (x264's `sps-id`) so that both sets can sit in the one sample description.
     struct Match {
+        /// The codecs a stretch can be re-encoded in to join copied packets.
+        enum Codec { case h264, hevc }
+        var codec: Codec = .h264
         var pixelFormat: AVPixelFormat
         var sampleAspectRatio: AVRational
-        /// x264's profile name ("high", "main", "baseline").
+        /// The encoder's profile name (x264's "high", "main", "baseline"; x265's "main", "main10").
         var profile: String
+        /// H.264's level_idc (10 × the level) or HEVC's general_level_idc (30 × the level).
         var level: Int32
+        /// x264's `sps-id` (x265 has none: HEVC stretches carry their parameter sets in band).
         var parameterSetID: Int
     }
 
@@ -37,9 +43,12 @@ final class VideoEncoder {
          globalHeader: Bool, path: String, match: Match? = nil) throws(MediaIOError) {
         self.size = size
         self.path = path
-        let codec = avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4)
+        let hevc = match?.codec == .hevc
+        let codec = hevc ? avcodec_find_encoder_by_name("libx265")
+            : avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4)
         guard let codec, let enc = avcodec_alloc_context3(codec) else {
-            throw .encodeFailed(path: path, detail: "no H.264 or MPEG-4 encoder in this FFmpeg build")
+            throw .encodeFailed(path: path, detail: hevc ? "no libx265 in this FFmpeg build to re-encode the edges of a smart cut"
+                                                         : "no H.264 or MPEG-4 encoder in this FFmpeg build")
         }
         context = enc
         name = codec.pointee.name.map { String(cString: $0) } ?? "unknown"
@@ -64,6 +73,17 @@ final class VideoEncoder {
                 enc.pointee.level = match.level
             }
             if !params.isEmpty { av_opt_set(enc.pointee.priv_data, "x264-params", params.joined(separator: ":"), 0) }
+        } else if name == "libx265", let match {
+            // One IDR at the start, no B-frames (decode order = presentation order), no scene
+            // cuts; without a global header libavcodec has x265 repeat its VPS, SPS and PPS in
+            // band before each IDR, which the copied stretches around it rely on.
+            av_opt_set(enc.pointee.priv_data, "preset", quality.preset, 0)
+            av_opt_set(enc.pointee.priv_data, "crf", String(quality.crf), 0)
+            av_opt_set(enc.pointee.priv_data, "profile", match.profile, 0)
+            let params = ["log-level=error", "bframes=\(quality.bFrames)", "keyint=\(quality.keyframeInterval)",
+                          "min-keyint=\(quality.keyframeInterval)", "scenecut=0", "open-gop=0", "repeat-headers=1",
+                          "level-idc=\(String(format: "%.1f", Double(match.level) / 30))"]
+            av_opt_set(enc.pointee.priv_data, "x265-params", params.joined(separator: ":"), 0)
         } else if match != nil {
             throw .encodeFailed(path: path, detail: "no libx264 in this FFmpeg build to re-encode the edges of a smart cut")
         } else {

@@ -127,15 +127,21 @@ public final class VideoExporter: Sendable {
 
     // MARK: - Smart cuts and joins
 
-    /// Containers whose H.264 tracks carry an avcC configuration a smart cut can extend.
+    /// Containers whose H.264 and HEVC tracks carry the avcC or hvcC configuration a smart cut reads.
     static let smartContainers: Set<String> = ["mp4", "mov", "matroska"]
+    /// The codecs a smart cut can re-encode the edges of (libx264, libx265).
+    static let smartCodecs: Set<String> = ["h264", "hevc"]
 
     /// Why this export cannot be a smart cut, nil when it can.
     private func smartObstacle(_ reader: FrameReader) -> String? {
         if settings.method != .smart { return "--method reencode was asked for" }
         if settings.keyframeCut { return "--keyframe-cut was asked for" }
-        if reader.video.codec != "h264" { return "its video is \(reader.video.codec), and smart cuts are made on H.264" }
-        if !Self.smartContainers.contains(reader.info.container) { return "its \(reader.info.container) container has no avcC configuration" }
+        if !Self.smartCodecs.contains(reader.video.codec) {
+            return "its video is \(reader.video.codec), and smart cuts are made on H.264 and HEVC"
+        }
+        if !Self.smartContainers.contains(reader.info.container) {
+            return "its \(reader.info.container) container has no avcC or hvcC configuration"
+        }
         if settings.preset.box != nil { return "the \(settings.preset) preset changes the size" }
         if let audio = reader.info.audioCodec, !Self.mp4Audio.contains(audio) { return "its \(audio) audio must be re-encoded" }
         return nil

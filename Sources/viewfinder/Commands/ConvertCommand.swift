@@ -48,10 +48,10 @@ enum TrimCommand: Command {
     ranges are joined in the order given, each join frame-exact; they may not overlap, run
     backwards or lie past the end.
 
-    --method smart (the default) cuts H.264 in MP4, MOV or Matroska at copy speed: the frames
-    from the cut to the first IDR keyframe after it, and from the last usable keyframe to the
-    end, are re-encoded with x264 matched to the source (profile, level, size, pixel format,
-    colour, aspect ratio, timestamps); the packets between are copied unchanged. Where that cannot
+    --method smart (the default) cuts H.264 and HEVC in MP4, MOV or Matroska at copy speed: the
+    frames from the cut to the first IDR keyframe after it, and from the last usable keyframe to
+    the end, are re-encoded with x264 or x265 matched to the source (profile, level, size, pixel
+    format, colour, aspect ratio, timestamps); the packets between are copied unchanged. Where that cannot
     work (another codec, a size-changing preset, audio MP4 cannot hold, a check decode of the
     output that fails) the range is re-encoded whole and a note says why. --method reencode
     copies when the cut falls on keyframes and re-encodes otherwise; --keyframe-cut starts a
