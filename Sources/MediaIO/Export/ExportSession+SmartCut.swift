@@ -44,7 +44,7 @@ extension ExportSession {
             outputStart += end - start
         }
         if copying, !plans.contains(where: { $0.copy != nil }) {
-            return .unavailable("no IDR keyframe lies inside the kept range, so there is nothing to copy")
+            return .unavailable("no IDR keyframe (or HEVC CRA) lies inside the kept range, so there is nothing to copy")
         }
         // Re-encoded pictures are written this far behind their presentation, the copied ones'
         // own offset: decode times then rise across every join.
@@ -129,6 +129,19 @@ extension ExportSession {
         var copied = 0
         var tailHeld: [OwnedPacket] = []
         var copyDone = range.copy == nil
+        // The last packet the head needs: before the copy, or the last leading picture of the
+        // CRA it starts at (whose frames are the head's). The head is flushed right after it.
+        let headLast = range.copy.map { range.leading.isEmpty ? $0.lowerBound - 1 : range.leading.upperBound - 1 } ?? Int.max
+        // The head's pictures precede the copy in decode order, and a head before a copy from a
+        // CRA needs that CRA's leading pictures, decoded after it: copied packets wait until the
+        // head is written.
+        var copyHeld: [(packet: OwnedPacket, dts: Int64)] = []
+        func passHead(_ made: [OwnedPacket], finished: Bool) throws(MediaIOError) {
+            try writer.writeEncoded(made, lanes: lanes)
+            guard finished else { return }
+            for held in copyHeld { try writer.writeCopy(held.packet, decodedAt: held.dts, shift: range.offset) }
+            copyHeld = []
+        }
         let tb = mapping.timeBase
         let audioStart = MediaTime.ticks(range.keepStart, timeBase: tb.num, tb.den) ?? .zero
         let audioEnd = MediaTime.ticks(range.keepEnd, timeBase: tb.num, tb.den) ?? .zero
@@ -152,20 +165,24 @@ extension ExportSession {
             }
             if i < range.firstPosition { continue }
             if let head, !head.finished {
-                if i < (range.copy?.lowerBound ?? Int.max) {
-                    try writer.writeEncoded(try head.feed(packet), lanes: lanes)
-                } else {
-                    try writer.writeEncoded(try head.feed(nil), lanes: lanes)
-                }
+                var made = i <= headLast ? try head.feed(packet) : []
+                if i >= headLast, !head.finished { made += try head.feed(nil) }
+                try passHead(made, finished: head.finished)
             }
             // The tail's decoder reads first: writing a copy retimes the packet in place.
             if let tail, let from = range.tailDecodeFrom, i >= from, !tail.finished {
                 let made = try tail.feed(packet)
                 if copyDone { try writer.writeEncoded(made, lanes: lanes) } else { tailHeld += made }
             }
-            if let copy = range.copy, copy.contains(i) {
-                guard let stored = lanes.copied(packet) else { throw .encodeFailed(path: output.path, detail: "out of memory") }
-                try writer.writeCopy(stored, decodedAt: index.entries[i].dts, shift: range.offset)
+            if let copy = range.copy, copy.contains(i), !range.leading.contains(i) {
+                guard let stored = lanes.copied(packet, startsStretch: i == copy.lowerBound) else {
+                    throw .encodeFailed(path: output.path, detail: "out of memory")
+                }
+                if let head, !head.finished {
+                    copyHeld.append((stored, index.entries[i].dts))
+                } else {
+                    try writer.writeCopy(stored, decodedAt: index.entries[i].dts, shift: range.offset)
+                }
                 copied += 1
                 if i == copy.upperBound - 1 {
                     copyDone = true
@@ -176,7 +193,7 @@ extension ExportSession {
             videoDone = (head?.finished ?? true) && copyDone && (tail?.finished ?? true)
         }
         // The end of the file: drain what the decoders still hold.
-        if let head, !head.finished { try writer.writeEncoded(try head.feed(nil), lanes: lanes) }
+        if let head, !head.finished { try passHead(try head.feed(nil), finished: true) }
         if let tail, !tail.finished {
             tailHeld += try tail.feed(nil)
         }
@@ -232,7 +249,8 @@ extension ExportSession {
 
     // MARK: - Checking the output
 
-    /// Decodes the first frames of every stretch of the written file with a strict decoder; a
+    /// Decodes the first frames of every stretch of the written file with a strict decoder (into
+    /// a copy, from the start of the re-encoded stretch before it); a
     /// description of the first problem, nil when the file holds the frames it should and each
     /// stretch starts with a picture that decodes.
     static func probeDecode(_ url: URL, parts: [ExportPart], mapping: PictureMaker) throws(MediaIOError) -> String? {
@@ -247,18 +265,28 @@ extension ExportSession {
         let total = parts.reduce(0) { $0 + $1.frames }
         guard shown.count == total else { return "the output holds \(shown.count) frames, not \(total)" }
         var first = 0
+        var previous: (part: ExportPart, start: Int64)?
         for part in parts {
             let target = shown[first]
+            // The first frames of the stretch, not just one: an intra picture may decode with
+            // the wrong parameter sets where the predicted pictures after it would not.
+            let through = shown[first + min(part.frames, 8) - 1]
+            defer { previous = (part, target) }
             first += part.frames
+            // Into a copy the decoder comes from a re-encoded stretch, whose parameter sets and
+            // pictures it still holds: decode from that stretch's start across the join, as a
+            // player does. (A seek alone would start afresh from the sample description.)
+            let from = previous.map { $0.part.reencoded && !part.reencoded ? $0.start : target } ?? target
             let decoder = try VideoDecoder(stream: stream, path: url.path, threads: 1, strict: true)
-            guard av_seek_frame(container.context, index, target, AVSEEK_FLAG_BACKWARD) >= 0 else {
+            guard av_seek_frame(container.context, index, from, AVSEEK_FLAG_BACKWARD) >= 0 else {
                 return "cannot seek in the output"
             }
             var errors = 0
             var decoded: [Int64] = []
             var sent = 0
             // Each stretch starts with an IDR, where the seek lands; a short one may land earlier.
-            while sent < 400, !decoded.contains(where: { $0 >= target }),
+            let limit = 400 + (from == target ? 0 : previous?.part.frames ?? 0)
+            while sent < limit, !decoded.contains(where: { $0 >= through }),
                   let packet = try container.readPacket(onDamage: .fail, accepting: { $0 == index }) {
                 sent += 1
                 decoded += try decoder.decode(packet, errors: &errors).compactMap(\.pts)

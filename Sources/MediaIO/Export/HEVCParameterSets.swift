@@ -60,6 +60,18 @@ struct HEVCConfiguration: Equatable {
         return units.contains { [19, 20].contains(type(bytes[$0.lowerBound])) }
     }
 
+    /// The picture kind of a length-prefixed packet, by its first slice's NAL unit type.
+    static func pictureKind(_ bytes: UnsafeBufferPointer<UInt8>, lengthSize: Int) -> SmartTrack.PictureKind {
+        guard let units = AVCConfiguration.units(ofPacket: bytes, lengthSize: lengthSize),
+              let slice = units.map({ type(bytes[$0.lowerBound]) }).first(where: { $0 < 32 }) else { return .other }
+        switch slice {
+        case 19, 20: return .idr
+        case 16...18, 21: return .cleanRandomAccess
+        case 6...9: return .leading
+        default: return .other
+        }
+    }
+
     /// `units` length-prefixed for this track; nil when a unit is too long for the prefix.
     func prefixed(_ units: [[UInt8]]) -> [UInt8]? {
         var out: [UInt8] = []
@@ -79,10 +91,27 @@ struct HEVCConfiguration: Equatable {
         prefixed(AVCConfiguration.annexBUnits(bytes).filter { Self.type($0[0]) != Self.delimiter })
     }
 
-    /// A copied packet as it is written: unchanged, except that an IDR gets the source's
-    /// parameter sets in front of it (nil when the packet needs none).
-    func copiedSample(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        guard Self.startsAtIDR(bytes, lengthSize: lengthSize), let sets = prefixed(parameterSets) else { return nil }
-        return sets + Array(bytes)
+    /// A copied packet as it is written: unchanged, except that a random access point (IDR or
+    /// CRA) gets the source's parameter sets in front of it, and a CRA that starts a copied
+    /// stretch becomes a BLA_W_LP (nil when the packet needs no change).
+    ///
+    /// A CRA after other pictures does not start a coded video sequence: its leading pictures
+    /// would be decoded against the re-encoded head, and its parameter sets may not change
+    /// there. A BLA does start one (its RASL pictures are skipped, and the copy leaves them out
+    /// anyway); its slice header is the CRA's, bit for bit, so only the NAL unit type changes.
+    /// (An end-of-sequence unit before the CRA would do as much, but a CRA after one discards
+    /// the pictures still waiting to be shown, NoOutputOfPriorPicsFlag, and decoders that show
+    /// pictures late would lose the head's last frame.)
+    func copiedSample(_ bytes: UnsafeBufferPointer<UInt8>, startsStretch: Bool) -> [UInt8]? {
+        let kind = Self.pictureKind(bytes, lengthSize: lengthSize)
+        guard kind == .idr || kind == .cleanRandomAccess, let sets = prefixed(parameterSets),
+              let units = AVCConfiguration.units(ofPacket: bytes, lengthSize: lengthSize) else { return nil }
+        var packet = Array(bytes)
+        if kind == .cleanRandomAccess && startsStretch {
+            for unit in units where Self.type(packet[unit.lowerBound]) == 21 {
+                packet[unit.lowerBound] = (packet[unit.lowerBound] & 0x81) | (16 << 1)
+            }
+        }
+        return sets + packet
     }
 }

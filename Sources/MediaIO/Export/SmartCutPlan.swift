@@ -8,9 +8,14 @@ struct PacketIndex {
         let pts: Int64
         let dts: Int64
         let isKeyframe: Bool
-        /// An IDR picture: nothing after it refers to anything before it.
-        let isIDR: Bool
+        let kind: SmartTrack.PictureKind
         let isDiscarded: Bool
+
+        /// An IDR picture: nothing after it refers to anything before it.
+        var isIDR: Bool { kind == .idr }
+        /// A picture a copy can start at (an IDR, or an HEVC CRA once its leading pictures are
+        /// left to the re-encoded head).
+        var startsCopy: Bool { kind == .idr || kind == .cleanRandomAccess }
     }
 
     let entries: [Entry]
@@ -40,7 +45,7 @@ struct PacketIndex {
             let sorted = raw.map(\.pts).sorted()
             let delay = zip(sorted, raw).map { $0 - $1.pts }.max() ?? 0
             entries = zip(raw, sorted).map { entry, pts in
-                Entry(pts: entry.pts, dts: pts - max(0, delay), isKeyframe: entry.isKeyframe, isIDR: entry.isIDR,
+                Entry(pts: entry.pts, dts: pts - max(0, delay), isKeyframe: entry.isKeyframe, kind: entry.kind,
                       isDiscarded: entry.isDiscarded)
             }
         }
@@ -90,6 +95,9 @@ struct SmartRangePlan {
     let offset: Int64
     let copy: Range<Int>?
     let copyShown: Range<Int64>
+    /// Decode positions inside `copy` that are not copied: the leading pictures of an HEVC CRA
+    /// the copy starts at (shown before it, they belong to the head, which is re-encoded).
+    var leading: Range<Int> = 0..<0
     /// Where the head's and the tail's decoders start (decode positions of keyframes).
     let headDecodeFrom: Int?
     let tailDecodeFrom: Int?
@@ -117,10 +125,13 @@ extension PacketIndex {
             try cancelled()
             let p = packet.pointer.pointee
             guard let pts = packet.pts else { continue }
-            let idr = track.map { track in
-                packet.isKeyframe && p.data != nil && track.startsAtIDR(UnsafeBufferPointer(start: p.data, count: Int(p.size)))
-            } ?? false
-            entries.append(Entry(pts: pts, dts: packet.dts ?? pts, isKeyframe: packet.isKeyframe, isIDR: idr,
+            var kind = SmartTrack.PictureKind.other
+            if let track, let data = p.data {
+                kind = track.kind(of: UnsafeBufferPointer(start: data, count: Int(p.size)))
+                // A random access point the container does not mark as one is not trusted.
+                if !packet.isKeyframe && kind != .leading { kind = .other }
+            }
+            entries.append(Entry(pts: pts, dts: packet.dts ?? pts, isKeyframe: packet.isKeyframe, kind: kind,
                                  isDiscarded: packet.isDiscarded))
             keys.append(packet.dts ?? pts)
             if packet.dts == nil { hasDecodeTimes = false }
@@ -133,14 +144,14 @@ extension PacketIndex {
     /// `copying` false (a full re-encode), everything is head.
     func plan(keepStart: Int64, keepEnd: Int64, outputStart: Int64, copying: Bool) -> SmartRangePlan {
         let offset = outputStart - keepStart
-        if copying, let (copy, shownRange) = copyStretch(keepStart: keepStart, keepEnd: keepEnd) {
+        if copying, let (copy, shownRange, leading) = copyStretch(keepStart: keepStart, keepEnd: keepEnd) {
             let head = shownRange.lowerBound > keepStart ? decodeStart(covering: keepStart, before: copy.lowerBound) : nil
             let tail = shownRange.upperBound < keepEnd ? tailDecodeStart(copyEnd: copy.upperBound, copyStart: copy.lowerBound) : nil
             let headOK = head != nil || shownRange.lowerBound == keepStart
             let tailOK = tail != nil || shownRange.upperBound >= keepEnd
             if headOK && tailOK {
                 return SmartRangePlan(keepStart: keepStart, keepEnd: keepEnd, offset: offset, copy: copy,
-                                      copyShown: shownRange, headDecodeFrom: head, tailDecodeFrom: tail)
+                                      copyShown: shownRange, leading: leading, headDecodeFrom: head, tailDecodeFrom: tail)
             }
         }
         return SmartRangePlan(keepStart: keepStart, keepEnd: keepEnd, offset: offset, copy: nil,
@@ -150,26 +161,39 @@ extension PacketIndex {
     }
 
     /// The longest run of packets that can be copied for `[keepStart, keepEnd)`: it starts at an
-    /// IDR shown inside the range and ends where the packets so far show exactly the frames of
-    /// one unbroken stretch, nothing decoded later being shown inside it (at a keyframe, or
-    /// between two groups of B-frames).
-    private func copyStretch(keepStart: Int64, keepEnd: Int64) -> (Range<Int>, Range<Int64>)? {
+    /// IDR (or an HEVC CRA, leaving out its leading pictures) shown inside the range and ends
+    /// where the packets so far show exactly the frames of one unbroken stretch, nothing decoded
+    /// later being shown inside it (at a keyframe, or between two groups of B-frames).
+    private func copyStretch(keepStart: Int64, keepEnd: Int64) -> (Range<Int>, Range<Int64>, Range<Int>)? {
         var earlierMaximum = Int64.min
         for k in entries.indices {
             defer { earlierMaximum = max(earlierMaximum, entries[k].pts) }
             let start = entries[k].pts
-            // Nothing decoded before the IDR may be shown after it.
-            guard entries[k].isIDR, start >= keepStart, start < keepEnd, earlierMaximum < start else { continue }
-            var best: (Range<Int>, Range<Int64>)?
-            var (low, high) = (Int64.max, Int64.min)
-            for l in (k + 1)...entries.count {
-                let entry = entries[l - 1]
-                if entry.isDiscarded { break }
-                low = min(low, entry.pts)
-                high = max(high, entry.pts)
+            // Nothing decoded before the start may be shown after it.
+            guard entries[k].startsCopy, start >= keepStart, start < keepEnd, earlierMaximum < start else { continue }
+            // A CRA's leading pictures follow it at once in decode order and are shown before it.
+            var leadingEnd = k + 1
+            if entries[k].kind == .cleanRandomAccess {
+                while leadingEnd < entries.count, entries[leadingEnd].kind == .leading, entries[leadingEnd].pts < start {
+                    leadingEnd += 1
+                }
+            }
+            let leading = (k + 1)..<leadingEnd
+            var best: (Range<Int>, Range<Int64>, Range<Int>)?
+            var (low, high) = (start, start)
+            if entries[k].isDiscarded { continue }
+            for l in leadingEnd...entries.count {
+                if l > leadingEnd {
+                    let entry = entries[l - 1]
+                    if entry.isDiscarded { break }
+                    low = min(low, entry.pts)
+                    high = max(high, entry.pts)
+                }
                 let stop = laterMinimum[l]
                 if stop > keepEnd { break }
-                if low == start, high < stop, l - k == shownCount(from: start, to: stop) { best = (k..<l, start..<stop) }
+                if low == start, high < stop, l - k - leading.count == shownCount(from: start, to: stop) {
+                    best = (k..<l, start..<stop, leading)
+                }
             }
             if let best { return best }
         }

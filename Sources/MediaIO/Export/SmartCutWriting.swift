@@ -123,11 +123,13 @@ final class EncoderLanes {
         return packet.replacingData(with: bytes)
     }
 
-    /// A copied packet as the track stores it (HEVC's IDRs get the source's parameter sets).
-    func copied(_ packet: OwnedPacket) -> OwnedPacket? {
+    /// A copied packet as the track stores it (HEVC's random access points get the source's
+    /// parameter sets; a CRA that `startsStretch` becomes a BLA).
+    func copied(_ packet: OwnedPacket, startsStretch: Bool) -> OwnedPacket? {
         let p = packet.pointer.pointee
         guard let track, let data = p.data,
-              let bytes = track.copiedSample(UnsafeBufferPointer(start: data, count: Int(p.size))) else { return packet }
+              let bytes = track.copiedSample(UnsafeBufferPointer(start: data, count: Int(p.size)), startsStretch: startsStretch)
+        else { return packet }
         return packet.replacingData(with: bytes)
     }
 }

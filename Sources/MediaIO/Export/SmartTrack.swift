@@ -36,11 +36,26 @@ enum SmartTrack {
         }
     }
 
-    /// Whether a packet of the track holds an IDR picture.
-    func startsAtIDR(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// What a packet's picture is to a smart cut.
+    enum PictureKind: Equatable {
+        /// An IDR: nothing after it refers to anything before it.
+        case idr
+        /// An HEVC CRA (or BLA): a copy may start there, made a BLA (which starts a new coded
+        /// video sequence), its leading pictures re-encoded in the head instead of copied.
+        case cleanRandomAccess
+        /// An HEVC leading picture (RADL or RASL): shown before the random access point it
+        /// follows in decode order.
+        case leading
+        case other
+    }
+
+    /// The kind of the picture a packet of the track holds.
+    func kind(of bytes: UnsafeBufferPointer<UInt8>) -> PictureKind {
         switch self {
-        case .avc(let config): return AVCConfiguration.startsAtIDR(bytes, lengthSize: config.lengthSize)
-        case .hevc(let config): return HEVCConfiguration.startsAtIDR(bytes, lengthSize: config.lengthSize)
+        case .avc(let config):
+            return AVCConfiguration.startsAtIDR(bytes, lengthSize: config.lengthSize) ? .idr : .other
+        case .hevc(let config):
+            return HEVCConfiguration.pictureKind(bytes, lengthSize: config.lengthSize)
         }
     }
 
@@ -52,12 +67,13 @@ enum SmartTrack {
         }
     }
 
-    /// A copied packet's bytes when they must change (HEVC's IDRs get the source's parameter
-    /// sets back); nil when the packet is written as it is.
-    func copiedSample(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    /// A copied packet's bytes when they must change (HEVC's random access points get the
+    /// source's parameter sets back, the CRA a stretch starts at becomes a BLA); nil when the
+    /// packet is written as it is.
+    func copiedSample(_ bytes: UnsafeBufferPointer<UInt8>, startsStretch: Bool) -> [UInt8]? {
         switch self {
         case .avc: return nil
-        case .hevc(let config): return config.copiedSample(bytes)
+        case .hevc(let config): return config.copiedSample(bytes, startsStretch: startsStretch)
         }
     }
 }
