@@ -118,8 +118,8 @@ public enum LivePhotoRole: Sendable, Equatable {
         case .appleMotion(let id):
             return .object([("kind", .string("livePhotoMovie")), ("contentIdentifier", .string(id))])
         case .motionPhoto(let layout):
-            return .object([("kind", .string("motionPhoto")), ("videoOffset", .int(Int(layout.offset))),
-                            ("videoLength", .int(Int(layout.length))),
+            return .object([("kind", .string("motionPhoto")), ("videoOffset", .integer(layout.offset)),
+                            ("videoLength", .integer(layout.length)),
                             ("presentationTime", layout.presentationTime.map(JSONValue.time) ?? .null)])
         }
     }

@@ -1,6 +1,7 @@
 import CommandLineKit
 import CoverPicker
 import Foundation
+import Imaging
 import MediaIO
 import ViewfinderCore
 
@@ -67,6 +68,7 @@ enum ExportOptions {
         }
         try Arguments.checkOutputLocation(output, input: input)
         _ = try checkReadableMediaFile(input)
+        if cover != nil { ImagingRuntime.loadsOptionalFormats = false }  // a cover is written as JPEG only
 
         let (result, art) = try ProgressDisplay.run(label: label, quiet: arguments.flag("quiet")) { progress in
             if let cover {
