@@ -61,8 +61,7 @@ enum TrimCommand: Command {
     passthrough cut at the keyframe before --from. The first audio track is copied over the kept
     ranges, cut at packet edges. With --cover, TIME is on the input's timeline and must lie
     inside a kept range; best is the best suggestion inside them.
-
-    """ + ExportOptions.coverHelp + "\n\n" + ExportOptions.presetHelp
+    """ + "\n\n" + ExportOptions.coverHelp + "\n\n" + ExportOptions.presetHelp
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let input = URL(fileURLWithPath: arguments.positionals[0])
