@@ -67,6 +67,16 @@ struct CoverEmbedCommandTests {
         #expect(jsonObject(info)?["embeddedCover"] as? String == "mjpeg")
     }
 
+    @Test("a passthrough convert of the whole file copies every audio packet, AAC's priming packet before 0 s included")
+    func remuxKeepsPriming() throws {
+        let fixture = try FixtureFactory.shared.fixture(Self.clip)
+        let out = TestPaths.scratchFolder("remux-priming").appendingPathComponent("copy.mp4")
+        #expect(try viewfinder("convert", fixture.url.path, "--preset", "passthrough", "-o", out.path, "-q").status == 0)
+        let audio = try FFmpegOracle.packetHashes(of: fixture.url, stream: "a:0", timing: true)
+        #expect(audio.first?.hasPrefix("-1024,") == true, "the input's first AAC packet is shown before 0: \(audio.first ?? "")")
+        #expect(try Self.packets(of: out) == (try Self.packets(of: fixture.url)))
+    }
+
     @Test("a second --embed replaces the first cover instead of adding one")
     func replaces() throws {
         let fixture = try FixtureFactory.shared.fixture(Self.clip)
