@@ -15,6 +15,8 @@ public enum CoverPickerError: Error, Sendable, Equatable, CustomStringConvertibl
     case cancelled
     /// The session has not been opened yet.
     case notOpen
+    /// A cover asked for at a time that a trim does not keep.
+    case coverOutsideKept(path: String, time: MediaTime)
 
     public var description: String {
         switch self {
@@ -24,6 +26,8 @@ public enum CoverPickerError: Error, Sendable, Equatable, CustomStringConvertibl
         case .imaging(let error): return error.description
         case .cancelled: return "cancelled"
         case .notOpen: return "the video is not open yet"
+        case .coverOutsideKept(let path, let time):
+            return "the cover at \(time.decimalString) s lies outside the ranges kept from \((path as NSString).lastPathComponent); choose a time inside them"
         }
     }
 

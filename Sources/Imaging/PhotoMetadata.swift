@@ -48,7 +48,7 @@ public enum PhotoMetadata {
     }
 
     /// The raw EXIF block libvips finds in the file, nil when it has none.
-    private static func exifBlock(_ url: URL) throws(ImagingError) -> Data? {
+    static func exifBlock(_ url: URL) throws(ImagingError) -> Data? {
         try Vips.start()
         guard let header = vf_vips_open_header(url.path) else { return nil }
         let image = VipsImageRef(header)

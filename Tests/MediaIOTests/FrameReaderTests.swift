@@ -103,6 +103,25 @@ struct FrameReaderTests {
         #expect(reader.statistics.seeks == 1, "going back must seek")
     }
 
+    @Test("an exact frame that is a keyframe is decoded alone, the same picture as decoded forward", arguments: [12, 24, 0])
+    func keyframeAlone(_ k: Int) throws {
+        let fixture = try FixtureFactory.shared.fixture(.h264BFrames)
+        let alone = try FrameReader(url: fixture.url)
+        let frame = try alone.frame(at: .time(fixture.time(ofFrame: k)))
+        #expect(Self.index(of: frame) == k)
+        #expect(frame.isKeyframe && frame.mode == .exact)
+        #expect(alone.statistics.framesDecoded == 1 && alone.statistics.packetsSent == 0, "\(alone.statistics)")
+        // Decoded forward from the frame before (positioned, so no shortcut): identical pixels.
+        let forward = try FrameReader(url: fixture.url)
+        if k > 0 { _ = try forward.frame(at: .time(fixture.time(ofFrame: k - 1))) }
+        let again = try forward.frame(at: .time(fixture.time(ofFrame: k)))
+        #expect(k == 0 || forward.statistics.packetsSent > 0)
+        #expect(again.image == frame.image && again.time == frame.time)
+        // Between the keyframe and the next frame the answer is still the keyframe, decoded forward.
+        let between = try FrameReader(url: fixture.url).frame(at: .time(fixture.time(ofFrame: k).adding(fixture.tick) ?? .zero))
+        #expect(between.image == frame.image)
+    }
+
     @Test("frames before the target that nothing references are skipped")
     func skipsNonReferenceFrames() throws {
         let fixture = try FixtureFactory.shared.fixture(.h264BFrames)

@@ -121,9 +121,12 @@ struct SmartCutTests {
     func copiedPacketsIdentical(_ c: SmartCutCase) throws {
         let (fixture, out, result) = try cut(c)
         // HEVC's copied IDRs get the source's parameter sets in band: compare the rest.
-        let hashes = c.spec.isHEVC ? FFmpegOracle.hevcSliceHashes : FFmpegOracle.packetHashes
-        let source = try hashes(fixture.url)
-        let written = try hashes(out)
+        let hevc = c.spec.isHEVC
+        func hashes(_ url: URL) throws -> [String] {
+            hevc ? try FFmpegOracle.hevcSliceHashes(of: url) : try FFmpegOracle.packetHashes(of: url)
+        }
+        let source: [String] = try hashes(fixture.url)
+        let written: [String] = try hashes(out)
         #expect(written.count == c.expected.count)
         let positions = Dictionary(source.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         let copied = written.compactMap { positions[$0] }

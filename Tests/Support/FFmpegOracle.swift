@@ -26,10 +26,13 @@ public enum FFmpegOracle {
         try frames(of: url, size: size, autorotate: autorotate).map(FrameIndexPattern.readIndex)
     }
 
-    /// The MD5 of every packet of the first video stream, in decode order (ffprobe's data hash).
-    public static func packetHashes(of url: URL) throws -> [String] {
-        let result = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_data_hash", "md5",
-                                                    "-show_entries", "packet=data_hash", "-of", "csv=p=0", url.path])
+    /// The MD5 of every packet of the first video stream (or of `stream`, an ffprobe stream
+    /// specifier such as "a:0"), in decode order (ffprobe's data hash); with `timing`, each
+    /// line also holds the packet's pts, dts and duration in the stream's time base.
+    public static func packetHashes(of url: URL, stream: String = "v:0", timing: Bool = false) throws -> [String] {
+        let entries = timing ? "packet=pts,dts,duration,data_hash" : "packet=data_hash"
+        let result = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", stream, "-show_data_hash", "md5",
+                                                    "-show_entries", entries, "-of", "csv=p=0", url.path])
         guard result.status == 0 else { throw SubprocessError.failed("ffprobe", result.stderr) }
         return result.stdout.split(separator: "\n").map { String($0) }
     }

@@ -147,10 +147,15 @@ public struct ExportSettings: Sendable, Hashable {
     public var keyframeCut: Bool
     /// Refuse inputs longer than this (checked from metadata before any work).
     public var maxDuration: MediaTime?
+    /// A picture to attach as the output's cover art (any cover art of the input is dropped
+    /// either way, so this replaces it).
+    public var cover: CoverArt?
 
     public init(preset: ExportPreset = .auto, fastStart: Bool = true, range: ExportRange? = nil,
-                keyframeCut: Bool = false, maxDuration: MediaTime? = nil, method: TrimMethod = .smart) {
+                keyframeCut: Bool = false, maxDuration: MediaTime? = nil, method: TrimMethod = .smart,
+                cover: CoverArt? = nil) {
         self.preset = preset
+        self.cover = cover
         self.fastStart = fastStart
         self.ranges = range.map { [$0] } ?? []
         self.keyframeCut = keyframeCut

@@ -9,7 +9,7 @@ extension ExportSession {
         if plan.trimsEnd, try !endIsClean() {
             return try transcode(note: "frames before the cut at \(plan.endTime.decimalString) s refer to frames after it, so the video is re-encoded")
         }
-        let out = try MP4Output(url: output, fastStart: plan.fastStart)
+        let out = try MP4Output(url: output, fastStart: plan.fastStart, cover: plan.cover)
         let outVideo = try out.addCopy(of: video)
         let outAudio = try audio.map { stream throws(MediaIOError) in try out.addCopy(of: stream) }
         try out.start()

@@ -50,7 +50,7 @@ extension ExportSession {
         // own offset: decode times then rise across every join.
         let lag = plans.compactMap { $0.copy.map { index.entries[$0.lowerBound] } }.map { $0.pts - $0.dts }.max() ?? 0
 
-        let out = try MP4Output(url: output, fastStart: plan.fastStart)
+        let out = try MP4Output(url: output, fastStart: plan.fastStart, cover: plan.cover)
         let lanes = try EncoderLanes(session: self, track: track, output: out)
         if let reason = lanes.unavailable { return .unavailable(reason) }
         let outVideo: UnsafeMutablePointer<AVStream>

@@ -8,7 +8,7 @@ extension ExportSession {
     func transcode(note: String? = nil) throws(MediaIOError) -> ExportResult {
         // The encoder wants most of the cores; FFmpeg's automatic count suits the decoder here.
         let decoder = try VideoDecoder(stream: video, path: path, threads: 0)
-        let out = try MP4Output(url: output, fastStart: plan.fastStart)
+        let out = try MP4Output(url: output, fastStart: plan.fastStart, cover: plan.cover)
         let coded = PixelSize(width: Int(video.parameters.width), height: Int(video.parameters.height))
         let size = ExportPreset.encodedSize(for: coded, box: plan.box)
         let encoder = try VideoEncoder(size: size, timeBase: video.pointee.time_base, frameRate: video.encodingFrameRate,

@@ -99,10 +99,13 @@ final class ExportSession {
         p.pointee.pos = -1
     }
 
-    /// Whether an audio packet falls inside the kept range.
+    /// Whether an audio packet falls inside the kept range. When the output starts at the
+    /// video's first frame, the packets before it are kept too: they are the encoder's priming
+    /// (AAC's first packet, shown at -1024 samples behind an edit list), which the first
+    /// audible packet needs, and a remux of the whole file then copies every audio packet.
     func keepsAudio(_ packet: OwnedPacket) -> Bool {
         guard let audio, let ts = packet.pts ?? packet.dts, let t = time(ts, in: audio) else { return false }
-        return t >= startTime && t < endAbsolute
+        return (t >= startTime || plan.startPTS == mapping.origin) && t < endAbsolute
     }
 
     /// Whether an audio packet to re-encode holds samples inside the kept range. One that

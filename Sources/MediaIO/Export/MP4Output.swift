@@ -9,14 +9,17 @@ final class MP4Output {
     let temporary: URL
     let context: UnsafeMutablePointer<AVFormatContext>
     private let fastStart: Bool
+    /// Cover art attached in `start()`, after every other stream.
+    private let cover: CoverArt?
     private var started = false
     private var finished = false
 
-    init(url: URL, fastStart: Bool) throws(MediaIOError) {
+    init(url: URL, fastStart: Bool, cover: CoverArt? = nil) throws(MediaIOError) {
         _ = FFmpegRuntime.configure
         destination = url
         temporary = AtomicFile.temporaryURL(beside: url)
         self.fastStart = fastStart
+        self.cover = cover
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&ctx, nil, "mp4", temporary.path) >= 0, let ctx else {
             throw .encodeFailed(path: url.path, detail: "no MP4 muxer in this FFmpeg build")
@@ -94,8 +97,9 @@ final class MP4Output {
         }
     }
 
-    /// Opens the file and writes the header.
+    /// Opens the file and writes the header (and the cover art, when there is one).
     func start() throws(MediaIOError) {
+        let coverStream = try cover.map { art throws(MediaIOError) in try addCoverStream(art) }
         var status = avio_open(&context.pointee.pb, temporary.path, AVIO_FLAG_WRITE)
         if status >= 0 {
             var options: OpaquePointer?
@@ -105,6 +109,41 @@ final class MP4Output {
         }
         guard status >= 0 else { throw .writeFailed(path: destination.path, reason: ffmpegMessage(status)) }
         started = true
+        if let cover, let coverStream { try writeCover(cover, to: coverStream) }
+    }
+
+    /// The stream of an attached picture. FFmpeg's mp4 muxer treats a stream whose disposition
+    /// is exactly `AV_DISPOSITION_ATTACHED_PIC` as cover art: no track, its one packet kept and
+    /// written into `moov/udta/meta/ilst/covr` with the trailer.
+    private func addCoverStream(_ art: CoverArt) throws(MediaIOError) -> UnsafeMutablePointer<AVStream> {
+        guard art.size.width > 0, art.size.height > 0, !art.data.isEmpty else {
+            throw .encodeFailed(path: destination.path, detail: "the cover picture is empty")
+        }
+        guard let stream = avformat_new_stream(context, nil), let par = stream.pointee.codecpar else {
+            throw .encodeFailed(path: destination.path, detail: "cannot add the cover stream")
+        }
+        par.pointee.codec_type = AVMEDIA_TYPE_VIDEO
+        par.pointee.codec_id = art.format == .png ? AV_CODEC_ID_PNG : AV_CODEC_ID_MJPEG
+        par.pointee.width = Int32(clamping: art.size.width)
+        par.pointee.height = Int32(clamping: art.size.height)
+        stream.pointee.disposition = AV_DISPOSITION_ATTACHED_PIC
+        stream.pointee.time_base = AVRational(num: 1, den: 90000)
+        return stream
+    }
+
+    /// Hands the muxer the cover's one packet, right after the header.
+    private func writeCover(_ art: CoverArt, to stream: UnsafeMutablePointer<AVStream>) throws(MediaIOError) {
+        guard let packet = OwnedPacket(), av_new_packet(packet.pointer, Int32(clamping: art.data.count)) >= 0 else {
+            throw .encodeFailed(path: destination.path, detail: "out of memory")
+        }
+        art.data.withUnsafeBytes { raw in
+            if let base = raw.baseAddress { packet.pointer.pointee.data.update(from: base.assumingMemoryBound(to: UInt8.self), count: raw.count) }
+        }
+        packet.pointer.pointee.stream_index = stream.pointee.index
+        packet.pointer.pointee.pts = 0
+        packet.pointer.pointee.dts = 0
+        packet.pointer.pointee.flags |= AV_PKT_FLAG_KEY
+        try write(packet)
     }
 
     /// Writes one packet, already in the output stream's time base.

@@ -35,22 +35,33 @@ public final class VideoExporter: Sendable {
     /// and is advanced as output is written; cancelling it stops the export.
     @discardableResult
     public func run(progress: Progress? = nil) throws(MediaIOError) -> ExportResult {
-        if output.standardizedFileURL.resolvingSymlinksInPath().path == input.standardizedFileURL.resolvingSymlinksInPath().path {
-            throw .outputIsInput(path: output.path)
-        }
+        try refuseWritingOverInput()
         // One open: the header refuses a long input before any analysis, and the reader goes
         // on with the same file.
         let header = try MediaHeader(url: input)
         if let maximum = settings.maxDuration, let recorded = header.recordedDuration, recorded > maximum {
             throw .timePastEnd(path: input.path, requested: maximum, duration: recorded)
         }
-        let reader = try FrameReader(header: header)
+        return try run(progress: progress, reading: try FrameReader(header: header))
+    }
+
+    /// Runs the export on a reader of `input` already open (one open for a caller that read a
+    /// frame first, such as the cover it attaches); the duration limit is the caller's to check.
+    @discardableResult
+    public func run(progress: Progress? = nil, reading reader: FrameReader) throws(MediaIOError) -> ExportResult {
+        try refuseWritingOverInput()
         if let result = try smartTrim(reader, progress: progress) { return result }
         let plan = try makePlan(reader)
         progress?.totalUnitCount = max(1, Int64(plan.expectedDuration.seconds * 1000))
         if progress?.isCancelled == true { throw .cancelled }
         let session = try ExportSession(plan: plan, reader: reader, output: output, progress: progress)
         return plan.passthrough ? try session.remux() : try session.transcode()
+    }
+
+    private func refuseWritingOverInput() throws(MediaIOError) {
+        if output.standardizedFileURL.resolvingSymlinksInPath().path == input.standardizedFileURL.resolvingSymlinksInPath().path {
+            throw .outputIsInput(path: output.path)
+        }
     }
 
     // MARK: - Planning
@@ -72,6 +83,8 @@ public final class VideoExporter: Sendable {
         /// Whether the trim ends before the video does.
         let trimsEnd: Bool
         let audioCodec: String?
+        /// The picture attached as the output's cover art.
+        let cover: CoverArt?
     }
 
     private func makePlan(_ reader: FrameReader) throws(MediaIOError) -> Plan {
@@ -122,7 +135,8 @@ public final class VideoExporter: Sendable {
         let quality = VideoEncoder.Quality(crf: settings.preset.encoding.crf, preset: ExportPreset.exportSpeed)
         return Plan(input: input, fastStart: settings.fastStart, passthrough: passthrough, note: note, keyframeBefore: keyframeBefore,
                     box: settings.preset.box, quality: quality, startPTS: startPTS, endTime: endTime,
-                    expectedDuration: expected, trimsEnd: endTime < reader.duration, audioCodec: audioCodec)
+                    expectedDuration: expected, trimsEnd: endTime < reader.duration, audioCodec: audioCodec,
+                    cover: settings.cover)
     }
 
     // MARK: - Smart cuts and joins
@@ -204,7 +218,7 @@ public final class VideoExporter: Sendable {
         Plan(input: input, fastStart: settings.fastStart, passthrough: false, note: nil, keyframeBefore: nil,
              box: settings.preset.box, quality: VideoEncoder.Quality(crf: settings.preset.encoding.crf, preset: ExportPreset.exportSpeed),
              startPTS: reader.timeMapping.origin, endTime: reader.duration, expectedDuration: expected, trimsEnd: false,
-             audioCodec: reader.info.audioCodec)
+             audioCodec: reader.info.audioCodec, cover: settings.cover)
     }
 
     private func endTimeOf(_ end: TimePosition, reader: FrameReader) throws(MediaIOError) -> MediaTime {

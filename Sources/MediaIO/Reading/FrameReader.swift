@@ -21,6 +21,8 @@ public final class FrameReader {
     let source: PacketSource
     /// The exact decoder, opened on first use (exports and fast frames never need it).
     private var exactDecoder: VideoDecoder?
+    /// A one-thread decoder for keyframes decoded alone (`keyframeAlone`).
+    private var singleDecoder: VideoDecoder?
     private let scaler = FrameScaler()
     private let maker: PictureMaker
     private var keyframes: KeyframeDecoder?
@@ -204,6 +206,8 @@ public final class FrameReader {
     func exactFrame(at target: Int64) throws(MediaIOError) -> OwnedFrame {
         if let answer = answerFromPosition(target) { return answer }
         if !canDecodeForward(to: target) { try seek(to: target) }
+        // Nothing sent since the seek (or the open): the next packet is a keyframe.
+        if current == nil, lookahead == nil, lastSentDTS == nil, let alone = try keyframeAlone(at: target) { return alone }
         var restarts = 0
         while true {
             switch try decodeForward(to: target) {
@@ -219,6 +223,32 @@ public final class FrameReader {
                 try seek(to: min(target, firstShown) &- source.oneSecond &* Int64(1 << restarts), strict: false)
             }
         }
+    }
+
+    /// The frame at `target` when it is the keyframe the decoder would start from, shown at exactly that
+    /// time (a cover at 0, `frame:N` of a keyframe): decoded alone on one thread, the same
+    /// picture bit for bit, without filling the frame-threaded decoder's pipeline (four pictures
+    /// decoded before the first comes out). Only an intra picture qualifies: a keyframe that is
+    /// a recovery point of an intra refresh is decoded forward as usual. The packet is put back
+    /// either way; nil when the shortcut does not apply.
+    private func keyframeAlone(at target: Int64) throws(MediaIOError) -> OwnedFrame? {
+        guard let key = try source.next() else { return nil }
+        guard key.isKeyframe, !key.isDiscarded, key.pts == target else {
+            source.pushBack(key)
+            return nil
+        }
+        if singleDecoder == nil { singleDecoder = try VideoDecoder(stream: source.stream, path: info.path, threads: 1) }
+        guard let decoder = singleDecoder, let frame = KeyframeDecoder.decodeAlone(key, on: decoder),
+              frame.pts == target, frame.pointer.pointee.pict_type == AV_PICTURE_TYPE_I else {
+            source.pushBack(key)
+            return nil
+        }
+        statistics.framesDecoded += 1
+        // The exact decoder was not fed: with the keyframe put back and the frame as the
+        // current one, a later request decodes forward from the same place without a seek.
+        source.pushBack(key)
+        current = frame
+        return frame
     }
 
     /// The timestamp of the frame shown after the last exact answer, already decoded; nil once

@@ -88,7 +88,7 @@ final class KeyframeDecoder {
     }
 
     /// Decodes one packet from a clean decoder state and drains it.
-    private static func decodeAlone(_ packet: OwnedPacket, on decoder: VideoDecoder) -> OwnedFrame? {
+    static func decodeAlone(_ packet: OwnedPacket, on decoder: VideoDecoder) -> OwnedFrame? {
         decoder.reset()
         decoder.skip = AVDISCARD_DEFAULT
         guard case .accepted = decoder.send(packet) else { return nil }

@@ -134,6 +134,7 @@ final class MediaContainer {
             audioCodec: audioStream.map { codecName($0.parameters.codec_id) })
         info.embeddedCover = coverStream.map { codecName($0.parameters.codec_id) }
         info.metadata = captureMetadata
+        info.livePhoto = tag("com.apple.quicktime.content.identifier").map { .appleMotion(contentIdentifier: $0) }
         info.creationDate = metadata("creation_time").flatMap(MediaContainer.isoDate)
         return info
     }

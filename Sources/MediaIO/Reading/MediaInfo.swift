@@ -23,6 +23,9 @@ public struct MediaInfo: Sendable, Equatable {
     public var embeddedCover: String? = nil
     /// Where and with what it was recorded, from the container's metadata (QuickTime/MP4 keys).
     public var metadata = CaptureMetadata()
+    /// The movie half of an iPhone Live Photo (`com.apple.quicktime.content.identifier`), nil
+    /// for any other video.
+    public var livePhoto: LivePhotoRole? = nil
 }
 
 /// The selected video track of a file.

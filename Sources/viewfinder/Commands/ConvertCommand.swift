@@ -1,4 +1,5 @@
 import CommandLineKit
+import CoverPicker
 import Foundation
 import MediaIO
 import ViewfinderCore
@@ -7,12 +8,12 @@ import ViewfinderCore
 enum ConvertCommand: Command {
     static let name = "convert"
     static let summary = "Convert a video to MP4: remux when it fits, else H.264/AAC, index first."
-    static let synopsis = "IN -o OUT.mp4 [--preset P] [--max-duration S] [--no-faststart] [--quiet] [--json]"
+    static let synopsis = "IN -o OUT.mp4 [--preset P] [--cover TIME|best] [--max-duration S] [--no-faststart] [--quiet] [--json]"
     static let positionalCount = 1...1
     static let options = ExportOptions.common + [
         OptionSpec("max-duration", value: "S", help: "Refuse inputs longer than S seconds (default: no limit)."),
     ]
-    static let discussion = ExportOptions.presetHelp
+    static let discussion = ExportOptions.coverHelp + "\n\n" + ExportOptions.presetHelp
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let input = URL(fileURLWithPath: arguments.positionals[0])
@@ -24,7 +25,9 @@ enum ConvertCommand: Command {
             settings.maxDuration = seconds > .zero ? seconds : nil
         }
         return try ExportOptions.perform(input: input, arguments: arguments, settings: settings,
-                                         label: "Converting \(input.lastPathComponent)")
+                                         label: "Converting \(input.lastPathComponent)",
+                                         cover: try ExportOptions.coverChoice(arguments.value("cover"), option: "cover", in: arguments),
+                                         limit: DurationLimit(maximum: settings.maxDuration))
     }
 }
 
@@ -33,7 +36,7 @@ enum ConvertCommand: Command {
 enum TrimCommand: Command {
     static let name = "trim"
     static let summary = "Cut a video from the frame at --from up to --to (or join --keep ranges), frame-exact, into MP4."
-    static let synopsis = "IN (--from TIME --to TIME | --keep A-B ...) -o OUT.mp4 [--method M] [--preset P] [--keyframe-cut] [--quiet] [--json]"
+    static let synopsis = "IN (--from TIME --to TIME | --keep A-B ...) -o OUT.mp4 [--method M] [--preset P] [--keyframe-cut] [--cover TIME|best] [--quiet] [--json]"
     static let positionalCount = 1...1
     static let options = ExportOptions.common + [
         OptionSpec("from", value: "TIME", help: "First frame: the frame shown at TIME (default 0)."),
@@ -56,9 +59,9 @@ enum TrimCommand: Command {
     output that fails) the range is re-encoded whole and a note says why. --method reencode
     copies when the cut falls on keyframes and re-encodes otherwise; --keyframe-cut starts a
     passthrough cut at the keyframe before --from. The first audio track is copied over the kept
-    ranges, cut at packet edges.
-
-    """ + ExportOptions.presetHelp
+    ranges, cut at packet edges. With --cover, TIME is on the input's timeline and must lie
+    inside a kept range; best is the best suggestion inside them.
+    """ + "\n\n" + ExportOptions.coverHelp + "\n\n" + ExportOptions.presetHelp
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let input = URL(fileURLWithPath: arguments.positionals[0])
@@ -88,7 +91,8 @@ enum TrimCommand: Command {
             settings.ranges = try keptRanges(keeps, input: input, in: arguments)
         }
         return try ExportOptions.perform(input: input, arguments: arguments, settings: settings,
-                                         label: "Trimming \(input.lastPathComponent)")
+                                         label: "Trimming \(input.lastPathComponent)",
+                                         cover: try ExportOptions.coverChoice(arguments.value("cover"), option: "cover", in: arguments))
     }
 
     /// The `--keep` ranges, checked: each runs forwards, none overlaps another, none lies past

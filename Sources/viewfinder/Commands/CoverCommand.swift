@@ -9,13 +9,15 @@ import ViewfinderCore
 enum CoverCommand: Command {
     static let name = "cover"
     static let summary = "Save the exact frame at a time as the video's cover image."
-    static let synopsis = "VIDEO (--at TIME|best -o OUT.{jpg,png,webp} [--max-size WxH] | --suggest [--count K]) [--max-duration S] [--json]"
+    static let synopsis = "VIDEO (--at TIME|best -o OUT.{jpg,png,webp} [--max-size WxH] | --at TIME|best --embed -o OUT.mp4 [--quiet] | --suggest [--count K]) [--max-duration S] [--json]"
     static let positionalCount = 1...1
     static let options = [
         OptionSpec("at", value: "TIME", help: "Seconds (2.5), m:ss.fff, h:mm:ss, frame:N, or best (the best suggestion; default 0)."),
         OptionSpec("suggest", help: "Print the best covers (exact times and scores) instead of writing one."),
+        OptionSpec("embed", help: "Write the video to OUT.mp4 (streams copied) with the cover inside it as its cover art."),
+        OptionSpec("quiet", short: "q", help: "With --embed: show no progress."),
         OptionSpec("count", value: "K", help: "With --suggest: how many, 1-20 (default 3)."),
-        OptionSpec("output", short: "o", value: "OUT", help: "Image to write: .jpg, .png or .webp."),
+        OptionSpec("output", short: "o", value: "OUT", help: "Image to write: .jpg, .png or .webp (with --embed: .mp4, .m4v or .mov)."),
         OptionSpec("max-size", value: "WxH", help: "Fit the cover in this box (never enlarged)."),
         OptionSpec("max-duration", value: "S", help: "Refuse longer videos (default 30, 0 = no limit)."),
         OptionSpec("quality", value: "Q", help: "JPEG/WebP quality 1-100 (default \(CoverFlow.coverQuality))."),
@@ -30,7 +32,11 @@ enum CoverCommand: Command {
     sharpness, colour and stillness; near-black, near-white, flat and blurred frames and frames
     inside fades, flashes and cuts come last, and no two suggestions are near duplicates.
     --at best writes the first of them.
-    """
+
+    --embed writes the video itself to OUT (.mp4, .m4v or .mov) with its video and audio packets
+    copied unchanged (the passthrough export of `convert`; a video whose streams MP4 cannot hold
+    is refused: use `convert --cover`) and the cover attached inside it.
+    """ + "\n\n" + ExportOptions.coverHelp
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let input = URL(fileURLWithPath: arguments.positionals[0])
@@ -43,6 +49,8 @@ enum CoverCommand: Command {
                                json: arguments.flag("json"))
         }
         if arguments.value("count") != nil { throw UsageError(message: "--count goes with --suggest", command: name) }
+        if arguments.flag("embed") { return try embed(input, arguments: arguments, limit: limit) }
+        if arguments.flag("quiet") { throw UsageError(message: "--quiet goes with --embed", command: name) }
         let output = URL(fileURLWithPath: try arguments.required("output"))
         let at = arguments.value("at") ?? "0"
         let best = at == "best"
@@ -73,6 +81,16 @@ enum CoverCommand: Command {
             print("\(output.path): frame at \(frame.time.decimalString) s (\(frame.image.width)×\(frame.image.height))")
         }
         return 0
+    }
+
+    /// `--embed`: the video copied with the cover inside it.
+    private static func embed(_ input: URL, arguments: ParsedArguments, limit: DurationLimit) throws -> Int32 {
+        for option in ["max-size", "quality"] where arguments.value(option) != nil {
+            throw UsageError(message: "--embed attaches the whole frame as a JPEG at quality \(CoverFlow.coverQuality); it takes no --\(option)", command: name)
+        }
+        let choice = try ExportOptions.coverChoice(arguments.value("at") ?? "0", option: "at", in: arguments) ?? .best
+        return try ExportOptions.perform(input: input, arguments: arguments, settings: ExportSettings(preset: .passthrough),
+                                         label: "Embedding the cover of \(input.lastPathComponent)", cover: choice, limit: limit)
     }
 
     /// `--suggest`: the best covers, best first.

@@ -1,5 +1,7 @@
 import CommandLineKit
+import CoverPicker
 import Foundation
+import Imaging
 import MediaIO
 import ViewfinderCore
 
@@ -11,7 +13,24 @@ enum ExportOptions {
         OptionSpec("no-faststart", help: "Put the index at the end (default: at the front)."),
         OptionSpec("quiet", short: "q", help: "Show no progress."),
         OptionSpec("json", help: "Print what was written as JSON."),
+        OptionSpec("cover", value: "TIME", help: "Attach the exact frame at TIME of the input (or best) as the file's cover art."),
     ]
+
+    /// `--cover` explained, for `convert`, `trim` and `cover --embed`.
+    static let coverHelp = """
+    --cover TIME|best (for `cover --embed`, its --at) attaches the exact frame at TIME (as
+    `cover --at` picks it, upright, a JPEG at quality \(CoverFlow.coverQuality)) as the file's cover
+    art: an attached picture, written as MP4's `covr` item, which file managers, players and
+    uploads show. Any cover the input carried is dropped, so the new one replaces it; the video
+    and audio are written as without it.
+    """
+
+    /// What `--cover` (or `cover --at` with `--embed`) asks for: nil when not given.
+    static func coverChoice(_ text: String?, option: String, in arguments: ParsedArguments) throws(UsageError) -> CoverPicker.CoverChoice? {
+        guard let text else { return nil }
+        if text == "best" { return .best }
+        return .at(try Arguments.position(text, option: option, in: arguments))
+    }
 
     /// The presets explained, with the boxes and qualities read from `ExportPreset.encoding`.
     static var presetHelp: String {
@@ -39,19 +58,30 @@ enum ExportOptions {
         return settings
     }
 
-    /// Checks the output, runs the export with progress on stderr, prints the result.
-    static func perform(input: URL, arguments: ParsedArguments, settings: ExportSettings, label: String) throws -> Int32 {
+    /// Checks the output, runs the export with progress on stderr, prints the result. With
+    /// `cover`, the frame it names is attached as the output's cover art (`CoverPicker.export`;
+    /// the input is refused over `limit` first).
+    static func perform(input: URL, arguments: ParsedArguments, settings: ExportSettings, label: String,
+                        cover: CoverPicker.CoverChoice? = nil, limit: DurationLimit = .none) throws -> Int32 {
         let output = URL(fileURLWithPath: try arguments.required("output"))
         guard ["mp4", "m4v", "mov"].contains(output.pathExtension.lowercased()) else {
             throw arguments.invalid("output", "'\(output.lastPathComponent)' must end in .mp4, .m4v or .mov")
         }
         try Arguments.checkOutputLocation(output, input: input)
         _ = try checkReadableMediaFile(input)
+        if cover != nil { ImagingRuntime.loadsOptionalFormats = false }  // a cover is written as JPEG only
 
-        let exporter = VideoExporter(input: input, output: output, settings: settings)
-        let result = try ProgressDisplay.run(label: label, quiet: arguments.flag("quiet")) { progress in
-            try exporter.run(progress: progress)
+        let (result, art) = try ProgressDisplay.run(label: label, quiet: arguments.flag("quiet")) { progress in
+            if let cover {
+                let made = try CoverPicker.export(input, to: output, settings: settings, cover: cover, limit: limit, progress: progress)
+                return (made.result, Optional(made.cover))
+            }
+            return (try VideoExporter(input: input, output: output, settings: settings).run(progress: progress), CoverArt?.none)
         }
+        let coverJSON: JSONValue = art.map { art in
+            .object([("time", art.time.map(JSONValue.time) ?? .null), ("timeExact", .optional(art.time?.rationalString)),
+                     ("width", .int(art.size.width)), ("height", .int(art.size.height)), ("format", .string(art.format.rawValue))])
+        } ?? .null
         if arguments.flag("json") {
             print(JSONValue.object([
                 ("input", .string(input.path)),
@@ -70,6 +100,7 @@ enum ExportOptions {
                     .object([("method", .string(part.reencoded ? "reencoded" : "copied")), ("start", .time(part.start)),
                              ("duration", .time(part.duration)), ("frames", .int(part.frames))])
                 })),
+                ("cover", coverJSON),
             ]).rendered())
         } else {
             if let note = result.note {
@@ -77,7 +108,8 @@ enum ExportOptions {
                 ViewfinderTool.standardError("viewfinder: note: \(note)\(hint)")
             }
             let split = result.reencodedFrames.flatMap { r in result.copiedFrames.map { " (\(r) re-encoded, \($0) copied)" } } ?? ""
-            print("\(output.path): \(result.frameCount) frames, \(result.duration.decimalString) s from \(result.start.decimalString) s, \(result.size.width)×\(result.size.height), \(result.method)\(split)\(result.audio.map { ", audio \($0)" } ?? "")")
+            let coverText = art.map { art in ", cover: frame at \(art.time?.decimalString ?? "?") s (\(art.size.width)×\(art.size.height))" } ?? ""
+            print("\(output.path): \(result.frameCount) frames, \(result.duration.decimalString) s from \(result.start.decimalString) s, \(result.size.width)×\(result.size.height), \(result.method)\(split)\(result.audio.map { ", audio \($0)" } ?? "")\(coverText)")
         }
         return 0
     }

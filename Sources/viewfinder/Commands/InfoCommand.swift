@@ -16,6 +16,9 @@ enum InfoCommand: Command {
     rotation (clockwise, from the display matrix), size as displayed, frame rate, audio codec
     and file size. Photos: format, stored size, EXIF orientation, size as displayed, and what
     their EXIF, XMP and IPTC say (location, camera, lens, exposure, capture date, software).
+    Live Photos and Motion Photos say what they are (live): an iPhone Live Photo's still or
+    movie with the content identifier the two share, or a Motion Photo with the byte range of
+    the MP4 inside it.
     """
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -36,6 +39,7 @@ enum InfoCommand: Command {
         let tail: [(String, JSONValue)] = [
             ("audioCodec", .optional(info.audioCodec)),
             ("embeddedCover", .optional(info.embeddedCover)),
+            ("live", info.livePhoto?.json ?? .null),
             ("metadata", info.metadata.json),
             ("fileSize", .integer(info.fileSize)),
         ]
@@ -79,6 +83,7 @@ enum InfoCommand: Command {
         }
         add("audio", info.audioCodec ?? "none")
         if let cover = info.embeddedCover { add("cover", "embedded (\(cover))") }
+        if let live = info.livePhoto { add("live", live.summary) }
         for (key, value) in info.metadata.lines { add(key, value) }
         add("file size", "\(info.fileSize) bytes")
         return lines.joined(separator: "\n")
@@ -96,6 +101,7 @@ enum InfoCommand: Command {
             ("displayHeight", .int(image.displaySize.height)),
             ("bands", .int(image.bands)),
             ("fileSize", .integer(bytes)),
+            ("live", LivePhotoProbe.role(ofPhoto: url)?.json ?? .null),
             ("metadata", (try? PhotoMetadata.read(url))?.json ?? .null),
         ])
     }
@@ -109,6 +115,6 @@ enum InfoCommand: Command {
           orientation \(image.orientation) (EXIF)
           displayed   \(image.displaySize.width)×\(image.displaySize.height)
           file size   \(bytes) bytes
-        """ + ((try? PhotoMetadata.read(url))?.lines ?? []).map { "\n  " + $0.0.padding(toLength: 12, withPad: " ", startingAt: 0) + $0.1 }.joined()
+        """ + (LivePhotoProbe.role(ofPhoto: url).map { "\n  live        " + $0.summary } ?? "") + ((try? PhotoMetadata.read(url))?.lines ?? []).map { "\n  " + $0.0.padding(toLength: 12, withPad: " ", startingAt: 0) + $0.1 }.joined()
     }
 }

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+@Suite("info on Live Photos and Motion Photos")
+struct LivePhotoInfoTests {
+    static let id = "9B539AB8-A668-4FA6-9207-EB653A5E7E3C"
+
+    @Test("the corpus's iPhone pair: still and movie name the same content identifier")
+    func applePair() throws {
+        let still = TestPaths.media.appendingPathComponent("images/iphone13pro_livephoto_still_small.HEIC")
+        let movie = TestPaths.media.appendingPathComponent("phone_video/iphone13pro_livephoto_companion_h264_vfr.MOV")
+        let stillText = try viewfinder("info", still.path)
+        #expect(stillText.stdout.contains("\n  live        Live Photo still (its movie shares the content identifier \(Self.id))"), "\(stillText.stdout)")
+        let movieText = try viewfinder("info", movie.path)
+        #expect(movieText.stdout.contains("\n  live        Live Photo movie (its still shares the content identifier \(Self.id))"), "\(movieText.stdout)")
+        let stillJSON = try #require(jsonObject(try viewfinder("info", still.path, "--json"))?["live"] as? [String: Any])
+        #expect(stillJSON["kind"] as? String == "livePhotoStill" && stillJSON["contentIdentifier"] as? String == Self.id)
+        let movieJSON = try #require(jsonObject(try viewfinder("info", movie.path, "--json"))?["live"] as? [String: Any])
+        #expect(movieJSON["kind"] as? String == "livePhotoMovie" && movieJSON["contentIdentifier"] as? String == Self.id)
+    }
+
+    @Test("the corpus's Motion Photo: the MP4 inside; an ordinary video and photo say nothing")
+    func motionPhoto() throws {
+        let photo = TestPaths.media.appendingPathComponent("images/motionphoto_sample_MP.heic")
+        let json = try #require(jsonObject(try viewfinder("info", photo.path, "--json"))?["live"] as? [String: Any])
+        #expect(json["kind"] as? String == "motionPhoto")
+        #expect(json["videoOffset"] as? Int == 57672 - 28803 && json["videoLength"] as? Int == 28803)
+        let text = try viewfinder("info", photo.path)
+        #expect(text.stdout.contains("\n  live        Motion Photo (an MP4 of 28803 bytes inside, from byte 28869, the still at 0 s)"))
+        let plain = try FixtureFactory.shared.fixture(.h264BFrames)
+        #expect(jsonObject(try viewfinder("info", plain.url.path, "--json"))?["live"] is NSNull)
+        let jpeg = TestPaths.media.appendingPathComponent("exif_orientation/Landscape_1.jpg")
+        #expect(jsonObject(try viewfinder("info", jpeg.path, "--json"))?["live"] is NSNull)
+        #expect(!(try viewfinder("info", jpeg.path)).stdout.contains("live"))
+    }
+}
