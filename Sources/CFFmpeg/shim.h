@@ -34,6 +34,18 @@ static inline void vf_av_strerror(int code, char *buffer, size_t size) {
     }
 }
 
+static inline void vf_alsa_quiet(const char *file, int line, const char *function, int err, const char *format, ...) {
+    (void)file; (void)line; (void)function; (void)err; (void)format;
+}
+
+/// Keeps ALSA from printing its own diagnostics on stderr (the tool reports one line itself).
+/// libasound comes with libavdevice; when it is not loaded there is nothing to quiet.
+static inline void vf_quiet_alsa(void) {
+    typedef void (*handler_t)(const char *, int, const char *, int, const char *, ...);
+    int (*set_handler)(handler_t) = (int (*)(handler_t))dlsym(RTLD_DEFAULT, "snd_lib_error_set_handler");
+    if (set_handler) set_handler(vf_alsa_quiet);
+}
+
 /// Registers libavdevice's inputs (V4L2 cameras, lavfi test sources) with libavformat. The
 /// library is loaded on demand: linking it would pull libavfilter, SDL and sound servers into
 /// every start of the tool. Returns 0 when the devices are available.
@@ -45,6 +57,7 @@ static inline int vf_load_capture_devices(void) {
     void (*register_all)(void) = library ? (void (*)(void))dlsym(library, "avdevice_register_all") : NULL;
     if (!register_all) { state = -1; return -1; }
     register_all();
+    vf_quiet_alsa();
     state = 1;
     return 0;
 }

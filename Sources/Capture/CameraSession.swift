@@ -28,8 +28,17 @@ public final class CameraSession {
         CaptureDevice.cameras() + (includeVirtual ? [.virtual] : [])
     }
 
+    /// The microphone a recording from `device` uses unless told otherwise: the virtual one for
+    /// the virtual camera (its clicks mark the camera's flashes), else the system's default
+    /// (nil when this machine has none: the recording is silent).
+    public nonisolated static func defaultMicrophone(for device: CaptureDevice) -> MicrophoneDevice? {
+        device.isVirtual ? .virtual : MicrophoneDevice.systemDefault()
+    }
+
     /// The camera this session uses.
     public let device: CaptureDevice
+    /// The microphone recordings carry as sound; nil records pictures only.
+    public var microphone: MicrophoneDevice?
     /// The picture size asked for (nil: the camera's first).
     public let requestedSize: PixelSize?
     /// The frame rate asked for (nil: the camera's first).
@@ -53,10 +62,14 @@ public final class CameraSession {
     private var onFrame: (@MainActor (PixelBuffer) -> Void)?
     private var photosPending = 0
     private var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Whether the last recording ended by `discardRecording()`.
+    private var wasDiscarded = false
 
-    /// A session for `device`; nothing opens until the first preview, photo or recording.
-    public init(device: CaptureDevice, size: PixelSize? = nil, frameRate: Int? = nil) {
+    /// A session for `device` recording sound from `microphone` (nil: none); nothing opens until
+    /// the first preview, photo or recording.
+    public init(device: CaptureDevice, size: PixelSize? = nil, frameRate: Int? = nil, microphone: MicrophoneDevice? = nil) {
         self.device = device
+        self.microphone = microphone
         requestedSize = size
         requestedFrameRate = frameRate
     }
@@ -120,16 +133,18 @@ public final class CameraSession {
 
     // MARK: - Recording
 
-    /// Starts recording an H.264 MP4 to `url`; it stops by itself at `maxDuration`. The preview
-    /// (if running) keeps running. Throws when a recording runs already, when `maxDuration` is
-    /// not positive, or when the camera or the file cannot be opened.
+    /// Starts recording an H.264 MP4 to `url`, with `microphone`'s sound as AAC; it stops by
+    /// itself at `maxDuration`. The preview (if running) keeps running. Throws when a recording
+    /// runs already, when `maxDuration` is not positive, or when the camera, the microphone or
+    /// the file cannot be opened.
     public func startRecording(to url: URL, quality: CaptureQuality, maxDuration: MediaTime?) throws {
         guard !isRecording else { throw CaptureError.alreadyRecording }
         if let maxDuration, maxDuration <= .zero { throw CaptureError.maxDurationNotPositive }
         let worker = try openWorker()
         let size = frameSize ?? requestedSize ?? PixelSize(width: 640, height: 480)
         do {
-            let made = try CameraRecording(to: url, size: size, frameRate: frameRate, quality: quality, maxDuration: maxDuration)
+            let made = try CameraRecording(to: url, size: size, frameRate: frameRate, quality: quality, maxDuration: maxDuration,
+                                           microphone: microphone)
             guard worker.startRecording(made) else {
                 throw MediaIOError.unreadable(path: device.id, reason: "the camera stopped")
             }
@@ -138,6 +153,7 @@ public final class CameraSession {
             throw error
         }
         recordedDuration = .zero
+        wasDiscarded = false
         setRecording(.recording(remaining: maxDuration?.seconds))
     }
 
@@ -150,10 +166,20 @@ public final class CameraSession {
         return recording
     }
 
+    /// Stops the recording and throws it away (the UI's Cancel): nothing is left of it, and the
+    /// state goes back to `idle`. Returns once it is gone; without a recording, at once.
+    public func discardRecording() async {
+        guard isRecording, let worker else { return }
+        wasDiscarded = true
+        worker.discardRecording()
+        await withCheckedContinuation { stopWaiters.append($0) }
+    }
+
     /// Records to `url` and returns it once the file is finished: at `maxDuration`, or when the
     /// calling task is cancelled (a Ctrl-C in the command-line tool), which stops the recording
     /// and keeps what it holds, as `stopRecording()` does. Throws what `startRecording` throws,
-    /// and `CaptureError.recordingFailed` when the file could not be written.
+    /// `CaptureError.recordingFailed` when the file could not be written and
+    /// `CaptureError.recordingDiscarded` when `discardRecording()` threw it away.
     public func record(to url: URL, quality: CaptureQuality, maxDuration: MediaTime?) async throws -> URL {
         try startRecording(to: url, quality: quality, maxDuration: maxDuration)
         let running = worker
@@ -167,6 +193,7 @@ public final class CameraSession {
         switch recording {
         case .finished(let file): return file
         case .failed(let message): throw CaptureError.recordingFailed(message)
+        case .idle where wasDiscarded: throw CaptureError.recordingDiscarded
         case .idle, .recording: throw CaptureError.recordingFailed("the camera stopped")
         }
     }
@@ -214,6 +241,10 @@ public final class CameraSession {
             recordingEnded()
         case .recordingFailed(let message):
             setRecording(.failed(message))
+            recordingEnded()
+        case .recordingDiscarded:
+            recordedDuration = .zero
+            setRecording(.idle)
             recordingEnded()
         case .cameraFailed(let error):
             cameraError = error

@@ -147,6 +147,43 @@ struct CameraSessionTests {
         #expect(await camera.stopRecording() == .finished(url), "stopping again changes nothing")
     }
 
+    @Test("discarding a recording (the UI's Cancel) leaves nothing and goes back to idle; the preview goes on")
+    func discards() async throws {
+        let camera = CameraSession(device: .virtual, size: Self.size, microphone: .virtual)
+        var frames = 0
+        try camera.startPreview { _ in frames += 1 }
+        let folder = TestPaths.scratchFolder("camera-discard")
+        let url = folder.appendingPathComponent("clip.mp4")
+        let recording = Task { try await camera.record(to: url, quality: .low, maxDuration: nil) }
+        try await waitUntil("a third of a second is recorded") { camera.recordedDuration >= MediaTime(value: 1, timescale: 3) }
+        await camera.discardRecording()
+        #expect(camera.recording == .idle)
+        #expect(camera.recordedDuration == .zero)
+        await #expect(throws: CaptureError.recordingDiscarded) { try await recording.value }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        let seen = frames
+        try await waitUntil("the preview goes on") { frames > seen + 2 }
+        #expect(camera.isCameraOpen)
+        camera.stopPreview()
+        #expect(!camera.isCameraOpen)
+        await camera.discardRecording()
+        #expect(camera.recording == .idle, "discarding without a recording changes nothing")
+    }
+
+    @Test("microphones: the sound server's input when one runs, then ALSA's capture devices")
+    func microphones() throws {
+        let listing = TestPaths.scratchFolder("mic-list").appendingPathComponent("pcm")
+        try "00-00: ALC257 Analog : ALC257 Analog : playback 1 : capture 1\n01-03: HDMI 0 : HDMI 0 : playback 1\n01-07: USB Mic : USB Audio : capture 1\n"
+            .write(to: listing, atomically: true, encoding: .utf8)
+        let alsa = MicrophoneDevice.microphones(environment: ["XDG_RUNTIME_DIR": "/nonexistent"], alsaList: listing.path)
+        #expect(alsa.map(\.id) == ["alsa:hw:0,0", "alsa:hw:1,7"])
+        #expect(alsa.map(\.name) == ["ALC257 Analog", "USB Mic"])
+        let withServer = MicrophoneDevice.microphones(environment: ["PULSE_SERVER": "unix:/tmp/x"], alsaList: listing.path)
+        #expect(withServer.map(\.id) == ["pulse:default", "alsa:hw:0,0", "alsa:hw:1,7"])
+        #expect(MicrophoneDevice.microphones(environment: ["XDG_RUNTIME_DIR": "/nonexistent"], alsaList: "/nonexistent").isEmpty)
+        #expect(CameraSession.defaultMicrophone(for: .virtual) == .virtual)
+    }
+
     @Test("preview pictures keep coming while the camera records")
     func previewWhileRecording() async throws {
         let camera = session()

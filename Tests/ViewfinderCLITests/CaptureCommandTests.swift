@@ -61,6 +61,77 @@ struct CaptureCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["v.mp4"], "nothing left beside it")
     }
 
+    @Test("a recording from the virtual camera carries the virtual microphone as AAC, each click within a frame of its flash")
+    func soundInSync() throws {
+        let out = TestPaths.scratchFolder("capture-sound").appendingPathComponent("v.mp4")
+        let result = try viewfinder("capture", "video", "--device", "virtual", "--size", "320x240", "--quality", "medium",
+                                    "--max-duration", "3.5", "-o", out.path, "-q")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "no note: the virtual camera has its microphone")
+        let streams = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name,sample_rate",
+                                                     "-of", "csv=p=0", out.path])
+        #expect(streams.stdout == "h264,video\naac,audio,48000\n")
+        let flashes = try FFmpegOracle.whiteTopFrameTimes(of: out)
+        #expect(flashes.count >= 3, "one flash a second: \(flashes)")
+        // Click onsets: the first loud sample after at least 0.1 s of quiet.
+        let samples = try FFmpegOracle.audioSamples(of: out)
+        var clicks: [Double] = []
+        var lastLoud = -48000
+        for (index, sample) in samples.enumerated() where abs(Int(sample)) > 8000 {
+            if index - lastLoud > 4800 { clicks.append(Double(index) / 48000) }
+            lastLoud = index
+        }
+        #expect(clicks.count == flashes.count, "clicks \(clicks), flashes \(flashes)")
+        for (click, flash) in zip(clicks, flashes) {
+            #expect(abs(click - flash) <= 1.0 / 30, "click at \(click) s, flash at \(flash) s")
+        }
+    }
+
+    @Test("--microphone none records pictures only; an unopenable microphone fails in one line, leaving nothing")
+    func microphoneChoices() throws {
+        let folder = TestPaths.scratchFolder("capture-mics")
+        let silent = folder.appendingPathComponent("silent.mp4")
+        let none = try viewfinder("capture", "video", "--device", "virtual", "--size", "320x240", "--max-duration", "0.5",
+                                  "--microphone", "none", "-o", silent.path, "-q")
+        #expect(none.status == 0, "\(none.stderr)")
+        let streams = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", silent.path])
+        #expect(streams.stdout == "video\n")
+        // No machine has a 100th sound card: the ALSA path must fail at once, not hang.
+        let broken = folder.appendingPathComponent("broken.mp4")
+        let started = Date()
+        let failed = try viewfinder(["capture", "video", "--device", "virtual", "--size", "320x240", "--max-duration", "0.5",
+                                     "--microphone", "alsa:hw:99,0", "-o", broken.path, "-q"], timeout: 30)
+        #expect(failed.status == 1)
+        #expect(failed.stderr.hasPrefix("viewfinder: cannot open alsa:hw:99,0: "), "\(failed.stderr)")
+        #expect(failed.stderr.split(separator: "\n").count == 1, "\(failed.stderr)")
+        #expect(Date().timeIntervalSince(started) < 20)
+        let unknown = try viewfinder("capture", "video", "--device", "virtual", "--microphone", "nosuch", "-o", broken.path, "-q")
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr == "viewfinder: no microphone 'nosuch'; 'viewfinder devices' lists them\n")
+        #expect(leftovers(in: folder) == ["silent.mp4"])
+    }
+
+    @Test("SIGTERM stops a recording and throws it away: exit 143, nothing left")
+    func videoTerminated() throws {
+        let folder = TestPaths.scratchFolder("capture-sigterm")
+        let out = folder.appendingPathComponent("v.mp4")
+        let running = try Subprocess.start(TestPaths.tool, ["capture", "video", "--device", "virtual", "--size", "320x240", "-o", out.path, "-q"])
+        let deadline = Date().addingTimeInterval(30)
+        func written() -> Int {
+            leftovers(in: folder).compactMap { name in
+                (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path))?[.size] as? Int
+            }.reduce(0, +)
+        }
+        while running.isRunning, Date() < deadline, written() < 20_000 { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(running.isRunning, "the recording ended before it could be stopped")
+        running.terminate()
+        let result = try running.finish(timeout: 30)
+        #expect(result.status == 143, "\(result.stderr)")
+        #expect(result.stderr == "viewfinder: the recording was stopped and thrown away; nothing was kept\n")
+        #expect(result.stdout.isEmpty)
+        #expect(leftovers(in: folder).isEmpty)
+    }
+
     static let misuses: [([String], Int32)] = [
         (["capture", "photo", "--device", "virtual"], 2),
         (["capture", "sound", "--device", "virtual", "-o", "/tmp/x.jpg"], 2),

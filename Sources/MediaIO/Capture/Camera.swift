@@ -14,8 +14,8 @@ public final class Camera {
     private let stream: UnsafeMutablePointer<AVStream>
     private let decoder: VideoDecoder
     private let scaler = FrameScaler()
-    /// Where real time stood when the virtual camera's time 0 was due.
-    private var paceOrigin: TimeInterval?
+    /// When the virtual camera's time 0 is due on the capture clock.
+    private var paceOrigin: TimeInterval = 0
     /// Frames read since the camera opened.
     public private(set) var framesRead = 0
 
@@ -36,7 +36,13 @@ public final class Camera {
         let format: UnsafePointer<AVInputFormat>?
         if device.isVirtual {
             format = av_find_input_format("lavfi")
-            url = "testsrc2=size=\(chosen.width)x\(chosen.height):rate=\(rate)"
+            // Frame n is due at (first + n) / rate on the capture clock; the top quarter flashes
+            // white at each whole second of it, when the virtual microphone clicks.
+            let first = Int64((CaptureClock.now * Double(rate)).rounded(.up))
+            paceOrigin = Double(first) / Double(rate)
+            let beat = Int64(CaptureClock.virtualBeat * Double(rate))
+            url = "testsrc2=size=\(chosen.width)x\(chosen.height):rate=\(rate),"
+                + "drawbox=x=0:y=0:w=iw:h=ih/4:color=white:t=fill:enable='eq(mod(n+\(first % beat),\(beat)),0)'"
         } else {
             format = av_find_input_format("video4linux2")
             url = device.id
@@ -72,9 +78,10 @@ public final class Camera {
         avformat_close_input(&ctx)
     }
 
-    /// The next decoded frame and its time since the camera started. The virtual camera is held
-    /// to real time, as a camera would be (its test source would otherwise run flat out).
-    func nextFrame() throws(MediaIOError) -> (OwnedFrame, MediaTime) {
+    /// The next decoded frame, its time since the camera started and when it was taken on the
+    /// capture clock (what sound is lined up with). The virtual camera is held to real time, as
+    /// a camera would be (its test source would otherwise run flat out).
+    func nextFrame() throws(MediaIOError) -> (OwnedFrame, MediaTime, TimeInterval) {
         for _ in 0..<1000 {
             guard let packet = OwnedPacket() else { throw .unreadable(path: device.id, reason: "out of memory") }
             let status = av_read_frame(context, packet.pointer)
@@ -87,18 +94,20 @@ public final class Camera {
                 let start = stream.pointee.start_time == noPTS ? 0 : stream.pointee.start_time
                 let time = MediaTime.ticks((frame.pts ?? start) - start, timeBase: Int64(tb.num), Int64(tb.den)) ?? .zero
                 framesRead += 1
-                if device.isVirtual { keepRealTime(time) }
-                return (frame, time)
+                if device.isVirtual {
+                    keepRealTime(time)
+                    return (frame, time, paceOrigin + time.seconds)
+                }
+                // V4L2 frames carry the wall clock (libavdevice converts the driver's stamps).
+                let wall = Double(frame.pts ?? 0) * Double(tb.num) / Double(max(1, tb.den))
+                return (frame, time, CaptureClock.uptime(fromWallClock: wall))
             }
         }
         throw .unreadable(path: device.id, reason: "the camera gives no pictures")
     }
 
     private func keepRealTime(_ time: MediaTime) {
-        let now = ProcessInfo.processInfo.systemUptime
-        let origin = paceOrigin ?? now - time.seconds
-        paceOrigin = origin
-        let ahead = time.seconds - (now - origin)
+        let ahead = paceOrigin + time.seconds - CaptureClock.now
         if ahead > 0 { usleep(useconds_t(ahead * 1_000_000)) }
     }
 
@@ -113,11 +122,11 @@ public final class Camera {
     /// the camera's size only when `picture` is true (a preview that is behind skips the
     /// conversion, the most expensive step). Throws when the camera itself fails.
     public func readFrame(picture: Bool, recordingInto recording: CameraRecording? = nil) throws(MediaIOError) -> CameraFrame {
-        let (frame, time) = try nextFrame()
+        let (frame, time, takenAt) = try nextFrame()
         // A failed write ends the recording, not the camera: the preview goes on.
         var recordingError: MediaIOError?
         do {
-            try recording?.append(frame, at: time)
+            try recording?.append(frame, at: time, takenAt: takenAt)
         } catch {
             recordingError = error
         }
