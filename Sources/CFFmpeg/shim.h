@@ -62,7 +62,7 @@ static inline int vf_load_capture_devices(void) {
     return 0;
 }
 
-/// What a V4L2 device says about itself. Returns 0 when `path` is a video capture device.
+/// What a V4L2 device says about itself.
 typedef struct {
     char name[64];
     int width[16];
@@ -73,10 +73,11 @@ typedef struct {
     int has_flash;
 } vf_v4l2_info;
 
+/// Returns 0 for a video capture device, -1 for something else, and errno when it cannot be opened.
 static inline int vf_v4l2_query(const char *path, vf_v4l2_info *info) {
     memset(info, 0, sizeof(*info));
     int fd = open(path, O_RDWR | O_NONBLOCK);
-    if (fd < 0) return -1;
+    if (fd < 0) return errno > 0 ? errno : -1;
     struct v4l2_capability cap;
     memset(&cap, 0, sizeof(cap));
     if (ioctl(fd, VIDIOC_QUERYCAP, &cap) < 0) { close(fd); return -1; }

@@ -25,7 +25,7 @@ public struct MediaSources: Sendable {
     /// Looks at this machine: V4L2 cameras, the virtual camera if `allowVirtualCamera`, and the
     /// library folder.
     public init(libraryFolder: URL?, allowVirtualCamera: Bool = false, cameras: [CaptureDevice]? = nil) {
-        var found = cameras ?? CaptureDevice.cameras()
+        var found = (cameras ?? CaptureDevice.cameras()).filter(\.isUsable)
         if allowVirtualCamera { found.append(.virtual) }
         self.cameras = found
         libraryAvailable = libraryFolder.map { FileManager.default.fileExists(atPath: $0.path) } ?? false

@@ -132,6 +132,49 @@ struct CaptureCommandTests {
         #expect(leftovers(in: folder).isEmpty)
     }
 
+    @Test("a camera node the user may not open is listed with the reason, and capture on it fails with it")
+    func permissionDenied() throws {
+        guard geteuid() == 0 else {
+            Issue.record("this test makes a device node with mknod and runs the tool as nobody: run it as root")
+            return
+        }
+        let folder = TestPaths.scratchFolder("capture-nodes")
+        // nobody must be able to list the folder to find the node, and reach it.
+        var walk = folder
+        while walk.path != "/" && walk.path != FileManager.default.temporaryDirectory.path {
+            chmod(walk.path, 0o755)
+            walk.deleteLastPathComponent()
+        }
+        let node = folder.appendingPathComponent("video3").path
+        let made = try Subprocess.run("mknod", ["-m", "000", node, "c", "81", "3"])
+        try #require(made.status == 0, "mknod: \(made.stderr)")
+        func asNobody(_ arguments: String...) throws -> RunResult { try asNobody(arguments) }
+        func asNobody(_ arguments: [String]) throws -> RunResult {
+            try Subprocess.run("env", ["VIEWFINDER_DEVICES=\(folder.path)", "setpriv", "--reuid=nobody", "--regid=nogroup",
+                                       "--clear-groups", TestPaths.tool.path] + arguments)
+        }
+        let reason = "permission denied: add your user to the video group"
+        let listed = try asNobody("devices")
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.hasPrefix("\(node)\tcannot be opened: \(reason)\n"), "\(listed.stdout)")
+        let json = try asNobody("devices", "--json")
+        let items = try #require(try JSONSerialization.jsonObject(with: json.stdoutData) as? [[String: Any]])
+        let camera = try #require(items.first { $0["kind"] as? String == "camera" })
+        #expect(camera["id"] as? String == node)
+        #expect(camera["unavailable"] as? String == reason)
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("nobody-\(UUID().uuidString).jpg").path
+        for arguments in [["capture", "photo", "--device", node, "-o", out], ["capture", "photo", "-o", out]] {
+            let capture = try asNobody(arguments)
+            #expect(capture.status == 1)
+            #expect(capture.stderr == "viewfinder: cannot open \(node): \(reason)\n", "\(arguments)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+        // For root the mode is no obstacle, and no driver stands behind the node: it is no camera.
+        let asRoot = try Subprocess.run("env", ["VIEWFINDER_DEVICES=\(folder.path)", TestPaths.tool.path, "devices", "--json"])
+        let rootItems = try #require(try JSONSerialization.jsonObject(with: asRoot.stdoutData) as? [[String: Any]])
+        #expect(!rootItems.contains { $0["kind"] as? String == "camera" })
+    }
+
     static let misuses: [([String], Int32)] = [
         (["capture", "photo", "--device", "virtual"], 2),
         (["capture", "sound", "--device", "virtual", "-o", "/tmp/x.jpg"], 2),

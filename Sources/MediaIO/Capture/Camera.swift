@@ -22,6 +22,7 @@ public final class Camera {
     /// Opens `device` at `size` (default: its first size) and `frameRate` (default: its first).
     public init(device: CaptureDevice, size: PixelSize? = nil, frameRate: Int? = nil) throws(MediaIOError) {
         _ = FFmpegRuntime.configure
+        if let reason = device.unavailableReason { throw .deviceUnavailable(device: device.id, reason: reason) }
         guard vf_load_capture_devices() == 0 else {
             throw .unreadable(path: device.id, reason: "libavdevice is not installed (Debian: libavdevice59)")
         }
@@ -53,6 +54,9 @@ public final class Camera {
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         let status = avformat_open_input(&ctx, url, format, &options)
         guard status >= 0, let ctx else {
+            if status < 0, let reason = CaptureDevice.openFailure(-status) {
+                throw .deviceUnavailable(device: device.id, reason: reason)
+            }
             throw .unreadable(path: device.id, reason: "cannot open the camera: \(ffmpegMessage(status))")
         }
         context = ctx

@@ -61,7 +61,9 @@ enum CaptureCommand: Command {
             guard let found = CaptureDevice.named(id) else { throw CaptureError.unknownDevice(id) }
             device = found
         } else {
-            guard let first = CaptureDevice.cameras().first else { throw CaptureError.noCamera }
+            // The first camera that opens; when none does, the first one's reason.
+            let cameras = CaptureDevice.cameras()
+            guard let first = cameras.first(where: \.isUsable) ?? cameras.first else { throw CaptureError.noCamera }
             device = first
         }
         let microphone = what == "video" ? try chooseMicrophone(arguments.value("microphone"), for: device) : nil

@@ -11,7 +11,8 @@ enum DevicesCommand: Command {
     static let positionalCount = 0...0
     static let options = [OptionSpec("json", help: "Print JSON: one object per device, cameras first, each with its kind.")]
     static let discussion = """
-        Microphones are the sound server's default input when a PulseAudio or PipeWire server runs, then the ALSA \\
+        A camera that exists but cannot be opened is listed with the reason. Nodes are looked for in /dev, or in \
+        VIEWFINDER_DEVICES when set. Microphones are the sound server's default input when a PulseAudio or PipeWire server runs, then the ALSA \\
         capture devices; the first is the default. The virtual test camera and microphone (--device virtual, \\
         --microphone virtual in capture) are always there and not listed.
         """
@@ -26,7 +27,8 @@ enum DevicesCommand: Command {
                     ("id", .string(camera.id)), ("name", .string(camera.name)), ("position", .string(camera.position.rawValue)),
                     ("sizes", .array(camera.sizes.map { .string("\($0.width)x\($0.height)") })),
                     ("frameRates", .array(camera.frameRates.map(JSONValue.int))), ("flash", .bool(camera.hasFlash)),
-                    ("mediaTypes", .array([.string("photo"), .string("video")])),
+                    ("mediaTypes", .array(camera.isUsable ? [.string("photo"), .string("video")] : [])),
+                    ("unavailable", camera.unavailableReason.map(JSONValue.string) ?? .null),
                 ])
             }
             let microphoneItems: [JSONValue] = microphones.enumerated().map { index, microphone in
@@ -42,6 +44,10 @@ enum DevicesCommand: Command {
             print("no camera found (capture --device virtual uses the test camera)")
         }
         for camera in cameras {
+            if let reason = camera.unavailableReason {
+                print("\(camera.id)\tcannot be opened: \(reason)")
+                continue
+            }
             let sizes = camera.sizes.map { "\($0.width)x\($0.height)" }.joined(separator: ", ")
             print("\(camera.id)\t\(camera.name)\t\(sizes)\t\(camera.frameRates.map(String.init).joined(separator: "/")) fps\t\(camera.hasFlash ? "flash" : "no flash")")
         }
