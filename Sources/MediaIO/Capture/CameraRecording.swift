@@ -33,6 +33,9 @@ public final class CameraRecording {
     private let sound: (listener: SoundListener, aac: AACEncoder, stream: UnsafeMutablePointer<AVStream>)?
     private var ended = false
 
+    /// Whether this FFmpeg can encode recordings at all (it has a video encoder).
+    public static var isAvailable: Bool { VideoEncoder.codec != nil }
+
     /// Creates the file (beside `url` until `finish()`) for frames of a camera's `size` arriving
     /// at `frameRate`, encoded at `quality`, and opens `microphone` when given; fails at once
     /// when the file cannot be written or the microphone cannot be opened.

@@ -27,6 +27,18 @@ public struct CaptureDevice: Sendable, Equatable {
     /// Whether it can be opened.
     public var isUsable: Bool { unavailableReason == nil }
 
+    /// A camera as a device listing describes it.
+    public init(id: String, name: String, position: Position, sizes: [PixelSize], frameRates: [Int], hasFlash: Bool,
+                unavailableReason: String? = nil) {
+        self.id = id
+        self.name = name
+        self.position = position
+        self.sizes = sizes
+        self.frameRates = frameRates
+        self.hasFlash = hasFlash
+        self.unavailableReason = unavailableReason
+    }
+
     /// True for the virtual test camera.
     public var isVirtual: Bool { id == CaptureDevice.virtual.id }
 

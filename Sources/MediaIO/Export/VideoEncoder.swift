@@ -33,11 +33,16 @@ final class VideoEncoder {
         var parameterSetID: Int
     }
 
+    /// x264, else FFmpeg's MPEG-4 Part 2; nil when this FFmpeg has neither.
+    static var codec: UnsafePointer<AVCodec>? {
+        avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4)
+    }
+
     init(size: PixelSize, timeBase: AVRational, frameRate: AVRational, quality: Quality,
          globalHeader: Bool, path: String, match: Match? = nil) throws(MediaIOError) {
         self.size = size
         self.path = path
-        let codec = avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4)
+        let codec = Self.codec
         guard let codec, let enc = avcodec_alloc_context3(codec) else {
             throw .encodeFailed(path: path, detail: "no H.264 or MPEG-4 encoder in this FFmpeg build")
         }

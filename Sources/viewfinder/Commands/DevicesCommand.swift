@@ -1,4 +1,5 @@
 import CommandLineKit
+import Capture
 import Foundation
 import MediaIO
 import ViewfinderCore
@@ -27,7 +28,7 @@ enum DevicesCommand: Command {
                     ("id", .string(camera.id)), ("name", .string(camera.name)), ("position", .string(camera.position.rawValue)),
                     ("sizes", .array(camera.sizes.map { .string("\($0.width)x\($0.height)") })),
                     ("frameRates", .array(camera.frameRates.map(JSONValue.int))), ("flash", .bool(camera.hasFlash)),
-                    ("mediaTypes", .array(camera.isUsable ? [.string("photo"), .string("video")] : [])),
+                    ("mediaTypes", .array(MediaSources.mediaTypes(of: camera).map { .string($0.rawValue) })),
                     ("unavailable", camera.unavailableReason.map(JSONValue.string) ?? .null),
                 ])
             }
