@@ -123,4 +123,23 @@ static inline int vf_v4l2_query(const char *path, vf_v4l2_info *info) {
     return 0;
 }
 
+/// Sets a V4L2 control on the device at `path`; returns 0, or errno.
+static inline int vf_v4l2_set_control(const char *path, unsigned id, int value) {
+    int fd = open(path, O_RDWR | O_NONBLOCK);
+    if (fd < 0) return errno > 0 ? errno : -1;
+    struct v4l2_control control;
+    memset(&control, 0, sizeof(control));
+    control.id = id;
+    control.value = value;
+    int status = ioctl(fd, VIDIOC_S_CTRL, &control) == 0 ? 0 : (errno > 0 ? errno : -1);
+    close(fd);
+    return status;
+}
+
+static inline unsigned vf_v4l2_cid_flash_led_mode(void) { return V4L2_CID_FLASH_LED_MODE; }
+static inline unsigned vf_v4l2_cid_flash_strobe(void) { return V4L2_CID_FLASH_STROBE; }
+static inline int vf_v4l2_flash_led_mode_none(void) { return V4L2_FLASH_LED_MODE_NONE; }
+static inline int vf_v4l2_flash_led_mode_flash(void) { return V4L2_FLASH_LED_MODE_FLASH; }
+static inline int vf_v4l2_flash_led_mode_torch(void) { return V4L2_FLASH_LED_MODE_TORCH; }
+
 #endif

@@ -36,14 +36,16 @@ public final class CameraSession {
         device.isVirtual ? .virtual : MicrophoneDevice.systemDefault()
     }
 
-    /// The camera this session uses.
-    public let device: CaptureDevice
+    /// The camera this session uses; `switchCamera(to:)` changes it.
+    public private(set) var device: CaptureDevice
     /// The microphone recordings carry as sound; nil records pictures only.
     public var microphone: MicrophoneDevice?
     /// The picture size asked for (nil: the camera's first).
-    public let requestedSize: PixelSize?
+    public private(set) var requestedSize: PixelSize?
     /// The frame rate asked for (nil: the camera's first).
-    public let requestedFrameRate: Int?
+    public private(set) var requestedFrameRate: Int?
+    /// How photos use the flash; `setFlashMode(_:)` changes it.
+    public private(set) var flashMode: FlashMode = .off
     /// The size the camera delivers, known once it has opened.
     public private(set) var frameSize: PixelSize?
     /// True between `startPreview` and `stopPreview` (or a camera failure).
@@ -63,6 +65,8 @@ public final class CameraSession {
     private var onFrame: (@MainActor (PixelBuffer) -> Void)?
     private var photosPending = 0
     private var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The last preview picture's brightness, for the automatic flash (dark until one came).
+    private var sceneLuma = 0
     /// Whether the last recording ended by `discardRecording()`.
     private var wasDiscarded = false
 
@@ -113,6 +117,7 @@ public final class CameraSession {
     /// JPEG that records the time it was taken (EXIF), off the main actor. Works with or without the preview running.
     public func takePhoto(to url: URL) async throws -> URL {
         let worker = try openWorker()
+        if flashMode.fires(atBrightness: sceneLuma) { try device.strobe() }
         photosPending += 1
         let picture: PixelBuffer, taken: Date
         do {
@@ -130,6 +135,44 @@ public final class CameraSession {
 
     private nonisolated static func write(_ picture: PixelBuffer, to url: URL, takenAt date: Date) async throws {
         try ImageEncoder.writePhoto(picture, to: url, takenAt: date)
+    }
+
+    // MARK: - Flash and switching
+
+    /// Sets how photos use the flash (torch lights it now); throws when this camera has no
+    /// flash, for any mode but off.
+    public func setFlashMode(_ mode: FlashMode) throws(MediaIOError) {
+        try device.setFlash(mode)
+        flashMode = mode
+    }
+
+    /// Switches to `camera`: the old one closes, and the preview, if running, goes on from the
+    /// new one (at its first size unless it offers the size asked for). The flash goes back to
+    /// off. Throws while a recording runs, or when the new camera cannot be opened (the
+    /// session stays on the old one, its preview stopped).
+    public func switchCamera(to camera: CaptureDevice) throws {
+        guard camera != device else { return }
+        guard !isRecording else { throw CaptureError.switchWhileRecording }
+        if let reason = camera.unavailableReason { throw MediaIOError.deviceUnavailable(device: camera.id, reason: reason) }
+        let previewing = isPreviewing ? onFrame : nil
+        worker?.stop()
+        worker = nil
+        isPreviewing = false
+        onFrame = nil
+        try? device.setFlash(.off)
+        let previous = (device, requestedSize, requestedFrameRate)
+        device = camera
+        flashMode = .off
+        frameSize = nil
+        if let size = requestedSize, !camera.sizes.contains(size) { requestedSize = nil }
+        if let rate = requestedFrameRate, !camera.frameRates.contains(rate) { requestedFrameRate = nil }
+        guard let previewing else { return }
+        do {
+            try startPreview(onFrame: previewing)
+        } catch {
+            (device, requestedSize, requestedFrameRate) = previous
+            throw error
+        }
     }
 
     // MARK: - Recording
@@ -233,7 +276,10 @@ public final class CameraSession {
         switch event {
         case .preview(let picture):
             defer { source.previewDelivered() }
-            if source === worker, isPreviewing { onFrame?(picture) }
+            if source === worker, isPreviewing {
+                sceneLuma = picture.sampledLuma
+                onFrame?(picture)
+            }
         case .recordingTick(let recorded, let remaining):
             recordedDuration = recorded
             if isRecording { setRecording(.recording(remaining: remaining?.seconds)) }

@@ -18,6 +18,8 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
     case recordingFailed(String)
     /// A recording was stopped and thrown away, as asked; nothing was kept.
     case recordingDiscarded
+    /// Cameras were to be switched while one records.
+    case switchWhileRecording
     /// No microphone has this id.
     case unknownMicrophone(String)
 
@@ -31,6 +33,7 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
         case .alreadyRecording: return "a recording is running already; stop it first"
         case .recordingFailed(let reason): return "the recording failed: \(reason)"
         case .recordingDiscarded: return "the recording was stopped and thrown away; nothing was kept"
+        case .switchWhileRecording: return "stop the recording before switching cameras"
         case .unknownMicrophone(let id): return "no microphone '\(id)'"
         }
     }

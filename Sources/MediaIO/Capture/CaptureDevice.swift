@@ -5,7 +5,8 @@ import ViewfinderCore
 /// A camera: a V4L2 device, or the virtual test camera (an FFmpeg test source behind the same
 /// code path, so capture can be tested without hardware).
 public struct CaptureDevice: Sendable, Equatable {
-    /// Which way a camera faces. V4L2 rarely knows, so it is usually `unspecified`.
+    /// Which way a camera faces: what the firmware says in sysfs (`position(ofNode:)`), often
+    /// nothing on a desktop, so it is usually `unspecified` or `external`.
     public enum Position: String, Sendable {
         case front, rear, external, unspecified
     }
@@ -77,7 +78,7 @@ public struct CaptureDevice: Sendable, Equatable {
             let heights = withUnsafeBytes(of: info.height) { Array($0.bindMemory(to: Int32.self)) }
             let rates = withUnsafeBytes(of: info.fps) { Array($0.bindMemory(to: Int32.self)) }
             let sizes = (0..<Int(info.size_count)).map { PixelSize(width: Int(widths[$0]), height: Int(heights[$0])) }
-            return CaptureDevice(id: path, name: name.isEmpty ? node : name, position: .unspecified,
+            return CaptureDevice(id: path, name: name.isEmpty ? node : name, position: position(ofNode: node),
                                  sizes: sizes, frameRates: (0..<Int(info.fps_count)).map { Int(rates[$0]) },
                                  hasFlash: info.has_flash != 0, unavailableReason: nil)
         }

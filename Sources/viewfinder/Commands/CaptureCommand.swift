@@ -9,7 +9,7 @@ import ViewfinderCore
 enum CaptureCommand: Command {
     static let name = "capture"
     static let summary = "Take a photo or record a video from a camera (or the virtual test camera)."
-    static let synopsis = "photo|video [--device ID|virtual] [--size WxH] [--quality high|medium|low] [--max-duration S] [--microphone NAME|virtual|none] (-o OUT | --save [--library DIR])"
+    static let synopsis = "photo|video [--device ID|virtual] [--size WxH] [--quality high|medium|low] [--max-duration S] [--microphone NAME|virtual|none] [--flash off|on|auto|torch] (-o OUT | --save [--library DIR])"
     static let positionalCount = 1...1
     static let options = [
         OptionSpec("device", value: "ID", help: "A /dev/video* path, or virtual (default: the first camera)."),
@@ -17,6 +17,7 @@ enum CaptureCommand: Command {
         OptionSpec("quality", value: "Q", help: "video: \(CaptureQuality.choices) (default high): the export presets highest, medium and low."),
         OptionSpec("max-duration", value: "S", help: "video: stop after S seconds (default: at Ctrl-C)."),
         OptionSpec("microphone", value: "M", help: "video: the sound, as 'viewfinder devices' lists it, virtual or none (default: the system's default microphone; virtual with --device virtual)."),
+        OptionSpec("flash", value: "MODE", help: "\(FlashMode.choices) (default off), through the camera's V4L2 flash controls; an error on a camera without flash."),
         OptionSpec("output", short: "o", value: "OUT", help: "The file to write (.jpg for photos, .mp4 for videos)."),
         OptionSpec("save", help: "Store the result in the library's Captures instead of a file."),
         OptionSpec("library", value: "DIR", help: "With --save: the library folder."),
@@ -66,6 +67,11 @@ enum CaptureCommand: Command {
             guard let first = cameras.first(where: \.isUsable) ?? cameras.first else { throw CaptureError.noCamera }
             device = first
         }
+        var flash = FlashMode.off
+        if let text = arguments.value("flash") {
+            guard let parsed = FlashMode(rawValue: text) else { throw arguments.invalid("flash", "\(FlashMode.choices), not '\(text)'") }
+            flash = parsed
+        }
         let microphone = what == "video" ? try chooseMicrophone(arguments.value("microphone"), for: device) : nil
         let ext = what == "photo" ? "jpg" : "mp4"
         let target = output ?? FileManager.default.temporaryDirectory.appendingPathComponent("capture-\(UUID().uuidString).\(ext)")
@@ -78,6 +84,7 @@ enum CaptureCommand: Command {
         // The camera screen's session: one path (its thread, settling, recording) for both front ends.
         try MainActor.assumeIsolated {
             let session = CameraSession(device: device, size: size, microphone: microphone)
+            try session.setFlashMode(flash)
             if what == "photo" {
                 _ = try MainRunLoop.await { try await session.takePhoto(to: target) }
             } else {

@@ -50,7 +50,7 @@ enum DevicesCommand: Command {
                 continue
             }
             let sizes = camera.sizes.map { "\($0.width)x\($0.height)" }.joined(separator: ", ")
-            print("\(camera.id)\t\(camera.name)\t\(sizes)\t\(camera.frameRates.map(String.init).joined(separator: "/")) fps\t\(camera.hasFlash ? "flash" : "no flash")")
+            print("\(camera.id)\t\(camera.name)\t\(camera.position.rawValue)\t\(sizes)\t\(camera.frameRates.map(String.init).joined(separator: "/")) fps\t\(camera.hasFlash ? "flash" : "no flash")")
         }
         if microphones.isEmpty {
             print("no microphone found (capture --microphone virtual uses the test microphone)")
