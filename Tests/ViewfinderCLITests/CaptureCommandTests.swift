@@ -37,21 +37,27 @@ struct CaptureCommandTests {
         #expect(json["videoCodec"] as? String == "h264")
     }
 
-    @Test("Ctrl-C ends a recording cleanly: exit 0, the file is finished and playable")
-    func videoInterrupted() throws {
-        let folder = TestPaths.scratchFolder("capture-sigint")
-        let out = folder.appendingPathComponent("v.mp4")
+    /// A `capture video` from the virtual camera to `out`, once it has written 20 KB (it writes
+    /// beside its destination until it is finished).
+    func recordingUnderWay(to out: URL) throws -> RunningProcess {
+        let folder = out.deletingLastPathComponent()
         let running = try Subprocess.start(TestPaths.tool, ["capture", "video", "--device", "virtual", "--size", "320x240", "-o", out.path, "-q"])
-        // The recording is written beside its destination until it is finished: wait for it to grow.
         let deadline = Date().addingTimeInterval(30)
         func written() -> Int {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            return names.compactMap { name in
+            leftovers(in: folder).compactMap { name in
                 (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path))?[.size] as? Int
             }.reduce(0, +)
         }
         while running.isRunning, Date() < deadline, written() < 20_000 { Thread.sleep(forTimeInterval: 0.02) }
-        #expect(running.isRunning, "the recording ended before it could be interrupted")
+        #expect(running.isRunning, "the recording ended before the test could signal it")
+        return running
+    }
+
+    @Test("Ctrl-C ends a recording cleanly: exit 0, the file is finished and playable")
+    func videoInterrupted() throws {
+        let folder = TestPaths.scratchFolder("capture-sigint")
+        let out = folder.appendingPathComponent("v.mp4")
+        let running = try recordingUnderWay(to: out)
         running.interrupt()
         let result = try running.finish(timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
@@ -115,15 +121,7 @@ struct CaptureCommandTests {
     func videoTerminated() throws {
         let folder = TestPaths.scratchFolder("capture-sigterm")
         let out = folder.appendingPathComponent("v.mp4")
-        let running = try Subprocess.start(TestPaths.tool, ["capture", "video", "--device", "virtual", "--size", "320x240", "-o", out.path, "-q"])
-        let deadline = Date().addingTimeInterval(30)
-        func written() -> Int {
-            leftovers(in: folder).compactMap { name in
-                (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path))?[.size] as? Int
-            }.reduce(0, +)
-        }
-        while running.isRunning, Date() < deadline, written() < 20_000 { Thread.sleep(forTimeInterval: 0.02) }
-        #expect(running.isRunning, "the recording ended before it could be stopped")
+        let running = try recordingUnderWay(to: out)
         running.terminate()
         let result = try running.finish(timeout: 30)
         #expect(result.status == 143, "\(result.stderr)")

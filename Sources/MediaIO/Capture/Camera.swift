@@ -86,28 +86,19 @@ public final class Camera {
     /// capture clock (what sound is lined up with). The virtual camera is held to real time, as
     /// a camera would be (its test source would otherwise run flat out).
     func nextFrame() throws(MediaIOError) -> (OwnedFrame, MediaTime, TimeInterval) {
-        for _ in 0..<1000 {
-            guard let packet = OwnedPacket() else { throw .unreadable(path: device.id, reason: "out of memory") }
-            let status = av_read_frame(context, packet.pointer)
-            if status == errorAgain { usleep(2000); continue }
-            guard status >= 0 else { throw .unreadable(path: device.id, reason: "the camera stopped: \(ffmpegMessage(status))") }
-            guard packet.streamIndex == stream.pointee.index else { continue }
-            _ = decoder.send(packet)
-            if case .frame(let frame) = try decoder.receive() {
-                let tb = stream.pointee.time_base
-                let start = stream.pointee.start_time == noPTS ? 0 : stream.pointee.start_time
-                let time = MediaTime.ticks((frame.pts ?? start) - start, timeBase: Int64(tb.num), Int64(tb.den)) ?? .zero
-                framesRead += 1
-                if device.isVirtual {
-                    keepRealTime(time)
-                    return (frame, time, paceOrigin + time.seconds)
-                }
-                // V4L2 frames carry the wall clock (libavdevice converts the driver's stamps).
-                let wall = Double(frame.pts ?? 0) * Double(tb.num) / Double(max(1, tb.den))
-                return (frame, time, CaptureClock.uptime(fromWallClock: wall))
-            }
+        let frame = try nextCapturedFrame(from: context, stream: stream, decoder: decoder, device: device.id) { why in
+            .unreadable(path: device.id, reason: "the camera stopped: \(why)")
         }
-        throw .unreadable(path: device.id, reason: "the camera gives no pictures")
+        let tb = stream.pointee.time_base
+        let start = stream.pointee.start_time == noPTS ? 0 : stream.pointee.start_time
+        let time = MediaTime.ticks((frame.pts ?? start) - start, timeBase: Int64(tb.num), Int64(tb.den)) ?? .zero
+        framesRead += 1
+        if device.isVirtual {
+            keepRealTime(time)
+            return (frame, time, paceOrigin + time.seconds)
+        }
+        // V4L2 frames carry the wall clock (libavdevice converts the driver's stamps).
+        return (frame, time, CaptureClock.uptime(ofStamp: frame.pts, timeBase: tb))
     }
 
     private func keepRealTime(_ time: MediaTime) {

@@ -139,21 +139,11 @@ public final class Microphone {
         case .virtual(let sound):
             return try sound.next()
         case .device(let context, let stream, let decoder):
-            for _ in 0..<1000 {
-                guard let packet = OwnedPacket() else { throw .unreadable(path: device.id, reason: "out of memory") }
-                let status = av_read_frame(context, packet.pointer)
-                if status == errorAgain { usleep(2000); continue }
-                guard status >= 0 else { throw .deviceUnavailable(device: device.id, reason: "the microphone stopped: \(ffmpegMessage(status))") }
-                guard packet.streamIndex == stream.pointee.index else { continue }
-                _ = decoder.send(packet)
-                if case .frame(let frame) = try decoder.receive() {
-                    // ALSA and Pulse stamp sound with the wall clock (microseconds).
-                    let tb = stream.pointee.time_base
-                    let wall = Double(frame.pts ?? 0) * Double(tb.num) / Double(max(1, tb.den))
-                    return HeardSound(frame: frame, heardAt: CaptureClock.uptime(fromWallClock: wall))
-                }
+            let id = device.id
+            let frame = try nextCapturedFrame(from: context, stream: stream, decoder: decoder, device: id) { why in
+                .deviceUnavailable(device: id, reason: "the microphone stopped: \(why)")
             }
-            throw .deviceUnavailable(device: device.id, reason: "the microphone gives no sound")
+            return HeardSound(frame: frame, heardAt: CaptureClock.uptime(ofStamp: frame.pts, timeBase: stream.pointee.time_base))
         }
     }
 }
@@ -166,6 +156,12 @@ enum CaptureClock {
     /// on the monotonic clock.
     static func uptime(fromWallClock wall: TimeInterval) -> TimeInterval {
         wall - (Date().timeIntervalSince1970 - now)
+    }
+
+    /// A frame's wall-clock stamp in `timeBase` (as libavdevice stamps V4L2, ALSA and Pulse
+    /// input) on the monotonic clock.
+    static func uptime(ofStamp pts: Int64?, timeBase tb: AVRational) -> TimeInterval {
+        uptime(fromWallClock: Double(pts ?? 0) * Double(tb.num) / Double(max(1, tb.den)))
     }
 
     /// How often the virtual camera flashes and the virtual microphone clicks: at every whole

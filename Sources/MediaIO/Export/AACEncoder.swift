@@ -145,15 +145,6 @@ final class AACEncoder {
     }
 
     private func send(_ frame: OwnedFrame?) throws(MediaIOError) -> [OwnedPacket] {
-        var status = avcodec_send_frame(context, frame?.pointer)
-        guard status >= 0 || status == errorEOF else { throw .encodeFailed(path: path, detail: ffmpegMessage(status)) }
-        var packets: [OwnedPacket] = []
-        while true {
-            guard let packet = OwnedPacket() else { throw .encodeFailed(path: path, detail: "out of memory") }
-            status = avcodec_receive_packet(context, packet.pointer)
-            if status == errorAgain || status == errorEOF { return packets }
-            guard status >= 0 else { throw .encodeFailed(path: path, detail: ffmpegMessage(status)) }
-            packets.append(packet)
-        }
+        try encodePackets(context, frame, path: path)
     }
 }
