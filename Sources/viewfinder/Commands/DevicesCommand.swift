@@ -13,8 +13,8 @@ enum DevicesCommand: Command {
     static let options = [OptionSpec("json", help: "Print JSON: one object per device, cameras first, each with its kind.")]
     static let discussion = """
         A camera that exists but cannot be opened is listed with the reason. Nodes are looked for in /dev, or in \
-        VIEWFINDER_DEVICES when set. Microphones are the sound server's default input when a PulseAudio or PipeWire server runs, then the ALSA \\
-        capture devices; the first is the default. The virtual test camera and microphone (--device virtual, \\
+        VIEWFINDER_DEVICES when set. Microphones are the sound server's default input when a PulseAudio or PipeWire server runs, then the ALSA \
+        capture devices; the first is the default. The virtual test camera and microphone (--device virtual, \
         --microphone virtual in capture) are always there and not listed.
         """
 
