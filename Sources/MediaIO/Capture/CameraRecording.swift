@@ -32,6 +32,8 @@ public final class CameraRecording {
     private var firstTakenAt: TimeInterval?
     private let sound: (listener: SoundListener, aac: AACEncoder, stream: UnsafeMutablePointer<AVStream>)?
     private var ended = false
+    /// Why the sound is shorter than the pictures, when it is.
+    private var soundNote: String?
 
     /// Whether this FFmpeg can encode recordings at all (it has a video encoder).
     public static var isAvailable: Bool { VideoEncoder.codec != nil }
@@ -95,8 +97,9 @@ public final class CameraRecording {
     /// Encodes the sound heard so far; at the end, everything heard before the last frame's end.
     private func writeSound(final: Bool) throws(MediaIOError) {
         guard let sound, let start = firstTakenAt else { return }
-        if final {
-            try sound.listener.stopAndWait()
+        // A microphone that failed while recording leaves the sound it gave; the pictures stay.
+        if final, let failure = sound.listener.stopAndWait() {
+            soundNote = "the sound stops early: \(failure)"
         }
         let end = start + duration.seconds
         for heard in sound.listener.take() {
@@ -126,7 +129,7 @@ public final class CameraRecording {
             throw error
         }
         let audio = sound.map { _ in "aac" }
-        return ExportResult(method: encoder.name, note: nil, start: .zero, duration: duration, frameCount: frameCount,
+        return ExportResult(method: encoder.name, note: soundNote, start: .zero, duration: duration, frameCount: frameCount,
                             size: size, audio: audio)
     }
 
@@ -197,13 +200,13 @@ final class SoundListener: @unchecked Sendable {
         locked { running = false }
     }
 
-    /// Ends the thread and waits for it (at most one block of sound); throws when the
-    /// microphone failed while recording.
-    func stopAndWait() throws(MediaIOError) {
+    /// Ends the thread and waits for it (at most one block of sound); returns why the
+    /// microphone failed while recording, if it did.
+    func stopAndWait() -> MediaIOError? {
         stop()
         if started { done.wait() }
         started = false
-        if let failure = locked({ failure }) { throw failure }
+        return locked { failure }
     }
 
     private func locked<T>(_ body: () -> T) -> T {
