@@ -117,6 +117,23 @@ struct CaptureCommandTests {
         #expect(leftovers(in: folder) == ["silent.mp4"])
     }
 
+    @Test("with a sound server named, devices lists its input first as the default; a server that does not answer fails at once")
+    func soundServer() throws {
+        let folder = TestPaths.scratchFolder("capture-pulse")
+        let server = "PULSE_SERVER=unix:\(folder.path)/no-server"
+        let listed = try Subprocess.run("env", [server, TestPaths.tool.path, "devices", "--json"])
+        let items = try #require(try JSONSerialization.jsonObject(with: listed.stdoutData) as? [[String: Any]])
+        let first = try #require(items.first { $0["kind"] as? String == "microphone" })
+        #expect(first["id"] as? String == "pulse:default" && first["default"] as? Bool == true)
+        let out = folder.appendingPathComponent("v.mp4")
+        let failed = try Subprocess.run("env", [server, TestPaths.tool.path, "capture", "video", "--device", "virtual",
+                                                "--microphone", "pulse:default", "--max-duration", "0.5", "-o", out.path, "-q"], timeout: 30)
+        #expect(failed.status == 1)
+        #expect(failed.stderr.hasPrefix("viewfinder: cannot open pulse:default: the sound server does not answer"), "\(failed.stderr)")
+        #expect(failed.stderr.split(separator: "\n").count == 1)
+        #expect(leftovers(in: folder).isEmpty)
+    }
+
     @Test("SIGTERM stops a recording and throws it away: exit 143, nothing left")
     func videoTerminated() throws {
         let folder = TestPaths.scratchFolder("capture-sigterm")

@@ -106,7 +106,8 @@ public final class Microphone {
         let status = avformat_open_input(&ctx, address, format, &options)
         guard status >= 0, let ctx else {
             let noCard = device.kind == .alsa && !FileManager.default.fileExists(atPath: "/proc/asound/cards")
-            let why = noCard ? "this machine has no sound card" : ffmpegMessage(status)
+            let why = noCard ? "this machine has no sound card"
+                : device.kind == .pulse ? "the sound server does not answer (\(ffmpegMessage(status)))" : ffmpegMessage(status)
             throw .deviceUnavailable(device: device.id, reason: "\(why); use --microphone none to record without sound")
         }
         func close() {
