@@ -34,6 +34,18 @@ static inline void vf_av_strerror(int code, char *buffer, size_t size) {
     }
 }
 
+static inline void vf_alsa_quiet(const char *file, int line, const char *function, int err, const char *format, ...) {
+    (void)file; (void)line; (void)function; (void)err; (void)format;
+}
+
+/// Keeps ALSA from printing its own diagnostics on stderr (the tool reports one line itself).
+/// libasound comes with libavdevice; when it is not loaded there is nothing to quiet.
+static inline void vf_quiet_alsa(void) {
+    typedef void (*handler_t)(const char *, int, const char *, int, const char *, ...);
+    int (*set_handler)(handler_t) = (int (*)(handler_t))dlsym(RTLD_DEFAULT, "snd_lib_error_set_handler");
+    if (set_handler) set_handler(vf_alsa_quiet);
+}
+
 /// Registers libavdevice's inputs (V4L2 cameras, lavfi test sources) with libavformat. The
 /// library is loaded on demand: linking it would pull libavfilter, SDL and sound servers into
 /// every start of the tool. Returns 0 when the devices are available.
@@ -45,11 +57,12 @@ static inline int vf_load_capture_devices(void) {
     void (*register_all)(void) = library ? (void (*)(void))dlsym(library, "avdevice_register_all") : NULL;
     if (!register_all) { state = -1; return -1; }
     register_all();
+    vf_quiet_alsa();
     state = 1;
     return 0;
 }
 
-/// What a V4L2 device says about itself. Returns 0 when `path` is a video capture device.
+/// What a V4L2 device says about itself.
 typedef struct {
     char name[64];
     int width[16];
@@ -60,10 +73,11 @@ typedef struct {
     int has_flash;
 } vf_v4l2_info;
 
+/// Returns 0 for a video capture device, -1 for something else, and errno when it cannot be opened.
 static inline int vf_v4l2_query(const char *path, vf_v4l2_info *info) {
     memset(info, 0, sizeof(*info));
     int fd = open(path, O_RDWR | O_NONBLOCK);
-    if (fd < 0) return -1;
+    if (fd < 0) return errno > 0 ? errno : -1;
     struct v4l2_capability cap;
     memset(&cap, 0, sizeof(cap));
     if (ioctl(fd, VIDIOC_QUERYCAP, &cap) < 0) { close(fd); return -1; }
@@ -108,5 +122,24 @@ static inline int vf_v4l2_query(const char *path, vf_v4l2_info *info) {
     close(fd);
     return 0;
 }
+
+/// Sets a V4L2 control on the device at `path`; returns 0, or errno.
+static inline int vf_v4l2_set_control(const char *path, unsigned id, int value) {
+    int fd = open(path, O_RDWR | O_NONBLOCK);
+    if (fd < 0) return errno > 0 ? errno : -1;
+    struct v4l2_control control;
+    memset(&control, 0, sizeof(control));
+    control.id = id;
+    control.value = value;
+    int status = ioctl(fd, VIDIOC_S_CTRL, &control) == 0 ? 0 : (errno > 0 ? errno : -1);
+    close(fd);
+    return status;
+}
+
+static inline unsigned vf_v4l2_cid_flash_led_mode(void) { return V4L2_CID_FLASH_LED_MODE; }
+static inline unsigned vf_v4l2_cid_flash_strobe(void) { return V4L2_CID_FLASH_STROBE; }
+static inline int vf_v4l2_flash_led_mode_none(void) { return V4L2_FLASH_LED_MODE_NONE; }
+static inline int vf_v4l2_flash_led_mode_flash(void) { return V4L2_FLASH_LED_MODE_FLASH; }
+static inline int vf_v4l2_flash_led_mode_torch(void) { return V4L2_FLASH_LED_MODE_TORCH; }
 
 #endif

@@ -23,17 +23,29 @@ public final class CameraSession {
         case failed(String)
     }
 
-    /// The real (V4L2) cameras on this machine, and the virtual test camera when asked.
+    /// The real (V4L2) cameras on this machine that can be opened, and the virtual test camera
+    /// when asked.
     public static func availableCameras(includeVirtual: Bool) -> [CaptureDevice] {
-        CaptureDevice.cameras() + (includeVirtual ? [.virtual] : [])
+        CaptureDevice.cameras().filter(\.isUsable) + (includeVirtual ? [.virtual] : [])
     }
 
-    /// The camera this session uses.
-    public let device: CaptureDevice
+    /// The microphone a recording from `device` uses unless told otherwise: the virtual one for
+    /// the virtual camera (its clicks mark the camera's flashes), else the system's default
+    /// (nil when this machine has none: the recording is silent).
+    public nonisolated static func defaultMicrophone(for device: CaptureDevice) -> MicrophoneDevice? {
+        device.isVirtual ? .virtual : MicrophoneDevice.systemDefault()
+    }
+
+    /// The camera this session uses; `switchCamera(to:)` changes it.
+    public private(set) var device: CaptureDevice
+    /// The microphone recordings carry as sound; nil records pictures only.
+    public var microphone: MicrophoneDevice?
     /// The picture size asked for (nil: the camera's first).
-    public let requestedSize: PixelSize?
+    public private(set) var requestedSize: PixelSize?
     /// The frame rate asked for (nil: the camera's first).
-    public let requestedFrameRate: Int?
+    public private(set) var requestedFrameRate: Int?
+    /// How photos use the flash; `setFlashMode(_:)` changes it.
+    public private(set) var flashMode: FlashMode = .off
     /// The size the camera delivers, known once it has opened.
     public private(set) var frameSize: PixelSize?
     /// True between `startPreview` and `stopPreview` (or a camera failure).
@@ -53,10 +65,16 @@ public final class CameraSession {
     private var onFrame: (@MainActor (PixelBuffer) -> Void)?
     private var photosPending = 0
     private var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The last preview picture's brightness, for the automatic flash (dark until one came).
+    private var sceneLuma = 0
+    /// Whether the last recording ended by `discardRecording()`.
+    private var wasDiscarded = false
 
-    /// A session for `device`; nothing opens until the first preview, photo or recording.
-    public init(device: CaptureDevice, size: PixelSize? = nil, frameRate: Int? = nil) {
+    /// A session for `device` recording sound from `microphone` (nil: none); nothing opens until
+    /// the first preview, photo or recording.
+    public init(device: CaptureDevice, size: PixelSize? = nil, frameRate: Int? = nil, microphone: MicrophoneDevice? = nil) {
         self.device = device
+        self.microphone = microphone
         requestedSize = size
         requestedFrameRate = frameRate
     }
@@ -99,6 +117,7 @@ public final class CameraSession {
     /// JPEG that records the time it was taken (EXIF), off the main actor. Works with or without the preview running.
     public func takePhoto(to url: URL) async throws -> URL {
         let worker = try openWorker()
+        if flashMode.fires(atBrightness: sceneLuma) { try device.strobe() }
         photosPending += 1
         let picture: PixelBuffer, taken: Date
         do {
@@ -118,18 +137,58 @@ public final class CameraSession {
         try ImageEncoder.writePhoto(picture, to: url, takenAt: date)
     }
 
+    // MARK: - Flash and switching
+
+    /// Sets how photos use the flash (torch lights it now); throws when this camera has no
+    /// flash, for any mode but off.
+    public func setFlashMode(_ mode: FlashMode) throws(MediaIOError) {
+        try device.setFlash(mode)
+        flashMode = mode
+    }
+
+    /// Switches to `camera`: the old one closes, and the preview, if running, goes on from the
+    /// new one (at its first size unless it offers the size asked for). The flash goes back to
+    /// off. Throws while a recording runs, or when the new camera cannot be opened (the
+    /// session stays on the old one, its preview stopped).
+    public func switchCamera(to camera: CaptureDevice) throws {
+        guard camera != device else { return }
+        guard !isRecording else { throw CaptureError.switchWhileRecording }
+        if let reason = camera.unavailableReason { throw MediaIOError.deviceUnavailable(device: camera.id, reason: reason) }
+        let previewing = isPreviewing ? onFrame : nil
+        worker?.stop()
+        worker = nil
+        isPreviewing = false
+        onFrame = nil
+        try? device.setFlash(.off)
+        let previous = (device, requestedSize, requestedFrameRate)
+        device = camera
+        flashMode = .off
+        frameSize = nil
+        if let size = requestedSize, !camera.sizes.contains(size) { requestedSize = nil }
+        if let rate = requestedFrameRate, !camera.frameRates.contains(rate) { requestedFrameRate = nil }
+        guard let previewing else { return }
+        do {
+            try startPreview(onFrame: previewing)
+        } catch {
+            (device, requestedSize, requestedFrameRate) = previous
+            throw error
+        }
+    }
+
     // MARK: - Recording
 
-    /// Starts recording an H.264 MP4 to `url`; it stops by itself at `maxDuration`. The preview
-    /// (if running) keeps running. Throws when a recording runs already, when `maxDuration` is
-    /// not positive, or when the camera or the file cannot be opened.
+    /// Starts recording an H.264 MP4 to `url`, with `microphone`'s sound as AAC; it stops by
+    /// itself at `maxDuration`. The preview (if running) keeps running. Throws when a recording
+    /// runs already, when `maxDuration` is not positive, or when the camera, the microphone or
+    /// the file cannot be opened.
     public func startRecording(to url: URL, quality: CaptureQuality, maxDuration: MediaTime?) throws {
         guard !isRecording else { throw CaptureError.alreadyRecording }
         if let maxDuration, maxDuration <= .zero { throw CaptureError.maxDurationNotPositive }
         let worker = try openWorker()
         let size = frameSize ?? requestedSize ?? PixelSize(width: 640, height: 480)
         do {
-            let made = try CameraRecording(to: url, size: size, frameRate: frameRate, quality: quality, maxDuration: maxDuration)
+            let made = try CameraRecording(to: url, size: size, frameRate: frameRate, quality: quality, maxDuration: maxDuration,
+                                           microphone: microphone)
             guard worker.startRecording(made) else {
                 throw MediaIOError.unreadable(path: device.id, reason: "the camera stopped")
             }
@@ -138,6 +197,7 @@ public final class CameraSession {
             throw error
         }
         recordedDuration = .zero
+        wasDiscarded = false
         setRecording(.recording(remaining: maxDuration?.seconds))
     }
 
@@ -150,10 +210,20 @@ public final class CameraSession {
         return recording
     }
 
+    /// Stops the recording and throws it away (the UI's Cancel): nothing is left of it, and the
+    /// state goes back to `idle`. Returns once it is gone; without a recording, at once.
+    public func discardRecording() async {
+        guard isRecording, let worker else { return }
+        wasDiscarded = true
+        worker.discardRecording()
+        await withCheckedContinuation { stopWaiters.append($0) }
+    }
+
     /// Records to `url` and returns it once the file is finished: at `maxDuration`, or when the
     /// calling task is cancelled (a Ctrl-C in the command-line tool), which stops the recording
     /// and keeps what it holds, as `stopRecording()` does. Throws what `startRecording` throws,
-    /// and `CaptureError.recordingFailed` when the file could not be written.
+    /// `CaptureError.recordingFailed` when the file could not be written and
+    /// `CaptureError.recordingDiscarded` when `discardRecording()` threw it away.
     public func record(to url: URL, quality: CaptureQuality, maxDuration: MediaTime?) async throws -> URL {
         try startRecording(to: url, quality: quality, maxDuration: maxDuration)
         let running = worker
@@ -167,6 +237,7 @@ public final class CameraSession {
         switch recording {
         case .finished(let file): return file
         case .failed(let message): throw CaptureError.recordingFailed(message)
+        case .idle where wasDiscarded: throw CaptureError.recordingDiscarded
         case .idle, .recording: throw CaptureError.recordingFailed("the camera stopped")
         }
     }
@@ -205,7 +276,10 @@ public final class CameraSession {
         switch event {
         case .preview(let picture):
             defer { source.previewDelivered() }
-            if source === worker, isPreviewing { onFrame?(picture) }
+            if source === worker, isPreviewing {
+                sceneLuma = picture.sampledLuma
+                onFrame?(picture)
+            }
         case .recordingTick(let recorded, let remaining):
             recordedDuration = recorded
             if isRecording { setRecording(.recording(remaining: remaining?.seconds)) }
@@ -214,6 +288,10 @@ public final class CameraSession {
             recordingEnded()
         case .recordingFailed(let message):
             setRecording(.failed(message))
+            recordingEnded()
+        case .recordingDiscarded:
+            recordedDuration = .zero
+            setRecording(.idle)
             recordingEnded()
         case .cameraFailed(let error):
             cameraError = error

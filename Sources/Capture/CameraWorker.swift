@@ -12,6 +12,8 @@ enum CameraEvent: Sendable {
     case recordingFinished(URL)
     /// The recording could not be written; nothing is left of it.
     case recordingFailed(String)
+    /// The recording was thrown away as asked; nothing is left of it.
+    case recordingDiscarded
     /// The camera stopped giving pictures; the thread has ended.
     case cameraFailed(MediaIOError)
 }
@@ -38,6 +40,7 @@ final class CameraWorker: @unchecked Sendable {
     private var previewInFlight = false
     private var recording: CameraRecording?
     private var stopRecordingRequested = false
+    private var discardRecordingRequested = false
     private var photoWaiters: [CheckedContinuation<(PixelBuffer, Date), Error>] = []
 
     init(camera: Camera) {
@@ -76,8 +79,14 @@ final class CameraWorker: @unchecked Sendable {
             guard running, recording == nil else { return false }
             recording = new
             stopRecordingRequested = false
+            discardRecordingRequested = false
             return true
         }
+    }
+
+    /// Asks the thread to throw the recording away after the current frame.
+    func discardRecording() {
+        locked { discardRecordingRequested = true }
     }
 
     /// Asks the thread to finish the recording after the current frame.
@@ -114,10 +123,16 @@ final class CameraWorker: @unchecked Sendable {
         var lastTick = -1
         var failure: MediaIOError?
         while true {
-            let (keepRunning, wantsPreview, wantsPhoto, current, stopRequested) = locked {
-                (running, previewWanted && !previewInFlight, !photoWaiters.isEmpty, recording, stopRecordingRequested)
+            let (keepRunning, wantsPreview, wantsPhoto, current, stopRequested, discardRequested) = locked {
+                (running, previewWanted && !previewInFlight, !photoWaiters.isEmpty, recording, stopRecordingRequested,
+                 discardRecordingRequested)
             }
             guard keepRunning else { break }
+            if let current, discardRequested {
+                discard(current)
+                lastTick = -1
+                continue
+            }
             if let current, stopRequested {
                 finish(current)
                 lastTick = -1
@@ -146,14 +161,17 @@ final class CameraWorker: @unchecked Sendable {
                 continuation.yield(.recordingTick(recorded: current.duration, remaining: remaining))
             }
         }
-        // Leaving: a recording still running is finished so its file stays playable.
-        let (leftover, waiters) = locked {
+        // Leaving: a recording still running is finished so its file stays playable (unless it
+        // was to be thrown away).
+        let (leftover, discarding, waiters) = locked {
             running = false
-            let state = (recording, photoWaiters)
+            let state = (recording, discardRecordingRequested, photoWaiters)
             photoWaiters = []
             return state
         }
-        if let leftover { finish(leftover) }
+        if let leftover {
+            if discarding { discard(leftover) } else { finish(leftover) }
+        }
         for waiter in waiters { waiter.resume(throwing: failure ?? closedError) }
         if let failure { continuation.yield(.cameraFailed(failure)) }
         continuation.finish()
@@ -171,6 +189,15 @@ final class CameraWorker: @unchecked Sendable {
         let now = Date()
         for waiter in waiters { waiter.resume(returning: (picture, now)) }
         if toPreview { continuation.yield(.preview(picture)) }
+    }
+
+    private func discard(_ dropped: CameraRecording) {
+        locked {
+            recording = nil
+            discardRecordingRequested = false
+        }
+        dropped.discard()
+        continuation.yield(.recordingDiscarded)
     }
 
     private func finish(_ finished: CameraRecording) {

@@ -16,6 +16,12 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
     case alreadyRecording
     /// A recording could not be finished; nothing was kept.
     case recordingFailed(String)
+    /// A recording was stopped and thrown away, as asked; nothing was kept.
+    case recordingDiscarded
+    /// Cameras were to be switched while one records.
+    case switchWhileRecording
+    /// No microphone has this id.
+    case unknownMicrophone(String)
 
     public var description: String {
         switch self {
@@ -26,6 +32,9 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
         case .maxDurationNotPositive: return "the maximum duration must be positive"
         case .alreadyRecording: return "a recording is running already; stop it first"
         case .recordingFailed(let reason): return "the recording failed: \(reason)"
+        case .recordingDiscarded: return "the recording was stopped and thrown away; nothing was kept"
+        case .switchWhileRecording: return "stop the recording before switching cameras"
+        case .unknownMicrophone(let id): return "no microphone '\(id)'"
         }
     }
 }

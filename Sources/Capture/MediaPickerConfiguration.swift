@@ -4,8 +4,11 @@ import ViewfinderCore
 
 /// Where media can come from (the platform's picker sources).
 public enum MediaSource: String, Sendable, CaseIterable {
+    /// A camera: photos taken and videos recorded now.
     case camera
+    /// The whole library.
     case photoLibrary
+    /// What the camera saved: the library's Captures.
     case savedPhotos
 }
 
@@ -15,32 +18,58 @@ public enum MediaType: String, Sendable, CaseIterable {
     case video
 }
 
-/// Which sources exist and what they give — checked before any picker is shown.
-public struct MediaSources: Sendable {
-    /// The cameras found (plus the virtual one when allowed).
-    public let cameras: [CaptureDevice]
-    /// Whether the library can be read.
-    public let libraryAvailable: Bool
+/// What a library holds, as the front end that opened it says (Capture does not know the
+/// library): the kinds anywhere in it, and in its Captures.
+public struct LibraryContents: Sendable, Equatable {
+    public var all: Set<MediaType>
+    public var captures: Set<MediaType>
 
-    /// Looks at this machine: V4L2 cameras, the virtual camera if `allowVirtualCamera`, and the
-    /// library folder.
-    public init(libraryFolder: URL?, allowVirtualCamera: Bool = false, cameras: [CaptureDevice]? = nil) {
-        var found = cameras ?? CaptureDevice.cameras()
+    public init(all: Set<MediaType>, captures: Set<MediaType>) {
+        self.all = all
+        self.captures = captures
+    }
+}
+
+/// Which sources exist and what each can really give — checked before any picker is shown.
+public struct MediaSources: Sendable {
+    /// The cameras that can be opened (plus the virtual one when allowed).
+    public let cameras: [CaptureDevice]
+    /// What the library holds; nil without a library.
+    public let library: LibraryContents?
+
+    /// Looks at this machine: the V4L2 cameras that open, and the virtual camera if
+    /// `allowVirtualCamera`; `library` is what the caller's library holds.
+    public init(library: LibraryContents?, allowVirtualCamera: Bool = false, cameras: [CaptureDevice]? = nil) {
+        var found = (cameras ?? CaptureDevice.cameras()).filter(\.isUsable)
         if allowVirtualCamera { found.append(.virtual) }
         self.cameras = found
-        libraryAvailable = libraryFolder.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
+        self.library = library
+    }
+
+    /// What one camera gives: photos from any camera that opens, videos when this FFmpeg can
+    /// also encode them; nothing from one that cannot be opened.
+    public static func mediaTypes(of camera: CaptureDevice) -> [MediaType] {
+        guard camera.isUsable else { return [] }
+        return CameraRecording.isAvailable ? [.photo, .video] : [.photo]
     }
 
     public func isAvailable(_ source: MediaSource) -> Bool {
         switch source {
         case .camera: return !cameras.isEmpty
-        case .photoLibrary, .savedPhotos: return libraryAvailable
+        case .photoLibrary, .savedPhotos: return library != nil
         }
     }
 
-    /// What `source` can give: a camera takes photos and records video; the library holds both.
+    /// What `source` can give: the cameras' kinds together; for the library and Captures, the
+    /// kinds they hold now (an empty library or Captures gives nothing yet).
     public func availableMediaTypes(for source: MediaSource) -> [MediaType] {
-        isAvailable(source) ? MediaType.allCases : []
+        let kinds: Set<MediaType>
+        switch source {
+        case .camera: kinds = Set(cameras.flatMap(Self.mediaTypes(of:)))
+        case .photoLibrary: kinds = library?.all ?? []
+        case .savedPhotos: kinds = library?.captures ?? []
+        }
+        return MediaType.allCases.filter(kinds.contains)
     }
 }
 

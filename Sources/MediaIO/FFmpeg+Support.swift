@@ -65,6 +65,37 @@ final class OwnedFrame {
     var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
 }
 
+/// Sends `frame` (nil: the end) to an open encoder and returns every packet it has ready.
+func encodePackets(_ context: UnsafeMutablePointer<AVCodecContext>, _ frame: OwnedFrame?, path: String) throws(MediaIOError) -> [OwnedPacket] {
+    var status = avcodec_send_frame(context, frame?.pointer)
+    guard status >= 0 || status == errorEOF else { throw .encodeFailed(path: path, detail: ffmpegMessage(status)) }
+    var packets: [OwnedPacket] = []
+    while true {
+        guard let packet = OwnedPacket() else { throw .encodeFailed(path: path, detail: "out of memory") }
+        status = avcodec_receive_packet(context, packet.pointer)
+        if status == errorAgain || status == errorEOF { return packets }
+        guard status >= 0 else { throw .encodeFailed(path: path, detail: ffmpegMessage(status)) }
+        packets.append(packet)
+    }
+}
+
+/// The next decoded frame of `stream` from a live capture input (a camera, a microphone),
+/// waiting for it; `stopped` names the failure when the input ends or fails.
+func nextCapturedFrame(from context: UnsafeMutablePointer<AVFormatContext>, stream: UnsafeMutablePointer<AVStream>,
+                       decoder: VideoDecoder, device: String,
+                       stopped: (String) -> MediaIOError) throws(MediaIOError) -> OwnedFrame {
+    for _ in 0..<1000 {
+        guard let packet = OwnedPacket() else { throw .unreadable(path: device, reason: "out of memory") }
+        let status = av_read_frame(context, packet.pointer)
+        if status == errorAgain { usleep(2000); continue }
+        guard status >= 0 else { throw stopped(ffmpegMessage(status)) }
+        guard packet.streamIndex == stream.pointee.index else { continue }
+        _ = decoder.send(packet)
+        if case .frame(let frame) = try decoder.receive() { return frame }
+    }
+    throw stopped("it gives nothing")
+}
+
 /// A demuxed packet that this process owns.
 final class OwnedPacket {
     let pointer: UnsafeMutablePointer<AVPacket>

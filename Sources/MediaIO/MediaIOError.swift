@@ -25,6 +25,8 @@ public enum MediaIOError: Error, Sendable, Equatable, CustomStringConvertible {
     case outputIsInput(path: String)
     case cannotPassthrough(path: String, reason: String)
     case endsEarly(path: String, at: MediaTime, expected: MediaTime)
+    /// A camera or a microphone that is there but cannot be used, and why (in the user's words).
+    case deviceUnavailable(device: String, reason: String)
 
     public var description: String {
         switch self {
@@ -69,6 +71,8 @@ public enum MediaIOError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the output \(path) is the input; choose another name"
         case .cannotPassthrough(let path, let reason):
             return "\(name(path)) cannot be copied into MP4 as it is: \(reason); re-encode it instead (the highest preset keeps its size)"
+        case .deviceUnavailable(let device, let reason):
+            return "cannot open \(device): \(reason)"
         case .endsEarly(let path, let at, let expected):
             return "\(name(path)) ends early: the data stops at \(at.decimalString) s of \(expected.decimalString) s (truncated or damaged)"
         }

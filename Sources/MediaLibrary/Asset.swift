@@ -31,6 +31,9 @@ public struct Asset: Sendable, Equatable, Identifiable {
     /// For a video, the cover the user chose: its poster is the exact frame at this time. nil:
     /// the cover embedded in the file, else the best suggested frame (see `MediaLibrary.poster`).
     public let posterTime: MediaTime?
+    /// Where, when and with what it was taken, as read at import (EXIF/XMP/IPTC of photos,
+    /// QuickTime/MP4 keys of videos).
+    public let metadata: CaptureMetadata
     /// The stored original, relative to the library folder: the path the library derives from
     /// the content hash, or nil when the catalogue row holds any other path (a damaged row,
     /// whose path is never read, written or deleted).

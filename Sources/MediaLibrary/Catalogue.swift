@@ -18,9 +18,7 @@ enum Catalogue {
         byte_size INTEGER NOT NULL,
         content_hash TEXT NOT NULL UNIQUE,
         path TEXT NOT NULL UNIQUE,
-        source TEXT NOT NULL DEFAULT 'import',
-        poster_value INTEGER,
-        poster_scale INTEGER
+        source TEXT NOT NULL DEFAULT 'import'
     );
     CREATE INDEX IF NOT EXISTS assets_by_date ON assets (creation_date, id);
     CREATE INDEX IF NOT EXISTS assets_by_kind_date ON assets (kind, creation_date, id);
@@ -34,27 +32,98 @@ enum Catalogue {
     CREATE INDEX IF NOT EXISTS album_assets_by_asset ON album_assets (asset_id);
     """
 
-    static let columns = """
-    assets.id, kind, creation_date, import_date, width, height, duration_value, duration_scale,
-    original_filename, byte_size, content_hash, path, source, poster_value, poster_scale
+    /// The columns added to `assets` after the first catalogue, oldest first, with their types:
+    /// the chosen poster, then the capture metadata (in `CaptureMetadata`'s order). Every
+    /// catalogue, new or old, gets them through `migrate`.
+    static let addedColumns: [(name: String, type: String)] = [
+        ("poster_value", "INTEGER"), ("poster_scale", "INTEGER"),
+        ("latitude", "REAL"), ("longitude", "REAL"), ("altitude", "REAL"),
+        ("make", "TEXT"), ("model", "TEXT"), ("lens", "TEXT"), ("software", "TEXT"),
+        ("exposure_value", "INTEGER"), ("exposure_scale", "INTEGER"), ("f_number", "REAL"), ("iso", "INTEGER"),
+        ("focal_length", "REAL"), ("flash", "INTEGER"), ("capture_date", "TEXT"), ("capture_zone", "TEXT"),
+    ]
+
+    /// The metadata columns, as `metadataValues` fills them.
+    static let metadataColumns = addedColumns.dropFirst(2).map(\.name)
+
+    /// Indexes on added columns (made once the columns are there): photos by place, and by the
+    /// date the camera wrote.
+    static let addedIndexes = """
+    CREATE INDEX IF NOT EXISTS assets_by_place ON assets (latitude, longitude) WHERE latitude IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS assets_by_capture_date ON assets (capture_date, id) WHERE capture_date IS NOT NULL;
     """
 
-    /// Brings a catalogue made before posters up to date (a column added, existing rows keep
-    /// no chosen poster).
+    static let columns = "assets.id, kind, creation_date, import_date, width, height, duration_value, duration_scale, "
+        + "original_filename, byte_size, content_hash, path, source, " + addedColumns.map(\.name).joined(separator: ", ")
+
+    /// Brings a catalogue up to date: the columns it lacks are added (existing rows keep no
+    /// chosen poster and no metadata) and their indexes made.
     static func migrate(_ database: Database) throws(StoreError) {
-        guard try !hasPosters(database) else { return }
-        try database.execute("ALTER TABLE assets ADD COLUMN poster_value INTEGER; ALTER TABLE assets ADD COLUMN poster_scale INTEGER;")
+        if try !missingColumns(database).isEmpty {
+            // Under the write lock, looked at again: another process may be migrating it too.
+            try database.execute("BEGIN IMMEDIATE")
+            do {
+                let missing = try missingColumns(database)
+                try database.execute(missing.map { "ALTER TABLE assets ADD COLUMN \($0.name) \($0.type);" }.joined())
+                try database.execute("COMMIT")
+            } catch {
+                try? database.execute("ROLLBACK")
+                throw error
+            }
+        }
+        try database.execute(addedIndexes)
     }
 
-    /// A read-only catalogue made before posters is read through a temporary view that adds
-    /// the columns, empty (a temporary view shadows the table for this connection only).
+    /// A read-only catalogue made before some columns is read through a temporary view that
+    /// adds them, empty (a temporary view shadows the table for this connection only).
     static func readOlder(_ database: Database) throws(StoreError) {
-        guard try !hasPosters(database) else { return }
-        try database.execute("CREATE TEMP VIEW assets AS SELECT *, NULL AS poster_value, NULL AS poster_scale FROM main.assets;")
+        let missing = try missingColumns(database)
+        guard !missing.isEmpty else { return }
+        try database.execute("CREATE TEMP VIEW assets AS SELECT *, \(missing.map { "NULL AS \($0.name)" }.joined(separator: ", ")) FROM main.assets;")
     }
 
-    private static func hasPosters(_ database: Database) throws(StoreError) -> Bool {
-        try database.prepare("SELECT 1 FROM pragma_table_info('assets') WHERE name = 'poster_value'").step()
+    private static func missingColumns(_ database: Database) throws(StoreError) -> [(name: String, type: String)] {
+        let query = try database.prepare("SELECT name FROM pragma_table_info('assets')")
+        var present: Set<String> = []
+        while try query.step() { present.insert(query.text(0)) }
+        return addedColumns.filter { !present.contains($0.name) }
+    }
+
+    /// `metadata` as the values of `metadataColumns`.
+    static func metadataValues(_ metadata: CaptureMetadata) -> [Statement.Value] {
+        func real(_ value: Double?) -> Statement.Value { value.map(Statement.Value.double) ?? .null }
+        func text(_ value: String?) -> Statement.Value { value.map(Statement.Value.text) ?? .null }
+        func int(_ value: Int?) -> Statement.Value { value.map { .int(Int64($0)) } ?? .null }
+        return [
+            real(metadata.location?.latitude), real(metadata.location?.longitude), real(metadata.location?.altitude),
+            text(metadata.make), text(metadata.model), text(metadata.lens), text(metadata.software),
+            metadata.exposureTime.map { .int($0.value) } ?? .null, metadata.exposureTime.map { .int($0.timescale) } ?? .null,
+            real(metadata.fNumber), int(metadata.iso), real(metadata.focalLength), int(metadata.flash),
+            text(metadata.captureDate), text(metadata.captureZone),
+        ]
+    }
+
+    /// The metadata of a row read with `columns` (its metadata starts at column 15).
+    static func metadata(_ row: Statement) -> CaptureMetadata {
+        func real(_ column: Int32) -> Double? { row.isNull(column) ? nil : row.double(column) }
+        func text(_ column: Int32) -> String? { row.isNull(column) ? nil : row.text(column) }
+        func int(_ column: Int32) -> Int? { row.isNull(column) ? nil : Int(row.int(column)) }
+        var metadata = CaptureMetadata()
+        if let latitude = real(15), let longitude = real(16) {
+            metadata.location = CaptureMetadata.Location(latitude: latitude, longitude: longitude, altitude: real(17))
+        }
+        metadata.make = text(18)
+        metadata.model = text(19)
+        metadata.lens = text(20)
+        metadata.software = text(21)
+        if !row.isNull(22), row.int(23) > 0 { metadata.exposureTime = MediaTime(value: row.int(22), timescale: row.int(23)) }
+        metadata.fNumber = real(24)
+        metadata.iso = int(25)
+        metadata.focalLength = real(26)
+        metadata.flash = int(27)
+        metadata.captureDate = text(28)
+        metadata.captureZone = text(29)
+        return metadata
     }
 
     static func asset(_ row: Statement) -> Asset {
@@ -68,6 +137,7 @@ enum Catalogue {
             originalFilename: row.text(8), byteSize: row.int(9), contentHash: row.text(10),
             source: Asset.Source(rawValue: row.text(12)) ?? .imported,
             posterTime: row.isNull(13) ? nil : MediaTime(value: row.int(13), timescale: max(1, row.int(14))),
+            metadata: metadata(row),
             relativePath: LibraryFolder.damage(storedPath: stored, hash: hash) == nil ? stored : nil)
     }
 

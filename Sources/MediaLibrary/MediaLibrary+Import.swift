@@ -14,6 +14,8 @@ extension MediaLibrary {
         let size: PixelSize
         let duration: MediaTime?
         let creationDate: Date?
+        /// What its metadata says (empty when it has none, or none could be read).
+        var metadata = CaptureMetadata()
         /// The grid thumbnail, when asked for: made by the same decode that validates the file.
         var thumbnail: RasterImage? = nil
     }
@@ -61,14 +63,14 @@ extension MediaLibrary {
                 try database.transaction {
                     try database.prepare("""
                         INSERT INTO assets (kind, creation_date, import_date, width, height, duration_value, duration_scale,
-                                            original_filename, byte_size, content_hash, path, source)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                            original_filename, byte_size, content_hash, path, source, \(Self.metadataColumnList))
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(Self.metadataPlaceholders))
                         """).run([
                             .text(probe.kind.rawValue), .double((probe.creationDate ?? copy.modified).timeIntervalSince1970),
                             .double(Date().timeIntervalSince1970), .int(Int64(probe.size.width)), .int(Int64(probe.size.height)),
                             probe.duration.map { .int($0.value) } ?? .null, probe.duration.map { .int($0.timescale) } ?? .null,
                             .text(url.lastPathComponent), .int(copy.bytes), .text(copy.hash), .text(relative), .text(source.rawValue),
-                        ])
+                        ] + Catalogue.metadataValues(probe.metadata))
                     return database.lastInsertID
                 }
             }
@@ -84,6 +86,9 @@ extension MediaLibrary {
         if let box, let picture = probe.thumbnail { cacheThumbnail(picture, of: stored, size: box, mode: .fill) }
         return (stored, true)
     }
+
+    private static let metadataColumnList = Catalogue.metadataColumns.joined(separator: ", ")
+    private static let metadataPlaceholders = Catalogue.metadataColumns.map { _ in "?" }.joined(separator: ", ")
 
     /// Finishes the import of content the library holds already.
     private func storedAlready(_ existing: Asset, from url: URL, copy: ImportCopy, move: Bool,
@@ -113,6 +118,8 @@ extension MediaLibrary {
             do {
                 let photo = try Photo(url: url, info: header)
                 var probe = Probe(kind: .photo, size: photo.size, duration: nil, creationDate: photo.info.creationDate)
+                // A photo whose metadata exiv2 cannot read is still a photo: it is stored without.
+                probe.metadata = (try? PhotoMetadata.read(url)) ?? CaptureMetadata()
                 if let box {
                     probe.thumbnail = try thumbnail(of: photo, size: box, mode: .fill)
                 } else {
@@ -127,6 +134,7 @@ extension MediaLibrary {
             let reader = try FrameReader(url: url)
             var probe = Probe(kind: .video, size: reader.video.displaySize, duration: reader.duration,
                               creationDate: reader.info.creationDate)
+            probe.metadata = reader.info.metadata
             if let box {
                 // The grid's picture is the video's poster (never a black lead-in), as later renders make it.
                 let poster = try posterPicture(chosen: nil, from: reader, size: .fit(PixelSize(width: box.width * 4, height: box.height * 4)))

@@ -33,6 +33,18 @@ public struct PixelBuffer: Sendable, Equatable {
 
     public var size: PixelSize { PixelSize(width: width, height: height) }
 
+    /// Mean luma (0…255) over a 16×16 grid of samples: cheap enough for every preview frame.
+    public var sampledLuma: Int {
+        guard width > 0, height > 0 else { return 0 }
+        var total = 0
+        for row in 0..<16 {
+            for column in 0..<16 {
+                total += self[(column * 2 + 1) * width / 32, (row * 2 + 1) * height / 32].luma
+            }
+        }
+        return total / 256
+    }
+
     /// The colour at (x, y); the caller keeps coordinates in range.
     public subscript(x: Int, y: Int) -> RGB {
         get {

@@ -32,6 +32,12 @@ extension Studio {
         screen.onPhoto = { [unowned self, unowned screen] in self.takePhoto(screen) }
         screen.onRecord = { [unowned self, unowned screen] in self.startRecording(screen) }
         screen.onStop = { [unowned screen] in Task { _ = await screen.session.stopRecording() } }
+        screen.onCancel = { [unowned self, unowned screen] in
+            Task {
+                await screen.session.discardRecording()
+                self.events.emit("recording-discarded", [:])
+            }
+        }
         screen.session.onRecordingChange = { [unowned self, unowned screen] state in
             screen.showRecording(state)
             self.recordingChanged(state)

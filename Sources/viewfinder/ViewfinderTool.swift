@@ -74,6 +74,9 @@ enum ViewfinderTool {
         } catch CoverPickerError.media(.cancelled) {
             standardError("viewfinder: \(MediaIOError.cancelled)")
             return 130
+        } catch let error as Terminated {
+            standardError("viewfinder: \(error)")
+            return 143
         } catch let error as LibraryError where error == .cancelled {
             standardError("viewfinder: \(error)")
             return 130
@@ -89,7 +92,7 @@ enum ViewfinderTool {
         switch error {
         case MediaIOError.cannotPassthrough: return "use --preset highest"
         case CaptureError.noCamera: return "use --device virtual for the test camera"
-        case CaptureError.unknownDevice: return "'viewfinder devices' lists them"
+        case CaptureError.unknownDevice, CaptureError.unknownMicrophone: return "'viewfinder devices' lists them"
         default: return nil
         }
     }

@@ -147,6 +147,43 @@ struct CameraSessionTests {
         #expect(await camera.stopRecording() == .finished(url), "stopping again changes nothing")
     }
 
+    @Test("discarding a recording (the UI's Cancel) leaves nothing and goes back to idle; the preview goes on")
+    func discards() async throws {
+        let camera = CameraSession(device: .virtual, size: Self.size, microphone: .virtual)
+        var frames = 0
+        try camera.startPreview { _ in frames += 1 }
+        let folder = TestPaths.scratchFolder("camera-discard")
+        let url = folder.appendingPathComponent("clip.mp4")
+        let recording = Task { try await camera.record(to: url, quality: .low, maxDuration: nil) }
+        try await waitUntil("a third of a second is recorded") { camera.recordedDuration >= MediaTime(value: 1, timescale: 3) }
+        await camera.discardRecording()
+        #expect(camera.recording == .idle)
+        #expect(camera.recordedDuration == .zero)
+        await #expect(throws: CaptureError.recordingDiscarded) { try await recording.value }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        let seen = frames
+        try await waitUntil("the preview goes on") { frames > seen + 2 }
+        #expect(camera.isCameraOpen)
+        camera.stopPreview()
+        #expect(!camera.isCameraOpen)
+        await camera.discardRecording()
+        #expect(camera.recording == .idle, "discarding without a recording changes nothing")
+    }
+
+    @Test("microphones: the sound server's input when one runs, then ALSA's capture devices")
+    func microphones() throws {
+        let listing = TestPaths.scratchFolder("mic-list").appendingPathComponent("pcm")
+        try "00-00: ALC257 Analog : ALC257 Analog : playback 1 : capture 1\n01-03: HDMI 0 : HDMI 0 : playback 1\n01-07: USB Mic : USB Audio : capture 1\n"
+            .write(to: listing, atomically: true, encoding: .utf8)
+        let alsa = MicrophoneDevice.microphones(environment: ["XDG_RUNTIME_DIR": "/nonexistent"], alsaList: listing.path)
+        #expect(alsa.map(\.id) == ["alsa:hw:0,0", "alsa:hw:1,7"])
+        #expect(alsa.map(\.name) == ["ALC257 Analog", "USB Mic"])
+        let withServer = MicrophoneDevice.microphones(environment: ["PULSE_SERVER": "unix:/tmp/x"], alsaList: listing.path)
+        #expect(withServer.map(\.id) == ["pulse:default", "alsa:hw:0,0", "alsa:hw:1,7"])
+        #expect(MicrophoneDevice.microphones(environment: ["XDG_RUNTIME_DIR": "/nonexistent"], alsaList: "/nonexistent").isEmpty)
+        #expect(CameraSession.defaultMicrophone(for: .virtual) == .virtual)
+    }
+
     @Test("preview pictures keep coming while the camera records")
     func previewWhileRecording() async throws {
         let camera = session()
@@ -177,5 +214,84 @@ struct CameraSessionTests {
         #expect(throws: CaptureError.maxDurationNotPositive) {
             try camera.startRecording(to: url, quality: .low, maxDuration: .zero)
         }
+    }
+}
+
+@Suite("Camera hardware")
+@MainActor
+struct CameraHardwareTests {
+    @Test("position comes from the firmware's panel in sysfs, else external for removable devices, else unspecified")
+    func position() throws {
+        let sysfs = TestPaths.scratchFolder("sysfs")
+        let manager = FileManager.default
+        func device(_ node: String, at path: String, files: [String: String]) throws {
+            let folder = sysfs.appendingPathComponent(path)
+            try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+            for (name, text) in files {
+                let file = sysfs.appendingPathComponent(name)
+                try manager.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try text.write(to: file, atomically: true, encoding: .utf8)
+            }
+            let link = sysfs.appendingPathComponent("class/video4linux/\(node)")
+            try manager.createDirectory(at: link, withIntermediateDirectories: true)
+            try manager.createSymbolicLink(at: link.appendingPathComponent("device"), withDestinationURL: folder)
+        }
+        try device("video0", at: "devices/pci0/i2c/ov5693/video0", files: ["devices/pci0/i2c/ov5693/firmware_node/physical_location/panel": "back\n"])
+        try device("video2", at: "devices/pci0/i2c/ov2740/video2", files: ["devices/pci0/i2c/physical_location/panel": "front\n"])
+        try device("video4", at: "devices/pci0/usb1/1-2/1-2:1.0", files: ["devices/pci0/usb1/1-2/removable": "removable\n"])
+        try device("video6", at: "devices/pci0/usb1/1-3/1-3:1.0", files: ["devices/pci0/usb1/1-3/removable": "fixed\n"])
+        #expect(CaptureDevice.position(ofNode: "video0", sysfs: sysfs.path) == .rear)
+        #expect(CaptureDevice.position(ofNode: "video2", sysfs: sysfs.path) == .front)
+        #expect(CaptureDevice.position(ofNode: "video4", sysfs: sysfs.path) == .external)
+        #expect(CaptureDevice.position(ofNode: "video6", sysfs: sysfs.path) == .unspecified)
+        #expect(CaptureDevice.position(ofNode: "video9", sysfs: sysfs.path) == .unspecified)
+    }
+
+    @Test("flash modes: on always fires, auto only in the dark, off and torch never at the photo; no flash is an error")
+    func flash() throws {
+        #expect(FlashMode.on.fires(atBrightness: 200) && FlashMode.on.fires(atBrightness: 0))
+        #expect(FlashMode.auto.fires(atBrightness: FlashMode.darkLuma - 1) && !FlashMode.auto.fires(atBrightness: FlashMode.darkLuma))
+        #expect(!FlashMode.off.fires(atBrightness: 0) && !FlashMode.torch.fires(atBrightness: 0))
+        let camera = CameraSession(device: .virtual, size: PixelSize(width: 320, height: 240))
+        try camera.setFlashMode(.off)
+        for mode in [FlashMode.on, .auto, .torch] {
+            #expect(throws: MediaIOError.deviceUnavailable(device: "virtual", reason: "this camera has no flash")) {
+                try camera.setFlashMode(mode)
+            }
+        }
+        #expect(camera.flashMode == .off)
+        #expect(PixelBuffer(width: 64, height: 48, fill: RGB(255, 255, 255)).sampledLuma == 255)
+        #expect(PixelBuffer(width: 64, height: 48, fill: RGB(0, 0, 0)).sampledLuma == 0)
+    }
+
+    @Test("switching cameras: the preview goes on from the new one at its size; refused while recording or to a camera that will not open")
+    func switching() async throws {
+        let camera = CameraSession(device: .virtual, size: PixelSize(width: 320, height: 240))
+        var sizes: [PixelSize] = []
+        try camera.startPreview { sizes.append($0.size) }
+        let second = CaptureDevice(id: "virtual", name: "Second virtual camera", position: .front,
+                                   sizes: [PixelSize(width: 160, height: 120)], frameRates: [30], hasFlash: false)
+        let denied = CaptureDevice(id: "/dev/video9", name: "video9", position: .rear, sizes: [], frameRates: [], hasFlash: false,
+                                   unavailableReason: "permission denied: add your user to the video group")
+        #expect(throws: MediaIOError.deviceUnavailable(device: "/dev/video9", reason: "permission denied: add your user to the video group")) {
+            try camera.switchCamera(to: denied)
+        }
+        #expect(camera.device == .virtual && camera.isPreviewing)
+        let url = TestPaths.scratchFolder("camera-switch").appendingPathComponent("clip.mp4")
+        try camera.startRecording(to: url, quality: .low, maxDuration: nil)
+        #expect(throws: CaptureError.switchWhileRecording) { try camera.switchCamera(to: second) }
+        #expect(await camera.stopRecording() == .finished(url))
+        try camera.switchCamera(to: second)
+        #expect(camera.device == second && camera.isPreviewing)
+        #expect(camera.frameSize == PixelSize(width: 160, height: 120), "the new camera's own size: it does not offer 320×240")
+        let seen = sizes.count
+        var waited = 0
+        while sizes.count < seen + 3, waited < 9000 {
+            try await Task.sleep(nanoseconds: 10_000_000)
+            waited += 1
+        }
+        #expect(sizes.suffix(2).allSatisfy { $0 == PixelSize(width: 160, height: 120) }, "\(sizes.suffix(3))")
+        camera.stopPreview()
+        #expect(!camera.isCameraOpen)
     }
 }

@@ -11,8 +11,9 @@ import ViewfinderTestSupport
 struct CaptureTests {
     @Test("a picker configuration is checked before any work")
     func configuration() throws {
-        let none = MediaSources(libraryFolder: nil, cameras: [])
-        let virtual = MediaSources(libraryFolder: TestPaths.scratchFolder("lib"), allowVirtualCamera: true, cameras: [])
+        let none = MediaSources(library: nil, cameras: [])
+        let full = LibraryContents(all: [.photo, .video], captures: [.photo, .video])
+        let virtual = MediaSources(library: full, allowVirtualCamera: true, cameras: [])
         #expect(throws: CaptureError.noMediaTypes) {
             try MediaPickerConfiguration(source: .camera, mediaTypes: []).validate(against: virtual)
         }
@@ -29,6 +30,28 @@ struct CaptureTests {
             .validate(against: virtual)
         #expect(virtual.availableMediaTypes(for: .camera) == [.photo, .video])
         #expect(none.availableMediaTypes(for: .savedPhotos).isEmpty)
+    }
+
+    @Test("each source says what it can really give: cameras that open, the library's kinds, Captures' kinds")
+    func truthfulSources() throws {
+        let denied = CaptureDevice(id: "/dev/video9", name: "video9", position: .unspecified, sizes: [], frameRates: [],
+                                   hasFlash: false, unavailableReason: "permission denied: add your user to the video group")
+        #expect(MediaSources.mediaTypes(of: denied).isEmpty)
+        #expect(MediaSources.mediaTypes(of: .virtual) == [.photo, .video])
+        let onlyDenied = MediaSources(library: nil, cameras: [denied])
+        #expect(!onlyDenied.isAvailable(.camera), "a camera that cannot be opened is no source")
+        #expect(throws: CaptureError.sourceUnavailable(.camera)) {
+            try MediaPickerConfiguration(source: .camera, mediaTypes: [.photo]).validate(against: onlyDenied)
+        }
+        let photosOnly = MediaSources(library: LibraryContents(all: [.photo, .video], captures: [.photo]), cameras: [])
+        #expect(photosOnly.availableMediaTypes(for: .photoLibrary) == [.photo, .video])
+        #expect(photosOnly.availableMediaTypes(for: .savedPhotos) == [.photo], "Captures holds photos only")
+        #expect(throws: CaptureError.sourceUnavailable(.savedPhotos)) {
+            try MediaPickerConfiguration(source: .savedPhotos, mediaTypes: [.video]).validate(against: photosOnly)
+        }
+        try MediaPickerConfiguration(source: .savedPhotos, mediaTypes: [.photo]).validate(against: photosOnly)
+        let empty = MediaSources(library: LibraryContents(all: [], captures: []), cameras: [])
+        #expect(empty.isAvailable(.photoLibrary) && empty.availableMediaTypes(for: .photoLibrary).isEmpty)
     }
 
     @Test("the virtual camera's pictures are real test pictures of its size")

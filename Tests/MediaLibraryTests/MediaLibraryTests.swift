@@ -180,3 +180,54 @@ struct MediaLibraryTests {
         }
     }
 }
+
+@Suite("Catalogue metadata")
+struct CatalogueMetadataTests {
+    @Test("imported photos and videos keep their metadata in the catalogue, as read from the file")
+    func stored() throws {
+        let lib = try MediaLibrary(folder: TestPaths.scratchFolder("meta-lib").appendingPathComponent("Library"))
+        let photo = TestPaths.media.appendingPathComponent("images/exif_orient3_iphone5.jpg")
+        let video = TestPaths.media.appendingPathComponent("phone_video/android601_h264_1080p_gps.mp4")
+        let storedPhoto = try lib.importFile(photo).asset
+        let storedVideo = try lib.importFile(video).asset
+        #expect(storedPhoto.metadata == (try PhotoMetadata.read(photo)))
+        #expect(storedVideo.metadata == (try probeMedia(at: video).metadata))
+        #expect(storedPhoto.metadata.model == "iPhone 5")
+        #expect(storedVideo.metadata.location == CaptureMetadata.Location(latitude: 51.4169, longitude: -0.0806))
+        let again = try MediaLibrary(folder: lib.folder).assets()
+        #expect(Set(again.map(\.metadata.location?.latitude)) == [storedPhoto.metadata.location?.latitude, 51.4169])
+    }
+
+    @Test("a catalogue made before posters and metadata is migrated: columns and indexes added, old rows keep none")
+    func migrates() throws {
+        let folder = TestPaths.scratchFolder("meta-old").appendingPathComponent("Library")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            let old = try Database(path: folder.appendingPathComponent("catalogue.sqlite").path)
+            try old.execute("""
+                CREATE TABLE assets (id INTEGER PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('photo', 'video')),
+                    creation_date REAL NOT NULL, import_date REAL NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL,
+                    duration_value INTEGER, duration_scale INTEGER, original_filename TEXT NOT NULL, byte_size INTEGER NOT NULL,
+                    content_hash TEXT NOT NULL UNIQUE, path TEXT NOT NULL UNIQUE, source TEXT NOT NULL DEFAULT 'import');
+                INSERT INTO assets (kind, creation_date, import_date, width, height, original_filename, byte_size, content_hash, path)
+                    VALUES ('photo', 1000, 2000, 4, 3, 'old.jpg', 10, 'abc', 'originals/ab/abc.jpg');
+                """)
+        }
+        let lib = try MediaLibrary(folder: folder)
+        let old = try #require(try lib.assets().first)
+        #expect(old.originalFilename == "old.jpg" && old.metadata.isEmpty && old.posterTime == nil)
+        let photo = try lib.importFile(TestPaths.media.appendingPathComponent("images/exif_orient3_iphone5.jpg")).asset
+        #expect(photo.metadata.model == "iPhone 5")
+        let check = try Database(path: folder.appendingPathComponent("catalogue.sqlite").path)
+        let indexes = try check.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'assets' ORDER BY name")
+        var names: [String] = []
+        while try indexes.step() { names.append(indexes.text(0)) }
+        #expect(names.contains("assets_by_place") && names.contains("assets_by_capture_date"), "\(names)")
+        let plan = try check.prepare("EXPLAIN QUERY PLAN SELECT id FROM assets WHERE latitude BETWEEN 47 AND 48 AND longitude BETWEEN -123 AND -122")
+        var steps: [String] = []
+        while try plan.step() { steps.append(plan.text(3)) }
+        #expect(steps.contains { $0.contains("assets_by_place") }, "\(steps)")
+        // Opening it again changes nothing.
+        #expect(try MediaLibrary(folder: folder).assets().count == 2)
+    }
+}

@@ -151,6 +151,28 @@ extension StudioWindowTests {
             #expect(FileManager.default.fileExists(atPath: shot.path))
         }
 
+        @Test("Cancel while recording throws the recording away: nothing lands in Captures")
+        func cameraCancel() async throws {
+            let folder = TestPaths.scratchFolder("studio-camera-cancel")
+            let run = try await StudioHarness.run([
+                "wait camera-preview",
+                "press low",
+                "press record",
+                "wait countdown",
+                "wait countdown",
+                "press cancel",
+                "wait recording-discarded 30",
+                "back",
+                "group Captures",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--device", "virtual", "--camera"], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            #expect(run.events("recording").count == 1)
+            _ = try run.event("recording-discarded")
+            #expect(run.events("recording-saved").isEmpty)
+            #expect(run.events("library").last?["group"] as? String == "captures")
+            #expect(run.events("library").last?["count"] as? Int == 0)
+        }
+
         @Test("without a camera the camera screen is refused with a clear error")
         func noCamera() async throws {
             let folder = TestPaths.scratchFolder("studio-no-camera")

@@ -61,6 +61,27 @@ public enum FFmpegOracle {
         return result.stdoutData.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     }
 
+    /// The presentation times (seconds) of the frames of `url`'s video whose top quarter is
+    /// white on average (luma above 200), as the ffmpeg CLI decodes and measures them.
+    public static func whiteTopFrameTimes(of url: URL) throws -> [Double] {
+        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:v:0", "-vf",
+                                                   "crop=iw:ih/4:0:0,signalstats,metadata=print:key=lavfi.signalstats.YAVG:file=-",
+                                                   "-f", "null", "-"])
+        guard result.status == 0 else { throw SubprocessError.failed("ffmpeg", result.stderr) }
+        // Pairs of lines: "frame:0 pts:0 pts_time:0" then "lavfi.signalstats.YAVG=30.2".
+        var times: [Double] = []
+        var time: Double?
+        for line in result.stdout.split(separator: "\n") {
+            if let field = line.split(separator: " ").first(where: { $0.hasPrefix("pts_time:") }) {
+                time = Double(field.dropFirst("pts_time:".count))
+            } else if line.hasPrefix("lavfi.signalstats.YAVG="), let value = Double(line.dropFirst("lavfi.signalstats.YAVG=".count)),
+                      value > 200, let time {
+                times.append(time)
+            }
+        }
+        return times
+    }
+
     /// The entries ffprobe shows for every frame of one stream (`select` as in "v:0", "a:0").
     public static func frameEntries(of url: URL, select: String, entries: String) throws -> [[String: Any]] {
         let result = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", select, "-show_entries", "frame=\(entries)",

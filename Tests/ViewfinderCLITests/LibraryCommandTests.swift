@@ -140,6 +140,60 @@ struct LibraryCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: photo)) != Data(contentsOf: out))
     }
 
+    @Test("list --json shows each asset's metadata from the catalogue: the photo's and the video's GPS as exiftool reads them")
+    func listMetadata() throws {
+        let library = TestPaths.scratchFolder("cli-meta").appendingPathComponent("Lib").path
+        let photo = TestPaths.media.appendingPathComponent("images/exif_orient3_iphone5.jpg").path
+        let video = TestPaths.media.appendingPathComponent("phone_video/android601_h264_1080p_gps.mp4").path
+        #expect(try viewfinder(["library", "--library", library, "import", photo, video, "-q"]).status == 0)
+        let list = try viewfinder("library", "--library", library, "list", "--json")
+        let items = try #require(try JSONSerialization.jsonObject(with: list.stdoutData) as? [[String: Any]])
+        let oracle = try Subprocess.run("exiftool", ["-n", "-j", "-Composite:GPSLatitude", "-Composite:GPSLongitude", photo, video])
+        let truth = try #require(try JSONSerialization.jsonObject(with: oracle.stdoutData) as? [[String: Any]])
+        for (file, expected) in zip([photo, video], truth) {
+            let name = (file as NSString).lastPathComponent
+            let item = try #require(items.first { $0["originalFilename"] as? String == name })
+            let metadata = try #require(item["metadata"] as? [String: Any])
+            for key in ["Latitude", "Longitude"] {
+                let ours = try #require((metadata[key.lowercased()] as? NSNumber)?.doubleValue, "\(name) \(key)")
+                let theirs = try #require((expected["GPS\(key)"] as? NSNumber)?.doubleValue)
+                #expect(abs(ours - theirs) < 1e-6, "\(name) \(key): \(ours) vs exiftool \(theirs)")
+            }
+            // What the catalogue kept is what info reads from the file itself.
+            let info = try #require(jsonObject(try viewfinder("info", file, "--json"))?["metadata"] as? [String: Any])
+            #expect(NSDictionary(dictionary: info) == NSDictionary(dictionary: metadata), "\(name)")
+        }
+    }
+
+    @Test("covers, avatars and thumbnails made from media with GPS carry no location", arguments: ["jpg", "png", "webp"])
+    func derivedCarryNoLocation(_ ext: String) throws {
+        let library = TestPaths.scratchFolder("cli-noloc").appendingPathComponent("Lib").path
+        let out = TestPaths.scratchFolder("cli-noloc-out")
+        let photo = TestPaths.media.appendingPathComponent("images/exif_orient3_iphone5.jpg").path
+        let video = TestPaths.media.appendingPathComponent("phone_video/android601_h264_1080p_gps.mp4").path
+        let imported = try viewfinder(["library", "--library", library, "import", photo, video, "--json", "-q"])
+        let report = try #require(jsonObject(imported)?["stored"] as? [[String: Any]])
+        let ids = report.compactMap { $0["id"] as? Int }
+        #expect(ids.count == 2)
+        let made = [
+            (["cover", video, "--at", "0.05", "-o", out.appendingPathComponent("cover.\(ext)").path], "cover.\(ext)"),
+            (["avatar", photo, "--shape", "square", "--size", "128", "-o", out.appendingPathComponent("avatar.\(ext)").path], "avatar.\(ext)"),
+        ] + ids.map { id in
+            (["library", "--library", library, "thumbnail", String(id), "--size", "64", "-o", out.appendingPathComponent("thumb\(id).\(ext)").path],
+             "thumb\(id).\(ext)")
+        }
+        for (arguments, name) in made {
+            let result = try viewfinder(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            let file = out.appendingPathComponent(name).path
+            let gps = try Subprocess.run("exiftool", ["-gps:all", "-xmp:all", "-location:all", "-s", file])
+            #expect(gps.status == 0 && gps.stdout.isEmpty, "\(name) carries: \(gps.stdout)")
+        }
+        // The sources do carry a location: the check above could fail.
+        let source = try Subprocess.run("exiftool", ["-gps:all", "-s", photo])
+        #expect(source.stdout.contains("GPSLatitude"))
+    }
+
     @Test("two processes importing into one library at once")
     func concurrentImports() throws {
         let library = TestPaths.scratchFolder("cli-concurrent").appendingPathComponent("Lib").path

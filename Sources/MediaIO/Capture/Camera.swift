@@ -14,14 +14,15 @@ public final class Camera {
     private let stream: UnsafeMutablePointer<AVStream>
     private let decoder: VideoDecoder
     private let scaler = FrameScaler()
-    /// Where real time stood when the virtual camera's time 0 was due.
-    private var paceOrigin: TimeInterval?
+    /// When the virtual camera's time 0 is due on the capture clock.
+    private var paceOrigin: TimeInterval = 0
     /// Frames read since the camera opened.
     public private(set) var framesRead = 0
 
     /// Opens `device` at `size` (default: its first size) and `frameRate` (default: its first).
     public init(device: CaptureDevice, size: PixelSize? = nil, frameRate: Int? = nil) throws(MediaIOError) {
         _ = FFmpegRuntime.configure
+        if let reason = device.unavailableReason { throw .deviceUnavailable(device: device.id, reason: reason) }
         guard vf_load_capture_devices() == 0 else {
             throw .unreadable(path: device.id, reason: "libavdevice is not installed (Debian: libavdevice59)")
         }
@@ -36,7 +37,13 @@ public final class Camera {
         let format: UnsafePointer<AVInputFormat>?
         if device.isVirtual {
             format = av_find_input_format("lavfi")
-            url = "testsrc2=size=\(chosen.width)x\(chosen.height):rate=\(rate)"
+            // Frame n is due at (first + n) / rate on the capture clock; the top quarter flashes
+            // white at each whole second of it, when the virtual microphone clicks.
+            let first = Int64((CaptureClock.now * Double(rate)).rounded(.up))
+            paceOrigin = Double(first) / Double(rate)
+            let beat = Int64(CaptureClock.virtualBeat * Double(rate))
+            url = "testsrc2=size=\(chosen.width)x\(chosen.height):rate=\(rate),"
+                + "drawbox=x=0:y=0:w=iw:h=ih/4:color=white:t=fill:enable='eq(mod(n+\(first % beat),\(beat)),0)'"
         } else {
             format = av_find_input_format("video4linux2")
             url = device.id
@@ -47,6 +54,9 @@ public final class Camera {
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         let status = avformat_open_input(&ctx, url, format, &options)
         guard status >= 0, let ctx else {
+            if status < 0, let reason = CaptureDevice.openFailure(-status) {
+                throw .deviceUnavailable(device: device.id, reason: reason)
+            }
             throw .unreadable(path: device.id, reason: "cannot open the camera: \(ffmpegMessage(status))")
         }
         context = ctx
@@ -72,33 +82,27 @@ public final class Camera {
         avformat_close_input(&ctx)
     }
 
-    /// The next decoded frame and its time since the camera started. The virtual camera is held
-    /// to real time, as a camera would be (its test source would otherwise run flat out).
-    func nextFrame() throws(MediaIOError) -> (OwnedFrame, MediaTime) {
-        for _ in 0..<1000 {
-            guard let packet = OwnedPacket() else { throw .unreadable(path: device.id, reason: "out of memory") }
-            let status = av_read_frame(context, packet.pointer)
-            if status == errorAgain { usleep(2000); continue }
-            guard status >= 0 else { throw .unreadable(path: device.id, reason: "the camera stopped: \(ffmpegMessage(status))") }
-            guard packet.streamIndex == stream.pointee.index else { continue }
-            _ = decoder.send(packet)
-            if case .frame(let frame) = try decoder.receive() {
-                let tb = stream.pointee.time_base
-                let start = stream.pointee.start_time == noPTS ? 0 : stream.pointee.start_time
-                let time = MediaTime.ticks((frame.pts ?? start) - start, timeBase: Int64(tb.num), Int64(tb.den)) ?? .zero
-                framesRead += 1
-                if device.isVirtual { keepRealTime(time) }
-                return (frame, time)
-            }
+    /// The next decoded frame, its time since the camera started and when it was taken on the
+    /// capture clock (what sound is lined up with). The virtual camera is held to real time, as
+    /// a camera would be (its test source would otherwise run flat out).
+    func nextFrame() throws(MediaIOError) -> (OwnedFrame, MediaTime, TimeInterval) {
+        let frame = try nextCapturedFrame(from: context, stream: stream, decoder: decoder, device: device.id) { why in
+            .unreadable(path: device.id, reason: "the camera stopped: \(why)")
         }
-        throw .unreadable(path: device.id, reason: "the camera gives no pictures")
+        let tb = stream.pointee.time_base
+        let start = stream.pointee.start_time == noPTS ? 0 : stream.pointee.start_time
+        let time = MediaTime.ticks((frame.pts ?? start) - start, timeBase: Int64(tb.num), Int64(tb.den)) ?? .zero
+        framesRead += 1
+        if device.isVirtual {
+            keepRealTime(time)
+            return (frame, time, paceOrigin + time.seconds)
+        }
+        // V4L2 frames carry the wall clock (libavdevice converts the driver's stamps).
+        return (frame, time, CaptureClock.uptime(ofStamp: frame.pts, timeBase: tb))
     }
 
     private func keepRealTime(_ time: MediaTime) {
-        let now = ProcessInfo.processInfo.systemUptime
-        let origin = paceOrigin ?? now - time.seconds
-        paceOrigin = origin
-        let ahead = time.seconds - (now - origin)
+        let ahead = paceOrigin + time.seconds - CaptureClock.now
         if ahead > 0 { usleep(useconds_t(ahead * 1_000_000)) }
     }
 
@@ -113,11 +117,11 @@ public final class Camera {
     /// the camera's size only when `picture` is true (a preview that is behind skips the
     /// conversion, the most expensive step). Throws when the camera itself fails.
     public func readFrame(picture: Bool, recordingInto recording: CameraRecording? = nil) throws(MediaIOError) -> CameraFrame {
-        let (frame, time) = try nextFrame()
+        let (frame, time, takenAt) = try nextFrame()
         // A failed write ends the recording, not the camera: the preview goes on.
         var recordingError: MediaIOError?
         do {
-            try recording?.append(frame, at: time)
+            try recording?.append(frame, at: time, takenAt: takenAt)
         } catch {
             recordingError = error
         }

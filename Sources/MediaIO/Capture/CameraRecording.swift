@@ -3,10 +3,12 @@ import Foundation
 import ViewfinderCore
 
 /// An H.264 MP4 being recorded from a camera, one frame at a time as the camera reads them, so
-/// that one reader can feed both a preview and the recording.
+/// that one reader can feed both a preview and the recording; with a microphone, its sound is
+/// recorded beside the pictures as AAC.
 ///
 /// The file is written beside its destination and moved into place by `finish()`; a recording
-/// dropped unfinished leaves nothing. Frames are numbered at the camera's constant rate.
+/// discarded or dropped unfinished leaves nothing. Frames are numbered at the camera's constant
+/// rate; sound is placed by when it was heard against when the first frame was taken.
 public final class CameraRecording {
     /// Where the finished file goes.
     public let url: URL
@@ -16,6 +18,8 @@ public final class CameraRecording {
     public private(set) var frameCount = 0
     /// True once a frame arrived at or past `maxDuration`: the recording is complete.
     public private(set) var isFull = false
+    /// The microphone recorded, nil without sound.
+    public let microphone: MicrophoneDevice?
 
     private let output: MP4Output
     private let encoder: VideoEncoder
@@ -24,12 +28,24 @@ public final class CameraRecording {
     private let frameRate: Int
     private let size: PixelSize
     private var firstTime: MediaTime?
+    /// When the first frame was taken, on the capture clock.
+    private var firstTakenAt: TimeInterval?
+    private let sound: (listener: SoundListener, aac: AACEncoder, stream: UnsafeMutablePointer<AVStream>)?
+    private var ended = false
+    /// Why the sound is shorter than the pictures, when it is.
+    private var soundNote: String?
+
+    /// Whether this FFmpeg can encode recordings at all (it has a video encoder).
+    public static var isAvailable: Bool { VideoEncoder.codec != nil }
 
     /// Creates the file (beside `url` until `finish()`) for frames of a camera's `size` arriving
-    /// at `frameRate`, encoded at `quality`; fails at once when it cannot be written.
-    public init(to url: URL, size: PixelSize, frameRate: Int, quality: CaptureQuality, maxDuration: MediaTime?) throws(MediaIOError) {
+    /// at `frameRate`, encoded at `quality`, and opens `microphone` when given; fails at once
+    /// when the file cannot be written or the microphone cannot be opened.
+    public init(to url: URL, size: PixelSize, frameRate: Int, quality: CaptureQuality, maxDuration: MediaTime?,
+                microphone: MicrophoneDevice? = nil) throws(MediaIOError) {
         self.url = url
         self.maxDuration = maxDuration
+        self.microphone = microphone
         self.frameRate = max(1, frameRate)
         output = try MP4Output(url: url, fastStart: true)
         self.size = ExportPreset.encodedSize(for: size, box: quality.preset.box)
@@ -40,39 +56,162 @@ public final class CameraRecording {
                                    quality: settings, globalHeader: output.needsGlobalHeader, path: url.path)
         encoder.describeColour(range: AVCOL_RANGE_MPEG, space: AVCOL_SPC_BT709, primaries: AVCOL_PRI_BT709, transfer: AVCOL_TRC_BT709)
         stream = try output.addStream(for: encoder.context)
+        if let microphone {
+            let opened = try Microphone(device: microphone)
+            let first = try opened.read()
+            let f = first.frame.pointer.pointee
+            let aac = try AACEncoder(inputLayout: f.ch_layout, format: AVSampleFormat(rawValue: f.format), rate: f.sample_rate,
+                                     globalHeader: output.needsGlobalHeader, path: url.path)
+            let audio = try output.addStream(for: aac.context)
+            sound = (SoundListener(opened, first: first), aac, audio)
+        } else {
+            sound = nil
+        }
         try output.start()
+        sound?.listener.start()
+    }
+
+    deinit {
+        sound?.listener.stop()
     }
 
     /// The length recorded so far.
     public var duration: MediaTime { MediaTime(value: Int64(frameCount), timescale: Int64(frameRate)) }
 
-    /// Encodes a frame the camera read at `time`; past `maxDuration` it only marks the recording
-    /// full.
-    func append(_ frame: OwnedFrame, at time: MediaTime) throws(MediaIOError) {
-        guard !isFull else { return }
+    /// Encodes a frame the camera read at `time` (taken at `takenAt` on the capture clock) with
+    /// the sound heard until then; past `maxDuration` it only marks the recording full.
+    func append(_ frame: OwnedFrame, at time: MediaTime, takenAt: TimeInterval) throws(MediaIOError) {
+        guard !isFull, !ended else { return }
         let first = firstTime ?? time
         firstTime = first
+        if firstTakenAt == nil { firstTakenAt = takenAt }
         if let maxDuration, (time.subtracting(first) ?? .zero) >= maxDuration {
             isFull = true
             return
         }
-        try write(try encoder.encode(frame, pts: Int64(frameCount)))
+        try write(try encoder.encode(frame, pts: Int64(frameCount)), from: timeBase, to: stream)
         frameCount += 1
+        try writeSound(final: false)
     }
 
-    /// Flushes the encoder, writes the index and moves the file into place: it is playable.
+    /// Encodes the sound heard so far; at the end, everything heard before the last frame's end.
+    private func writeSound(final: Bool) throws(MediaIOError) {
+        guard let sound, let start = firstTakenAt else { return }
+        // A microphone that failed while recording leaves the sound it gave; the pictures stay.
+        if final, let failure = sound.listener.stopAndWait() {
+            soundNote = "the sound stops early: \(failure)"
+        }
+        let end = start + duration.seconds
+        for heard in sound.listener.take() {
+            if final, heard.heardAt >= end { break }
+            if !sound.aac.isPlaced {
+                // Microseconds: the two clocks' stamps are no finer.
+                let offset = Int64(((heard.heardAt - start) * 1_000_000).rounded())
+                sound.aac.place(firstSampleAt: MediaTime(value: offset, timescale: 1_000_000))
+            }
+            try write(try sound.aac.encode(heard.frame), from: sound.aac.context.pointee.time_base, to: sound.stream)
+        }
+        if final {
+            try write(try sound.aac.encode(nil), from: sound.aac.context.pointee.time_base, to: sound.stream)
+        }
+    }
+
+    /// Flushes the encoders, writes the index and moves the file into place: it is playable.
     public func finish() throws(MediaIOError) -> ExportResult {
-        try write(try encoder.flush())
-        try output.finish()
-        return ExportResult(method: encoder.name, note: nil, start: .zero, duration: duration, frameCount: frameCount,
-                            size: size, audio: nil)
+        guard !ended else { throw .writeFailed(path: url.path, reason: "the recording was discarded") }
+        ended = true
+        do {
+            try write(try encoder.flush(), from: timeBase, to: stream)
+            try writeSound(final: true)
+            try output.finish()
+        } catch {
+            sound?.listener.stop()
+            throw error
+        }
+        let audio = sound.map { _ in "aac" }
+        return ExportResult(method: encoder.name, note: soundNote, start: .zero, duration: duration, frameCount: frameCount,
+                            size: size, audio: audio)
     }
 
-    private func write(_ packets: [OwnedPacket]) throws(MediaIOError) {
+    /// Stops recording and throws away what was written: nothing is left.
+    public func discard() {
+        ended = true
+        sound?.listener.stop()
+        output.abandon()
+    }
+
+    private func write(_ packets: [OwnedPacket], from base: AVRational, to target: UnsafeMutablePointer<AVStream>) throws(MediaIOError) {
         for packet in packets {
-            av_packet_rescale_ts(packet.pointer, timeBase, stream.pointee.time_base)
-            packet.pointer.pointee.stream_index = stream.pointee.index
+            av_packet_rescale_ts(packet.pointer, base, target.pointee.time_base)
+            packet.pointer.pointee.stream_index = target.pointee.index
             try output.write(packet)
         }
+    }
+}
+
+/// Reads a microphone on a thread of its own (a read waits for sound, which the camera's
+/// thread must not) and keeps what it heard until the recording takes it.
+final class SoundListener: @unchecked Sendable {
+    private let microphone: Microphone
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var heard: [HeardSound]
+    private var running = true
+    private var failure: MediaIOError?
+    private let done = DispatchSemaphore(value: 0)
+    private var started = false
+
+    init(_ microphone: Microphone, first: HeardSound) {
+        self.microphone = microphone
+        heard = [first]
+    }
+
+    func start() {
+        started = true
+        let thread = Thread { [self] in listen() }
+        thread.name = "viewfinder-microphone"
+        thread.start()
+    }
+
+    private func listen() {
+        defer { done.signal() }
+        while locked({ running }) {
+            do {
+                let sound = try microphone.read()
+                locked { heard.append(sound) }
+            } catch {
+                locked { failure = error }
+                return
+            }
+        }
+    }
+
+    /// What was heard since the last call, in order.
+    func take() -> [HeardSound] {
+        locked {
+            let taken = heard
+            heard = []
+            return taken
+        }
+    }
+
+    /// Asks the thread to end after the block being read.
+    func stop() {
+        locked { running = false }
+    }
+
+    /// Ends the thread and waits for it (at most one block of sound); returns why the
+    /// microphone failed while recording, if it did.
+    func stopAndWait() -> MediaIOError? {
+        stop()
+        if started { done.wait() }
+        started = false
+        return locked { failure }
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
     }
 }

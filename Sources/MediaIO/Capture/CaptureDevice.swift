@@ -5,7 +5,8 @@ import ViewfinderCore
 /// A camera: a V4L2 device, or the virtual test camera (an FFmpeg test source behind the same
 /// code path, so capture can be tested without hardware).
 public struct CaptureDevice: Sendable, Equatable {
-    /// Which way a camera faces. V4L2 rarely knows, so it is usually `unspecified`.
+    /// Which way a camera faces: what the firmware says in sysfs (`position(ofNode:)`), often
+    /// nothing on a desktop, so it is usually `unspecified` or `external`.
     public enum Position: String, Sendable {
         case front, rear, external, unspecified
     }
@@ -20,6 +21,24 @@ public struct CaptureDevice: Sendable, Equatable {
     public let frameRates: [Int]
     /// Whether it has a flash control.
     public let hasFlash: Bool
+    /// Why it cannot be opened, in the user's words ("permission denied: add your user to the
+    /// video group"); nil when it can.
+    public let unavailableReason: String?
+
+    /// Whether it can be opened.
+    public var isUsable: Bool { unavailableReason == nil }
+
+    /// A camera as a device listing describes it.
+    public init(id: String, name: String, position: Position, sizes: [PixelSize], frameRates: [Int], hasFlash: Bool,
+                unavailableReason: String? = nil) {
+        self.id = id
+        self.name = name
+        self.position = position
+        self.sizes = sizes
+        self.frameRates = frameRates
+        self.hasFlash = hasFlash
+        self.unavailableReason = unavailableReason
+    }
 
     /// True for the virtual test camera.
     public var isVirtual: Bool { id == CaptureDevice.virtual.id }
@@ -28,17 +47,30 @@ public struct CaptureDevice: Sendable, Equatable {
     public static let virtual = CaptureDevice(
         id: "virtual", name: "Viewfinder virtual camera", position: .unspecified,
         sizes: [PixelSize(width: 640, height: 480), PixelSize(width: 1280, height: 720), PixelSize(width: 1920, height: 1080)],
-        frameRates: [30], hasFlash: false)
+        frameRates: [30], hasFlash: false, unavailableReason: nil)
 
-    /// The V4L2 cameras on this machine (an empty list when there is none), in device order.
-    public static func cameras(devicesFolder: String = "/dev") -> [CaptureDevice] {
+    /// Where device nodes are looked for: /dev, or `VIEWFINDER_DEVICES` (for tests and
+    /// containers that keep their nodes elsewhere).
+    public static var devicesFolder: String {
+        ProcessInfo.processInfo.environment["VIEWFINDER_DEVICES"].flatMap { $0.isEmpty ? nil : $0 } ?? "/dev"
+    }
+
+    /// The V4L2 cameras on this machine (an empty list when there is none), in device order;
+    /// a node that exists but may not be opened is listed with the reason (`unavailableReason`).
+    public static func cameras(devicesFolder: String = CaptureDevice.devicesFolder) -> [CaptureDevice] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: devicesFolder)) ?? []
         let nodes = names.filter { $0.hasPrefix("video") && Int($0.dropFirst(5)) != nil }
             .sorted { Int($0.dropFirst(5)) ?? 0 < Int($1.dropFirst(5)) ?? 0 }
         return nodes.compactMap { node in
             let path = devicesFolder + "/" + node
             var info = vf_v4l2_info()
-            guard vf_v4l2_query(path, &info) == 0 else { return nil }
+            let status = vf_v4l2_query(path, &info)
+            if status > 0 {
+                guard let reason = openFailure(status) else { return nil }
+                return CaptureDevice(id: path, name: node, position: .unspecified, sizes: [], frameRates: [], hasFlash: false,
+                                     unavailableReason: reason)
+            }
+            guard status == 0 else { return nil }
             let name = withUnsafeBytes(of: info.name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
@@ -46,16 +78,28 @@ public struct CaptureDevice: Sendable, Equatable {
             let heights = withUnsafeBytes(of: info.height) { Array($0.bindMemory(to: Int32.self)) }
             let rates = withUnsafeBytes(of: info.fps) { Array($0.bindMemory(to: Int32.self)) }
             let sizes = (0..<Int(info.size_count)).map { PixelSize(width: Int(widths[$0]), height: Int(heights[$0])) }
-            return CaptureDevice(id: path, name: name.isEmpty ? node : name, position: .unspecified,
+            return CaptureDevice(id: path, name: name.isEmpty ? node : name, position: position(ofNode: node),
                                  sizes: sizes, frameRates: (0..<Int(info.fps_count)).map { Int(rates[$0]) },
-                                 hasFlash: info.has_flash != 0)
+                                 hasFlash: info.has_flash != 0, unavailableReason: nil)
+        }
+    }
+
+    /// What to tell the user when a camera's node cannot be opened (`code` is errno); nil when
+    /// the node is no camera at all (no driver behind it).
+    static func openFailure(_ code: Int32) -> String? {
+        switch code {
+        case EACCES, EPERM: return "permission denied: add your user to the video group"
+        case EBUSY: return "busy: another program is using the camera"
+        case ENODEV, ENXIO, ENOENT, ENOTTY: return nil
+        default: return String(cString: strerror(code))
         }
     }
 
     /// A device by id ("virtual" or a /dev path), nil when there is none.
     public static func named(_ id: String) -> CaptureDevice? {
         if id == virtual.id { return virtual }
-        return cameras().first { $0.id == id }
+        let folder = (id as NSString).deletingLastPathComponent
+        return cameras(devicesFolder: folder.isEmpty ? devicesFolder : folder).first { $0.id == id }
     }
 }
 

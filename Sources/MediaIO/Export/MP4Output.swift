@@ -168,6 +168,13 @@ final class MP4Output {
         finished = true
     }
 
+    /// Closes the file unfinished and deletes it: nothing is left.
+    func abandon() {
+        guard !finished else { return }
+        if context.pointee.pb != nil { avio_closep(&context.pointee.pb) }
+        try? FileManager.default.removeItem(at: temporary)
+    }
+
     static func fourCC(_ text: String) -> UInt32 {
         text.utf8.prefix(4).enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
     }

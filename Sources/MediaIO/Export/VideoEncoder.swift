@@ -39,13 +39,17 @@ final class VideoEncoder {
         var parameterSetID: Int
     }
 
+    /// x264, else FFmpeg's MPEG-4 Part 2; nil when this FFmpeg has neither.
+    static var codec: UnsafePointer<AVCodec>? {
+        avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4)
+    }
+
     init(size: PixelSize, timeBase: AVRational, frameRate: AVRational, quality: Quality,
          globalHeader: Bool, path: String, match: Match? = nil) throws(MediaIOError) {
         self.size = size
         self.path = path
         let hevc = match?.codec == .hevc
-        let codec = hevc ? avcodec_find_encoder_by_name("libx265")
-            : avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4)
+        let codec = hevc ? avcodec_find_encoder_by_name("libx265") : Self.codec
         guard let codec, let enc = avcodec_alloc_context3(codec) else {
             throw .encodeFailed(path: path, detail: hevc ? "no libx265 in this FFmpeg build to re-encode the edges of a smart cut"
                                                          : "no H.264 or MPEG-4 encoder in this FFmpeg build")
@@ -184,15 +188,6 @@ final class VideoEncoder {
     }
 
     private func send(_ frame: OwnedFrame?) throws(MediaIOError) -> [OwnedPacket] {
-        var status = avcodec_send_frame(context, frame?.pointer)
-        guard status >= 0 || status == errorEOF else { throw .encodeFailed(path: path, detail: ffmpegMessage(status)) }
-        var packets: [OwnedPacket] = []
-        while true {
-            guard let packet = OwnedPacket() else { throw .encodeFailed(path: path, detail: "out of memory") }
-            status = avcodec_receive_packet(context, packet.pointer)
-            if status == errorAgain || status == errorEOF { return packets }
-            guard status >= 0 else { throw .encodeFailed(path: path, detail: ffmpegMessage(status)) }
-            packets.append(packet)
-        }
+        try encodePackets(context, frame, path: path)
     }
 }

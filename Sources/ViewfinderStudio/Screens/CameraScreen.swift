@@ -17,6 +17,8 @@ final class CameraScreen: Screen {
     private let statusLabel = Label("")
     let photoButton = Button("Take Photo")
     let recordButton = Button("Record")
+    /// Stops a recording and throws it away (only while one runs).
+    let cancelButton = Button("Cancel")
     let backButton = Button("Back")
     private var qualityButtons: [CaptureQuality: ToggleButton] = [:]
     private var limitButtons: [Int: ToggleButton] = [:]
@@ -27,10 +29,11 @@ final class CameraScreen: Screen {
     var onPhoto: (() -> Void)?
     var onRecord: (() -> Void)?
     var onStop: (() -> Void)?
+    var onCancel: (() -> Void)?
     var onBack: (() -> Void)?
 
     init(device: CaptureDevice) {
-        session = CameraSession(device: device)
+        session = CameraSession(device: device, microphone: CameraSession.defaultMicrophone(for: device))
         preview.name = "camera-preview"
         preview.expand()
         preview.setMinimumSize(width: 320, height: 240)
@@ -44,6 +47,8 @@ final class CameraScreen: Screen {
             if case .recording = self.session.recording { self.onStop?() } else { self.onRecord?() }
         }
         backButton.on("clicked") { [unowned self] in self.onBack?() }
+        cancelButton.on("clicked") { [unowned self] in self.onCancel?() }
+        cancelButton.isSensitive = false
 
         let qualities = ChoiceGroup(CaptureQuality.allCases.map { ($0, $0.rawValue.capitalized) }, selected: quality) {
             [unowned self] choice in self.quality = choice
@@ -51,7 +56,7 @@ final class CameraScreen: Screen {
         let limits = ChoiceGroup([10, 30, 60].map { ($0, "\($0) s") }, selected: limit) { [unowned self] seconds in self.limit = seconds }
         qualityButtons = qualities.buttons
         limitButtons = limits.buttons
-        let controls = buttonRow([backButton], [qualities.box, limits.box, recordButton, photoButton])
+        let controls = buttonRow([backButton], [qualities.box, limits.box, cancelButton, recordButton, photoButton])
         root.setMargins(16)
         root.append(preview)
         root.append(details)
@@ -79,7 +84,7 @@ final class CameraScreen: Screen {
     func button(named name: String) -> Widget? {
         if let quality = CaptureQuality(rawValue: name) { return qualityButtons[quality] }
         if name.hasSuffix("s"), let seconds = Int(name.dropLast()) { return limitButtons[seconds] }
-        return ["photo": photoButton, "record": recordButton, "back": backButton][name]
+        return ["photo": photoButton, "record": recordButton, "cancel": cancelButton, "back": backButton][name]
     }
 
     func part(named name: String) -> Widget? {
@@ -88,6 +93,7 @@ final class CameraScreen: Screen {
 
     /// Shows a recording's state: the countdown, or where it went.
     func showRecording(_ state: CameraSession.RecordingState) {
+        if case .recording = state { cancelButton.isSensitive = true } else { cancelButton.isSensitive = false }
         switch state {
         case .idle:
             statusLabel.text = "Live"

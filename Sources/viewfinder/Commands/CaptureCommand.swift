@@ -9,19 +9,26 @@ import ViewfinderCore
 enum CaptureCommand: Command {
     static let name = "capture"
     static let summary = "Take a photo or record a video from a camera (or the virtual test camera)."
-    static let synopsis = "photo|video [--device ID|virtual] [--size WxH] [--quality high|medium|low] [--max-duration S] (-o OUT | --save [--library DIR])"
+    static let synopsis = "photo|video [--device ID|virtual] [--size WxH] [--quality high|medium|low] [--max-duration S] [--microphone NAME|virtual|none] [--flash off|on|auto|torch] (-o OUT | --save [--library DIR])"
     static let positionalCount = 1...1
     static let options = [
         OptionSpec("device", value: "ID", help: "A /dev/video* path, or virtual (default: the first camera)."),
         OptionSpec("size", value: "WxH", help: "Picture size (default: the camera's first)."),
         OptionSpec("quality", value: "Q", help: "video: \(CaptureQuality.choices) (default high): the export presets highest, medium and low."),
         OptionSpec("max-duration", value: "S", help: "video: stop after S seconds (default: at Ctrl-C)."),
+        OptionSpec("microphone", value: "M", help: "video: the sound, as 'viewfinder devices' lists it, virtual or none (default: the system's default microphone; virtual with --device virtual)."),
+        OptionSpec("flash", value: "MODE", help: "\(FlashMode.choices) (default off), through the camera's V4L2 flash controls; an error on a camera without flash."),
         OptionSpec("output", short: "o", value: "OUT", help: "The file to write (.jpg for photos, .mp4 for videos)."),
         OptionSpec("save", help: "Store the result in the library's Captures instead of a file."),
         OptionSpec("library", value: "DIR", help: "With --save: the library folder."),
         OptionSpec("quiet", short: "q", help: "video: no progress display."),
     ]
-    static let discussion = "Ctrl-C ends a recording cleanly: the file is finished and playable. Photos record when they were taken (EXIF)."
+    static let discussion = """
+        Ctrl-C ends a recording cleanly: the file is finished and playable. SIGTERM stops it and throws it away: \
+        nothing is left, exit status 143. Sound is AAC; without a microphone on this machine the recording is silent \
+        (a one-line note says so), while a named microphone that cannot be opened is an error. Photos record when \
+        they were taken (EXIF).
+        """
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let what = arguments.positionals[0]
@@ -55,9 +62,17 @@ enum CaptureCommand: Command {
             guard let found = CaptureDevice.named(id) else { throw CaptureError.unknownDevice(id) }
             device = found
         } else {
-            guard let first = CaptureDevice.cameras().first else { throw CaptureError.noCamera }
+            // The first camera that opens; when none does, the first one's reason.
+            let cameras = CaptureDevice.cameras()
+            guard let first = cameras.first(where: \.isUsable) ?? cameras.first else { throw CaptureError.noCamera }
             device = first
         }
+        var flash = FlashMode.off
+        if let text = arguments.value("flash") {
+            guard let parsed = FlashMode(rawValue: text) else { throw arguments.invalid("flash", "\(FlashMode.choices), not '\(text)'") }
+            flash = parsed
+        }
+        let microphone = what == "video" ? try chooseMicrophone(arguments.value("microphone"), for: device) : nil
         let ext = what == "photo" ? "jpg" : "mp4"
         let target = output ?? FileManager.default.temporaryDirectory.appendingPathComponent("capture-\(UUID().uuidString).\(ext)")
         if let output {
@@ -68,15 +83,12 @@ enum CaptureCommand: Command {
         }
         // The camera screen's session: one path (its thread, settling, recording) for both front ends.
         try MainActor.assumeIsolated {
-            let session = CameraSession(device: device, size: size)
+            let session = CameraSession(device: device, size: size, microphone: microphone)
+            try session.setFlashMode(flash)
             if what == "photo" {
                 _ = try MainRunLoop.await { try await session.takePhoto(to: target) }
             } else {
-                _ = try ProgressDisplay.runOnMainActor(label: "Recording from \(device.name)", quiet: arguments.flag("quiet")) { progress in
-                    if let maxDuration { progress.totalUnitCount = max(1, Int64(maxDuration.seconds * 1000)) }
-                    session.onRecordingChange = { [unowned session] _ in progress.completedUnitCount = Int64(session.recordedDuration.seconds * 1000) }
-                    return try await session.record(to: target, quality: quality, maxDuration: maxDuration)
-                }
+                try record(session, to: target, quality: quality, maxDuration: maxDuration, quiet: arguments.flag("quiet"))
             }
         }
         if save {
@@ -89,4 +101,52 @@ enum CaptureCommand: Command {
         }
         return 0
     }
+
+    /// The microphone `--microphone` names; without it the camera's default, or none with a
+    /// note when this machine has no microphone.
+    private static func chooseMicrophone(_ name: String?, for device: CaptureDevice) throws -> MicrophoneDevice? {
+        guard let name else {
+            let found = CameraSession.defaultMicrophone(for: device)
+            if found == nil { ViewfinderTool.standardError("viewfinder: no microphone found; recording without sound (--microphone none hides this note)") }
+            return found
+        }
+        if name == "none" { return nil }
+        guard let found = MicrophoneDevice.named(name) else { throw CaptureError.unknownMicrophone(name) }
+        return found
+    }
+
+    /// Records under the progress display; SIGTERM throws the recording away (nothing is left,
+    /// even when it arrives while the file is being finished).
+    @MainActor
+    private static func record(_ session: CameraSession, to target: URL, quality: CaptureQuality, maxDuration: MediaTime?,
+                               quiet: Bool) throws {
+        let terminated = Lent(false)
+        let watch = OnSignal(SIGTERM) {
+            Task { @MainActor in
+                terminated.value = true
+                await session.discardRecording()
+            }
+        }
+        defer { watch.stop() }
+        do {
+            _ = try ProgressDisplay.runOnMainActor(label: "Recording from \(session.device.name)", quiet: quiet) { progress in
+                if let maxDuration { progress.totalUnitCount = max(1, Int64(maxDuration.seconds * 1000)) }
+                session.onRecordingChange = { [unowned session] _ in progress.completedUnitCount = Int64(session.recordedDuration.seconds * 1000) }
+                return try await session.record(to: target, quality: quality, maxDuration: maxDuration)
+            }
+        } catch CaptureError.recordingDiscarded {
+            throw Terminated()
+        }
+        // Let a SIGTERM that came as the recording ended be handled, then honour it.
+        _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
+        if terminated.value {
+            try? FileManager.default.removeItem(at: target)
+            throw Terminated()
+        }
+    }
+}
+
+/// The recording was stopped by SIGTERM and thrown away.
+struct Terminated: Error, CustomStringConvertible {
+    var description: String { CaptureError.recordingDiscarded.description }
 }

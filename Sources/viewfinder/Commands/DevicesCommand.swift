@@ -1,35 +1,62 @@
 import CommandLineKit
+import Capture
 import Foundation
 import MediaIO
 import ViewfinderCore
 
-/// `viewfinder devices`: the cameras on this machine.
+/// `viewfinder devices`: the cameras and microphones on this machine.
 enum DevicesCommand: Command {
     static let name = "devices"
-    static let summary = "List the cameras (V4L2) with their sizes, frame rates and flash."
+    static let summary = "List the cameras (V4L2) with their sizes, frame rates and flash, and the microphones."
     static let synopsis = "[--json]"
     static let positionalCount = 0...0
-    static let options = [OptionSpec("json", help: "Print JSON.")]
-    static let discussion = "The virtual test camera (--device virtual in capture) is always there and not listed."
+    static let options = [OptionSpec("json", help: "Print JSON: one object per device, cameras first, each with its kind.")]
+    static let discussion = """
+        A camera that exists but cannot be opened is listed with the reason. Nodes are looked for in /dev, or in \
+        VIEWFINDER_DEVICES when set. Microphones are the sound server's default input when a PulseAudio or PipeWire server runs, then the ALSA \
+        capture devices; the first is the default. The virtual test camera and microphone (--device virtual, \
+        --microphone virtual in capture) are always there and not listed.
+        """
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let cameras = CaptureDevice.cameras()
+        let microphones = MicrophoneDevice.microphones()
         if arguments.flag("json") {
-            print(JSONValue.array(cameras.map { camera in
+            let cameraItems: [JSONValue] = cameras.map { camera in
                 .object([
+                    ("kind", .string("camera")),
                     ("id", .string(camera.id)), ("name", .string(camera.name)), ("position", .string(camera.position.rawValue)),
                     ("sizes", .array(camera.sizes.map { .string("\($0.width)x\($0.height)") })),
                     ("frameRates", .array(camera.frameRates.map(JSONValue.int))), ("flash", .bool(camera.hasFlash)),
-                    ("mediaTypes", .array([.string("photo"), .string("video")])),
+                    ("mediaTypes", .array(MediaSources.mediaTypes(of: camera).map { .string($0.rawValue) })),
+                    ("unavailable", camera.unavailableReason.map(JSONValue.string) ?? .null),
                 ])
-            }).rendered())
-        } else if cameras.isEmpty {
-            print("no camera found (capture --device virtual uses the test camera)")
-        } else {
-            for camera in cameras {
-                let sizes = camera.sizes.map { "\($0.width)x\($0.height)" }.joined(separator: ", ")
-                print("\(camera.id)\t\(camera.name)\t\(sizes)\t\(camera.frameRates.map(String.init).joined(separator: "/")) fps\t\(camera.hasFlash ? "flash" : "no flash")")
             }
+            let microphoneItems: [JSONValue] = microphones.enumerated().map { index, microphone in
+                .object([
+                    ("kind", .string("microphone")), ("id", .string(microphone.id)), ("name", .string(microphone.name)),
+                    ("through", .string(microphone.kind.rawValue)), ("default", .bool(index == 0)),
+                ])
+            }
+            print(JSONValue.array(cameraItems + microphoneItems).rendered())
+            return 0
+        }
+        if cameras.isEmpty {
+            print("no camera found (capture --device virtual uses the test camera)")
+        }
+        for camera in cameras {
+            if let reason = camera.unavailableReason {
+                print("\(camera.id)\tcannot be opened: \(reason)")
+                continue
+            }
+            let sizes = camera.sizes.map { "\($0.width)x\($0.height)" }.joined(separator: ", ")
+            print("\(camera.id)\t\(camera.name)\t\(camera.position.rawValue)\t\(sizes)\t\(camera.frameRates.map(String.init).joined(separator: "/")) fps\t\(camera.hasFlash ? "flash" : "no flash")")
+        }
+        if microphones.isEmpty {
+            print("no microphone found (capture --microphone virtual uses the test microphone)")
+        }
+        for (index, microphone) in microphones.enumerated() {
+            print("\(microphone.id)\t\(microphone.name)\tmicrophone\(index == 0 ? " (default)" : "")")
         }
         return 0
     }

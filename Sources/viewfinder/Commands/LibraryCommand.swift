@@ -210,6 +210,7 @@ enum LibraryCommand: Command {
                     ("source", .string(asset.source.rawValue)),
                     ("coverTime", asset.posterTime.map(JSONValue.time) ?? .null),
                     ("path", (try? library.originalURL(of: asset)).map { .string($0.path) } ?? .null),
+                    ("metadata", asset.metadata.json),
                 ])
             }).rendered())
         } else {

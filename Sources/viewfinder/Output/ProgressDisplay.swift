@@ -108,18 +108,32 @@ enum MainRunLoop {
 
 /// Turns SIGINT into `Progress.cancel()` while installed; the default handler comes back after.
 final class CancelOnInterrupt: @unchecked Sendable {
-    private let source: DispatchSourceSignal
+    private let watch: OnSignal
 
     init(_ progress: Progress) {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         let box = Lent(progress)
-        source.setEventHandler { box.value.cancel() }
+        watch = OnSignal(SIGINT) { box.value.cancel() }
+    }
+
+    func stop() { watch.stop() }
+}
+
+/// Runs `handler` (on a background queue) when the process gets `signal`, instead of the
+/// default action, until `stop()`.
+final class OnSignal: @unchecked Sendable {
+    private let source: DispatchSourceSignal
+    private let number: Int32
+
+    init(_ number: Int32, _ handler: @escaping @Sendable () -> Void) {
+        self.number = number
+        signal(number, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler(handler: handler)
         source.resume()
     }
 
     func stop() {
         source.cancel()
-        signal(SIGINT, SIG_DFL)
+        signal(number, SIG_DFL)
     }
 }
