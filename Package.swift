@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "Store", targets: ["Store"]),
         .library(name: "MediaLibrary", targets: ["MediaLibrary"]),
         .library(name: "Capture", targets: ["Capture"]),
+        .library(name: "ViewfinderUI", targets: ["ViewfinderUI"]),
         .executable(name: "viewfinder", targets: ["viewfinder"]),
         .executable(name: "viewfinder-studio", targets: ["ViewfinderStudio"]),
     ],
@@ -91,6 +92,15 @@ let package = Package(
         // The desktop app's thin GTK layer: object ownership, signals, the main loop, drawing.
         .target(name: "StudioKit", dependencies: ["ViewfinderCore", "CGtk", "CCairo"], swiftSettings: [gtkIncludeFlags]),
 
+        // Components: the GTK 4 pickers, cover chooser, crop editor, camera, trimmer and HUD that
+        // any Swift GTK app embeds (and Studio runs on).
+        .target(
+            name: "ViewfinderUI",
+            dependencies: ["ViewfinderCore", "StudioKit", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD",
+                           "AvatarCrop", "MediaLibrary", "Capture", "Motion"],
+            swiftSettings: [gtkIncludeFlags]
+        ),
+
         // Front ends. CommandLineKit is the CLI's generic option parser, a library so the fuzz
         // targets can reach it.
         .target(name: "CommandLineKit"),
@@ -100,8 +110,17 @@ let package = Package(
         ),
         .executableTarget(
             name: "ViewfinderStudio",
-            dependencies: ["CommandLineKit", "ViewfinderCore", "StudioKit", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD",
-                           "AvatarCrop", "MediaLibrary", "Capture", "Motion"],
+            dependencies: ["CommandLineKit", "ViewfinderCore", "StudioKit", "ViewfinderUI", "MediaIO", "Imaging", "CoverPicker",
+                           "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion"],
+            swiftSettings: [gtkIncludeFlags]
+        ),
+
+        // The example in Examples/: a few dozen lines embedding MediaPicker and the HUD, an
+        // executable target so `swift build` (and so `make test`) builds it with everything else.
+        .executableTarget(
+            name: "picker-example",
+            dependencies: ["ViewfinderUI", "StudioKit", "MediaLibrary", "Capture"],
+            path: "Examples/PickerExample",
             swiftSettings: [gtkIncludeFlags]
         ),
 

@@ -20,7 +20,13 @@ struct StudioOptions {
 
     enum Parsed {
         case run(StudioOptions), help, version
+        /// `pick KIND …`: one picker for another program.
+        case pick(PickRequest, StudioOptions)
+        case pickHelp
     }
+
+    /// Set for `pick`: the picker to open instead of the library.
+    var pick: PickRequest?
 
     /// The app's options, in the order `--help` lists them.
     static let options = [
@@ -40,6 +46,7 @@ struct StudioOptions {
     static var usage: String {
         """
         usage: viewfinder-studio [OPTIONS]
+               viewfinder-studio pick media|cover|avatar|photo|video … (see 'viewfinder-studio pick --help')
 
         Viewfinder Studio: the desktop app. Browse and import into the photo library, take photos and
         videos, choose a video's cover frame, crop an avatar, trim a video, with progress you can cancel.
@@ -53,6 +60,12 @@ struct StudioOptions {
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Parsed {
+        if arguments.first == "pick" {
+            var app = StudioOptions()
+            guard let request = try PickRequest.parse(Array(arguments.dropFirst()), into: &app) else { return .pickHelp }
+            app.pick = request
+            return .pick(request, app)
+        }
         let parsed = try ParsedArguments(arguments, options: options.filter { $0.name != "help" },
                                          positionalCount: 0...0, command: "viewfinder-studio")
         if parsed.wantsHelp { return .help }

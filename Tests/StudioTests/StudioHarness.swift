@@ -78,13 +78,20 @@ enum StudioHarness {
             "GSK_RENDERER=cairo", "GDK_BACKEND=x11", "NO_AT_BRIDGE=1", "GTK_A11Y=none",
             "XDG_CACHE_HOME=\(folder.appendingPathComponent("cache").path)",
             "xvfb-run", "-a", "-s", "-screen 0 1280x1024x24",
-            TestPaths.studio.path, "--script", script.path,
-        ] + arguments)
+            TestPaths.studio.path,
+        ] + arguments + ["--script", script.path])
+    }
+
+    /// Runs `viewfinder-studio pick …` (`arguments` start with `pick`) driven by the script
+    /// `lines`, as another program would: stdout is the result alone, the events are on stderr.
+    static func pick(_ lines: [String], arguments: [String], in folder: URL, timeout: TimeInterval = 180) async throws -> StudioRun {
+        try #require(available, "\(unavailableReason)")
+        return try await offThePool { try parse(launch(lines, arguments: arguments, in: folder).finish(timeout: timeout), eventsOnStderr: true) }
     }
 
     /// The events the app printed, one JSON object per line.
-    private static func parse(_ result: RunResult) -> StudioRun {
-        let events = result.stdout.split(separator: "\n").compactMap { line -> [String: Any]? in
+    private static func parse(_ result: RunResult, eventsOnStderr: Bool = false) -> StudioRun {
+        let events = (eventsOnStderr ? result.stderr : result.stdout).split(separator: "\n").compactMap { line -> [String: Any]? in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
         }
         return StudioRun(status: result.status, events: events, stderr: result.stderr, stdout: result.stdout)
@@ -94,16 +101,16 @@ enum StudioHarness {
     /// (its `signal` step), calls `interact` with what it wrote (the display, where a part is),
     /// and lets the script go on once `interact` returns.
     static func runInteractive<Value: Sendable>(_ lines: [String], arguments: [String], in folder: URL, readyFile: URL,
-                                                timeout: TimeInterval = 120,
+                                                timeout: TimeInterval = 120, pick: Bool = false,
                                                 interact: @escaping @Sendable ([String: Any]) throws -> Value) async throws -> StudioRunWith<Value> {
         try #require(available, "\(unavailableReason)")
         try #require(hasXdotool, "\(noXdotoolReason)")
         return try await offThePool { try runInteractiveBlocking(lines, arguments: arguments, in: folder, readyFile: readyFile,
-                                                          timeout: timeout, interact: interact) }
+                                                          timeout: timeout, pick: pick, interact: interact) }
     }
 
     private static func runInteractiveBlocking<Value: Sendable>(_ lines: [String], arguments: [String], in folder: URL, readyFile: URL,
-                                                                timeout: TimeInterval,
+                                                                timeout: TimeInterval, pick: Bool,
                                                                 interact: ([String: Any]) throws -> Value) throws -> StudioRunWith<Value> {
         let process = try launch(lines, arguments: arguments, in: folder)
         defer { process.terminate() }
@@ -117,7 +124,7 @@ enum StudioHarness {
         let signal = try JSONSerialization.jsonObject(with: Data(contentsOf: readyFile)) as? [String: Any] ?? [:]
         let value = try interact(signal)
         let result = try process.finish(timeout: max(1, deadline.timeIntervalSinceNow))
-        return StudioRunWith(run: parse(result), interaction: value)
+        return StudioRunWith(run: parse(result, eventsOnStderr: pick), interaction: value)
     }
 
     /// Sends X input with xdotool to the display a `signal` step reported.

@@ -28,6 +28,9 @@ struct LayeringTests {
         "MotionRenderer": core.union(["ViewfinderCore", "Motion"]).union(engines),
         "StudioKit": core.union(["ViewfinderCore", "Glibc", "CGtk", "CCairo"]),
         "CommandLineKit": core.union(["ViewfinderCore"]),
+        // Components: over StudioKit and every feature, never a front end or a C module.
+        "ViewfinderUI": core.union(["ViewfinderCore", "StudioKit", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop",
+                                    "MediaLibrary", "Capture", "Motion"]).union(engines),
     ]
 
     static func imports(of module: String) throws -> [(file: String, line: String)] {
