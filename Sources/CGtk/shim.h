@@ -50,6 +50,16 @@ static inline gboolean vf_prefers_dark_theme(void) {
     return dark;
 }
 
+/// Sets the name a screen reader says for a widget (gtk_accessible_update_property is variadic).
+static inline void vf_set_accessible_label(void *widget, const char *label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
+/// Sets the longer description a screen reader gives for a widget.
+static inline void vf_set_accessible_description(void *widget, const char *text) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+}
+
 /// The n-th file of a dropped GdkFileList value, or NULL past the end (borrowed, not owned).
 static inline GFile *vf_dropped_file(const GValue *value, unsigned index) {
     if (!G_VALUE_HOLDS(value, GDK_TYPE_FILE_LIST)) return NULL;

@@ -111,12 +111,8 @@ extension Studio {
         openCover(.file(video), limit: limit, conversion: CoverFlow.Conversion(rawValue: request.convert) ?? .auto) {
             [unowned self] outcome in
             self.ended(outcome) { choice in
-                let stem = (video.lastPathComponent as NSString).deletingPathExtension + " cover"
-                let target = request.output ?? CoverPicker.freeURL(in: Self.resultFolder(beside: request.input), stem: stem, extension: "jpg")
-                do {
-                    try CoverFlow.write(choice.image, to: target)
-                } catch {
-                    return self.endPick(.failed("cannot write the cover: \(error)"))
+                guard let target = self.writeResult("cover", of: video, ext: "jpg", request, { try CoverFlow.write(choice.image, to: $0) }) else {
+                    return
                 }
                 self.endPick(.result(["video": choice.video.path, "cover": target.path, "time": choice.time.seconds,
                                       "frame": choice.frame.map { $0 as Any } ?? NSNull()]))
@@ -127,12 +123,8 @@ extension Studio {
     private func pickAvatar(_ photo: URL, _ request: PickRequest) {
         openAvatar(.file(photo), shape: request.shape == "square" ? .square : .circle, side: request.size) { [unowned self] outcome in
             self.ended(outcome) { avatar in
-                let stem = (photo.lastPathComponent as NSString).deletingPathExtension + " avatar"
-                let target = request.output ?? CoverPicker.freeURL(in: Self.resultFolder(beside: request.input), stem: stem, extension: "png")
-                do {
-                    try ImageEncoder.write(avatar.image, to: target)
-                } catch {
-                    return self.endPick(.failed("cannot write the avatar: \(error)"))
+                guard let target = self.writeResult("avatar", of: photo, ext: "png", request, { try ImageEncoder.write(avatar.image, to: $0) }) else {
+                    return
                 }
                 let spec = (try? JSONSerialization.jsonObject(with: Data(avatar.spec.json().utf8))) ?? avatar.spec.json()
                 self.endPick(.result(["original": avatar.original.path, "avatar": target.path, "spec": spec]))
@@ -145,6 +137,21 @@ extension Studio {
             return endPick(.failed("\(CaptureUnavailable())"))
         }
         openCamera { [unowned self] outcome in self.ended(outcome, then: done) }
+    }
+
+    /// Writes a pick's `kind` result made from `input` to `-o`, else to "STEM KIND.EXT" beside
+    /// the file given (or here); nil (and the pick failed) when it cannot.
+    private func writeResult(_ kind: String, of input: URL, ext: String, _ request: PickRequest,
+                             _ write: (URL) throws -> Void) -> URL? {
+        let stem = (input.lastPathComponent as NSString).deletingPathExtension + " " + kind
+        let target = request.output ?? CoverPicker.freeURL(in: Self.resultFolder(beside: request.input), stem: stem, extension: ext)
+        do {
+            try write(target)
+            return target
+        } catch {
+            endPick(.failed("cannot write the \(kind): \(error)"))
+            return nil
+        }
     }
 
     // MARK: - JSON

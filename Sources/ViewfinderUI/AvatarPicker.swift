@@ -73,7 +73,14 @@ public final class AvatarPicker: Component {
         editor.add(ClickGesture { [unowned self] count, _, _ in if count == 2 { self.reset() } })
 
 
-        let hint = Label("Drag to move · scroll or pinch to zoom · double-click to reset")
+        editor.isFocusable = true
+        editor.setAccessibleName("Avatar crop")
+        editor.setAccessibleDescription("Arrows move the photo, plus and minus zoom about the centre, 0 resets")
+        editor.add(KeyController { [unowned self] key in self.pressed(key) })
+        doneButton.setAccessibleName("Done: make the avatar")
+        backButton.setAccessibleName("Back: leave without an avatar")
+
+        let hint = Label("Drag or arrows to move · scroll, pinch or +/− to zoom · double-click or 0 to reset")
         hint.addStyleClass("dim-label")
         doneButton.addStyleClass("suggested-action")
         doneButton.isSensitive = false
@@ -110,6 +117,32 @@ public final class AvatarPicker: Component {
         image = session.preview.flatMap { CairoImage($0) }
         doneButton.isSensitive = true
         changed()
+        // A keyboard user starts on the crop.
+        editor.grabFocus()
+    }
+
+    /// How far one arrow press pans, in points.
+    public static let keyPan = 10.0
+
+    /// The editor's keys: arrows pan, +/− zoom by 10 % about the centre, 0 resets.
+    public func pressed(_ key: KeyPress) -> Bool {
+        guard image != nil else { return false }
+        let step = Self.keyPan
+        let pans = ["Left": Point(x: -step, y: 0), "Right": Point(x: step, y: 0), "Up": Point(x: 0, y: -step), "Down": Point(x: 0, y: step)]
+        let centre = Point(x: Self.viewport.width / 2, y: Self.viewport.height / 2)
+        if let pan = pans[key.name] {
+            session.pan(by: pan)
+            changed()
+        } else if ["plus", "equal", "KP_Add"].contains(key.name) {
+            zoom(by: 1.1, at: centre)
+        } else if ["minus", "KP_Subtract"].contains(key.name) {
+            zoom(by: 1 / 1.1, at: centre)
+        } else if ["0", "KP_0"].contains(key.name) {
+            reset()
+        } else {
+            return false
+        }
+        return true
     }
 
     // MARK: - Gestures, in the session's terms

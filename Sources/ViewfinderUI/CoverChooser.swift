@@ -108,6 +108,30 @@ public final class CoverChooser: Component {
             root.append(part)
         }
         bindSession()
+        strip.isFocusable = true
+        strip.setAccessibleName("Cover frame")
+        strip.setAccessibleDescription("Left and Right step one frame, Shift with them one strip cell, Home and End the first and last frame")
+        strip.add(KeyController { [unowned self] key in self.pressed(key) })
+        preview.area.setAccessibleName("Cover preview")
+        doneButton.setAccessibleName("Done: use this frame as the cover")
+        backButton.setAccessibleName("Back: leave without a cover")
+    }
+
+    /// The strip's keys: ←/→ one frame, Shift+←/→ one cell, Home/End the ends.
+    public func pressed(_ key: KeyPress) -> Bool {
+        guard session.phase == .ready else { return false }
+        let cell = 1 / Double(max(1, session.configuration.stripCount))
+        switch (key.name, key.shift) {
+        case ("Left", false), ("Right", false):
+            moveTask = Task { [session] in _ = try? await session.step(frames: key.name == "Left" ? -1 : 1) }
+            strip.queueDraw()
+        case ("Left", true): moveSlider(to: max(0, session.sliderValue - cell))
+        case ("Right", true): moveSlider(to: min(1, session.sliderValue + cell))
+        case ("Home", _): moveSlider(to: 0)
+        case ("End", _): moveSlider(to: 1)
+        default: return false
+        }
+        return true
     }
 
     private func bindSession() {
@@ -171,6 +195,8 @@ public final class CoverChooser: Component {
         stripImages = session.strip.map { $0.frame.flatMap { CairoImage($0.image) } }
         doneButton.isSensitive = true
         strip.queueDraw()
+        // A keyboard user starts on the strip.
+        strip.grabFocus()
     }
 
     private func finish(_ outcome: PickerOutcome<Choice>) {
@@ -219,6 +245,7 @@ public final class CoverChooser: Component {
     /// A press on the strip: the thumb jumps under the pointer, or onto the suggestion whose
     /// mark is under it (its exact frame).
     public func beginDrag(atX x: Double) {
+        strip.grabFocus()
         let near = session.suggestions.map { ($0, abs(markX(of: $0) - x)) }.filter { $0.1 <= Self.markReach }.min { $0.1 < $1.1 }
         if let (suggestion, _) = near, session.phase == .ready {
             dragStartValue = sliderValue(atX: markX(of: suggestion))

@@ -119,6 +119,10 @@ public final class MediaPicker: Component {
             activated: { [unowned self] position in self.activate(position) }
         )
         grid.name = "library-grid"
+        grid.setAccessibleName(rules.isSingle ? "Photos and videos: Enter chooses one" :
+                                "Photos and videos: Space marks up to \(rules.limit), Enter finishes")
+        // Space marks (a multiple pick) and Enter finishes before the grid's own bindings.
+        grid.add(KeyController(early: true) { [unowned self] key in self.pressed(key) })
         self.grid = grid
         let scroller = ScrolledWindow(grid)
         self.scroller = scroller
@@ -137,6 +141,8 @@ public final class MediaPicker: Component {
 
         library.onChange = { [unowned self] in self.refresh() }
         refresh()
+        // Each time the picker comes on screen the keyboard starts on the grid.
+        _ = root.on("map") { [unowned self] in self.focusGrid() }
     }
 
     /// Rebuilds the sidebar and the grid from the model.
@@ -205,6 +211,34 @@ public final class MediaPicker: Component {
 
     public func part(named name: String) -> Widget? {
         name == "grid" ? scroller : nil
+    }
+
+    /// The grid's keys (arrows move between items, GTK's own): Space marks the focused item in a
+    /// multiple pick, Enter chooses it (single) or finishes (multiple), Escape cancels.
+    public func pressed(_ key: KeyPress) -> Bool {
+        switch key.name {
+        case "space":
+            guard !rules.isSingle, let position = grid?.focusedPosition else { return false }
+            activate(position)
+        case "Return", "KP_Enter":
+            if rules.isSingle {
+                guard let position = grid?.focusedPosition else { return false }
+                activate(position)
+            } else {
+                done()
+            }
+        case "Escape":
+            guard cancelButton.isVisible else { return false }
+            completion?(.cancelled)
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Moves the keyboard focus to the grid's first item, where a keyboard user starts.
+    public func focusGrid() {
+        grid?.grabFocus()
     }
 
     /// Finishes a multiple pick with the items chosen, in order (nothing chosen: nothing done).

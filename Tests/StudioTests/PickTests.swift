@@ -160,12 +160,7 @@ extension StudioWindowTests {
             #expect(object["original"] as? String == photo.path)
             #expect(object["avatar"] as? String == output.path)
             let spec = try #require(object["spec"] as? [String: Any])
-            let specFile = folder.appendingPathComponent("spec.json")
-            try JSONSerialization.data(withJSONObject: spec).write(to: specFile)
-            let replay = folder.appendingPathComponent("replay.png")
-            let cli = try Subprocess.run(TestPaths.tool, ["avatar", photo.path, "--spec", specFile.path, "-o", replay.path])
-            #expect(cli.status == 0, "\(cli.stderr)")
-            #expect(try Data(contentsOf: output) == Data(contentsOf: replay))
+            #expect(try StudioHarness.matchesReplay(output, photo: photo, spec: JSONSerialization.data(withJSONObject: spec), in: folder))
             let pixels = try StudioHarness.pixels(of: output)
             #expect(pixels.width == 256 && pixels.height == 256)
         }

@@ -60,9 +60,12 @@ enum StudioHarness {
     /// Runs the app with `arguments` and the script `lines`; returns its events. The wait
     /// happens on a thread of its own: a run lasts seconds, and blocking one of the two
     /// cooperative threads that long starves every other suite (time-sensitive ones fail).
-    static func run(_ lines: [String], arguments: [String], in folder: URL, timeout: TimeInterval = 180) async throws -> StudioRun {
+    static func run(_ lines: [String], arguments: [String], in folder: URL, timeout: TimeInterval = 180,
+                    environment: [String] = []) async throws -> StudioRun {
         try #require(available, "\(unavailableReason)")
-        return try await offThePool { try parse(launch(lines, arguments: arguments, in: folder).finish(timeout: timeout)) }
+        return try await offThePool {
+            try parse(launch(lines, arguments: arguments, in: folder, environment: environment).finish(timeout: timeout))
+        }
     }
 
     /// Runs blocking `work` off the cooperative pool (see `Subprocess.offThePool`).
@@ -71,12 +74,13 @@ enum StudioHarness {
     }
 
     /// Starts the app under `xvfb-run -a` with GTK's Cairo renderer playing the script `lines`.
-    private static func launch(_ lines: [String], arguments: [String], in folder: URL) throws -> RunningProcess {
+    private static func launch(_ lines: [String], arguments: [String], in folder: URL, environment: [String] = []) throws -> RunningProcess {
         let script = folder.appendingPathComponent("script-\(UUID().uuidString.prefix(6)).txt")
         try (lines.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
         return try Subprocess.start(URL(fileURLWithPath: "/usr/bin/env"), [
             "GSK_RENDERER=cairo", "GDK_BACKEND=x11", "NO_AT_BRIDGE=1", "GTK_A11Y=none",
             "XDG_CACHE_HOME=\(folder.appendingPathComponent("cache").path)",
+        ] + environment + [
             "xvfb-run", "-a", "-s", "-screen 0 1280x1024x24",
             TestPaths.studio.path,
         ] + arguments + ["--script", script.path])
@@ -168,6 +172,17 @@ enum StudioHarness {
         let copy = folder.appendingPathComponent(name)
         try FileManager.default.copyItem(at: TestPaths.media.appendingPathComponent(path), to: copy)
         return copy
+    }
+
+    /// Whether `avatar` is byte for byte what the CLI writes when it replays `spec` (a crop
+    /// spec's JSON) on `photo`: the spec file and the replay go into `folder`.
+    static func matchesReplay(_ avatar: URL, photo: URL, spec: Data, in folder: URL) throws -> Bool {
+        let specFile = folder.appendingPathComponent("replayed-spec.json")
+        try spec.write(to: specFile)
+        let replay = folder.appendingPathComponent("replay.png")
+        let cli = try Subprocess.run(TestPaths.tool, ["avatar", photo.path, "--spec", specFile.path, "-o", replay.path])
+        try #require(cli.status == 0, "the CLI's replay failed: \(cli.stderr)")
+        return try Data(contentsOf: avatar) == Data(contentsOf: replay)
     }
 
     /// Reads a screenshot (or any PNG) at its own size.
