@@ -11,7 +11,7 @@ let glibIncludeFlags = ["-I/usr/include/glib-2.0"]
 
 /// GTK 4's header folders (what `pkg-config --cflags gtk4` lists, minus the flags SwiftPM refuses).
 let gtkIncludeFlags: SwiftSetting = .unsafeFlags(
-    (["gtk-4.0", "pango-1.0", "harfbuzz", "freetype2", "libpng16", "fribidi", "cairo", "pixman-1",
+    (["gtk-4.0", "libadwaita-1", "pango-1.0", "harfbuzz", "freetype2", "libpng16", "fribidi", "cairo", "pixman-1",
       "gdk-pixbuf-2.0", "graphene-1.0"].map { "-I/usr/include/\($0)" } + glibIncludeFlags
         + ["x86_64", "aarch64", "arm", "i386", "powerpc64le", "s390x", "riscv64"].map {
             "-I/usr/lib/\($0)-linux-gnu/graphene-1.0/include"
@@ -61,6 +61,9 @@ let package = Package(
         // GTK's pkg-config output carries flags SwiftPM refuses (-pthread, -msse), so the module
         // map links the libraries and the Swift targets that import it get the include paths.
         .systemLibrary(name: "CGtk", providers: [.apt(["libgtk-4-dev"])]),
+        // libadwaita 1.2: the GNOME look (application window, header bar, toasts, leaflet, the
+        // style manager that follows the desktop's light or dark preference).
+        .systemLibrary(name: "CAdwaita", providers: [.apt(["libadwaita-1-dev"])]),
         .target(
             name: "CVipsShim",
             dependencies: ["CVips"],
@@ -90,7 +93,7 @@ let package = Package(
         .target(name: "Capture", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"]),
 
         // The desktop app's thin GTK layer: object ownership, signals, the main loop, drawing.
-        .target(name: "StudioKit", dependencies: ["ViewfinderCore", "CGtk", "CCairo"], swiftSettings: [gtkIncludeFlags]),
+        .target(name: "StudioKit", dependencies: ["ViewfinderCore", "CGtk", "CAdwaita", "CCairo"], swiftSettings: [gtkIncludeFlags]),
 
         // Components: the GTK 4 pickers, cover chooser, crop editor, camera, trimmer and HUD that
         // any Swift GTK app embeds (and Studio runs on).

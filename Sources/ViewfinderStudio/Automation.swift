@@ -14,7 +14,7 @@ import StudioKit
 /// `pan DX DY`, `zoom FACTOR X Y`, `scroll DY X Y`, `double-click`, `trim-start VALUE`,
 /// `trim-end VALUE`, `open-cover PATH`, `open-avatar PATH`, `open-trim PATH`, `open-camera`,
 /// `open-asset INDEX`, `import PATH…`, `filter KIND`, `order newest|oldest`, `group TITLE`,
-/// `activate INDEX` (a media picker's grid item), `back`, `theme dark|light`, `quit`,
+/// `activate INDEX` (a media picker's grid item), `back`, `theme dark|light`, `toggle-theme`, `quit`,
 /// `hud …` and `hud-hide` (see `showHUD`), `hud-flash success|error|text LABEL…`.
 @MainActor
 final class Automation {
@@ -134,6 +134,8 @@ final class Automation {
             try await press(try word(args, 0))
         case "theme":
             Application.prefersDarkTheme = try word(args, 0) == "dark"
+        case "toggle-theme":
+            studio.toggleTheme()
         case "hud":
             try showHUD(args)
         case "hud-hide":

@@ -71,7 +71,7 @@ extension Studio {
         let asset = try await library.saveCapture(file)
         events.emit("\(kind)-saved", ["id": asset.id, "path": try library.originalURL(of: asset).path,
                                       "duration": asset.duration?.seconds ?? 0])
-        hudOverlay.flash(.success, label: kind == "photo" ? "Photo saved" : "Video saved", details: "in Captures")
+        toast(kind == "photo" ? "Photo saved in Captures" : "Video saved in Captures")
     }
 }
 

@@ -204,7 +204,7 @@ extension Studio {
         var all = fields
         all["path"] = path
         events.emit("\(kind)-saved", all)
-        hudOverlay.flash(.success, label: "\(kind.capitalized) saved", details: (path as NSString).lastPathComponent)
+        toast("\(kind.capitalized) saved as \((path as NSString).lastPathComponent)")
         back()
     }
 }

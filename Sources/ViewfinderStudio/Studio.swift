@@ -85,7 +85,7 @@ final class Studio {
         addShortcuts()
         if let pick = options.pick { openPick(pick) } else { openInitialScreen() }
         window.present()
-        events.emit("started", ["library": libraryFolder.path])
+        events.emit("started", ["library": libraryFolder.path, "dark": Application.prefersDarkTheme])
         if let script = options.script {
             Automation(studio: self, script: script).start()
         }
@@ -102,6 +102,13 @@ final class Studio {
     func toggleTheme() {
         Application.prefersDarkTheme.toggle()
         events.emit("theme", ["dark": Application.prefersDarkTheme])
+        toast(Application.prefersDarkTheme ? "Dark style" : "Light style")
+    }
+
+    /// A short confirmation at the bottom of the window (a libadwaita toast), as an event too.
+    func toast(_ title: String) {
+        window?.toast(title)
+        events.emit("toast", ["title": title])
     }
 
     // MARK: - Navigation

@@ -41,8 +41,16 @@ public final class MediaPicker: Component {
     /// The side of a grid thumbnail, in points.
     public static let thumbnailSide = 160
     public let title = "Library"
-    private let root = Box(.horizontal, spacing: 0)
+    /// The sidebar and the grid, folding into the grid alone in a narrow window.
+    private lazy var root = FoldingPanes(side: sidebarScroller, main: mainColumn)
     public var page: Widget { root }
+    private let mainColumn = Box(.vertical, spacing: 8)
+    private lazy var sidebarScroller: ScrolledWindow = {
+        let scroller = ScrolledWindow(sidebar)
+        scroller.scrollVerticallyOnly()
+        scroller.addStyleClass("sidebar")
+        return scroller
+    }()
     /// The library the grid shows.
     public let library: LibraryBrowser
     /// What can be chosen.
@@ -97,7 +105,7 @@ public final class MediaPicker: Component {
 
         sidebar.setMargins(12)
         sidebar.setMinimumSize(width: 180)
-        let main = Box(.vertical, spacing: 8)
+        let main = mainColumn
         main.setMargins(12)
         main.expand()
         let filters = ChoiceGroup([(LibraryBrowser.KindFilter.all, "All"), (.photos, "Photos"), (.videos, "Videos")],
@@ -133,11 +141,6 @@ public final class MediaPicker: Component {
         main.append(toolbar)
         main.append(status)
         main.append(scroller)
-        let sidebarScroller = ScrolledWindow(sidebar)
-        sidebarScroller.scrollVerticallyOnly()
-        sidebarScroller.addStyleClass("sidebar")
-        root.append(sidebarScroller)
-        root.append(main)
 
         library.onChange = { [unowned self] in self.refresh() }
         refresh()

@@ -78,7 +78,8 @@ enum StudioHarness {
         let script = folder.appendingPathComponent("script-\(UUID().uuidString.prefix(6)).txt")
         try (lines.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
         return try Subprocess.start(URL(fileURLWithPath: "/usr/bin/env"), [
-            "GSK_RENDERER=cairo", "GDK_BACKEND=x11", "NO_AT_BRIDGE=1", "GTK_A11Y=none",
+            // A fixed theme: the desktop (as libadwaita sees it) prefers light unless a test says.
+            "GSK_RENDERER=cairo", "GDK_BACKEND=x11", "NO_AT_BRIDGE=1", "GTK_A11Y=none", "ADW_DEBUG_COLOR_SCHEME=prefer-light",
             "XDG_CACHE_HOME=\(folder.appendingPathComponent("cache").path)",
         ] + environment + [
             "xvfb-run", "-a", "-s", "-screen 0 1280x1024x24",
