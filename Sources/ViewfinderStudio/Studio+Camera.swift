@@ -26,11 +26,12 @@ extension Studio {
 
     /// The camera; every photo and recording moves into the library's Captures.
     /// With `finish` (pick), every outcome goes there instead.
-    func openCamera(finish: ((PickerOutcome<CameraView.Capture>) -> Void)? = nil) {
+    func openCamera(quality: CaptureQuality = .medium, limit: Int = 30,
+                    finish: ((PickerOutcome<CameraView.Capture>) -> Void)? = nil) {
         guard let device = cameras.first else {
             return report(CaptureUnavailable(), doing: "No camera")
         }
-        let camera = CameraView(device: device, captureFolder: captureFolder)
+        let camera = CameraView(device: device, captureFolder: captureFolder, quality: quality, limit: limit)
         camera.onFirstFrame = { [unowned self] size in
             self.events.emit("camera-preview", ["width": size.width, "height": size.height, "device": device.id])
         }

@@ -1,4 +1,5 @@
 import Capture
+import MediaIO
 import CoverPicker
 import Foundation
 import Imaging
@@ -33,13 +34,13 @@ extension Studio {
         case .avatar:
             if let input = request.input { return pickAvatar(input, request) }
             if request.camera {
-                return pickCapture { [unowned self] capture in self.pickAvatar(capture.file, request) }
+                return pickCapture(request) { [unowned self] capture in self.pickAvatar(capture.file, request) }
             }
             pickFromLibrary(request, kinds: [.photo], limit: 1) { [unowned self] items in
                 if let item = items.first { self.pickAvatar(item.file, request) }
             }
         case .photo, .video:
-            pickCapture { [unowned self] capture in self.endPick(.result(Self.json(capture))) }
+            pickCapture(request) { [unowned self] capture in self.endPick(.result(Self.json(capture))) }
         }
     }
 
@@ -91,7 +92,7 @@ extension Studio {
         if request.camera && cameraAvailable {
             picker.cameraButton.isVisible = true
             picker.onCamera = { [unowned self] in
-                self.pickCapture { capture in
+                self.pickCapture(request) { capture in
                     Task {
                         do {
                             let asset = try await library.saveCapture(capture.file)
@@ -132,11 +133,16 @@ extension Studio {
         }
     }
 
-    private func pickCapture(then done: @escaping (CameraView.Capture) -> Void) {
+    /// The camera at the request's quality and (for a video) its maximum duration in whole
+    /// seconds, rounded up.
+    private func pickCapture(_ request: PickRequest, then done: @escaping (CameraView.Capture) -> Void) {
         guard cameraAvailable else {
             return endPick(.failed("\(CaptureUnavailable())"))
         }
-        openCamera { [unowned self] outcome in self.ended(outcome, then: done) }
+        let limit = request.maxDuration.map { Int($0.seconds.rounded(.up)) } ?? 30
+        openCamera(quality: CaptureQuality(rawValue: request.quality) ?? .medium, limit: limit) { [unowned self] outcome in
+            self.ended(outcome, then: done)
+        }
     }
 
     /// Writes a pick's `kind` result made from `input` to `-o`, else to "STEM KIND.EXT" beside

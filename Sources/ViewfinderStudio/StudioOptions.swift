@@ -36,8 +36,8 @@ struct StudioOptions {
         OptionSpec("avatar", value: "PHOTO", help: "Open PHOTO in the avatar editor (the avatar is saved beside it)."),
         OptionSpec("trim", value: "VIDEO", help: "Open VIDEO in the trimmer (the trimmed copy is saved beside it)."),
         OptionSpec("camera", help: "Start on the camera screen."),
-        OptionSpec("dark", help: "Start with the dark theme."),
-        OptionSpec("light", help: "Start with the light theme."),
+        OptionSpec("dark", help: "Start with the dark theme (default: as the desktop prefers)."),
+        OptionSpec("light", help: "Start with the light theme (default: as the desktop prefers)."),
         OptionSpec("script", value: "FILE", help: "Play the user actions in FILE, one per line, printing what happens as JSON lines (the tests' driver)."),
         OptionSpec("version", help: "Show the version."),
         OptionSpec("help", short: "h", help: "Show this help."),
@@ -54,7 +54,8 @@ struct StudioOptions {
         options:
         \(OptionSpec.helpLines(options))
         keys: Ctrl+I import, Ctrl+Q quit, Escape back, Ctrl+Return done, Ctrl+Shift+D dark/light,
-              Space play the trim range
+              Space play the trim range; grid: arrows, Space mark, Enter choose; cover strip: ←/→ a frame,
+              Shift+←/→ a cell, Home/End; crop: arrows pan, +/− zoom, 0 reset
 
         """
     }

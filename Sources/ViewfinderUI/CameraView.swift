@@ -24,8 +24,8 @@ public final class CameraView: Component {
     public let backButton = Button("Back")
     private var qualityButtons: [CaptureQuality: ToggleButton] = [:]
     private var limitButtons: [Int: ToggleButton] = [:]
-    public private(set) var quality: CaptureQuality = .medium
-    public private(set) var limit = 30
+    public private(set) var quality: CaptureQuality
+    public private(set) var limit: Int
     public private(set) var framesShown = 0
     private var previewSize: PixelSize?
     /// One photo or video taken, as the original picker's info: the media type, the file, and
@@ -53,9 +53,12 @@ public final class CameraView: Component {
     /// Told of every capture, and once more with `.cancelled` when Back is pressed.
     public var completion: ((PickerOutcome<Capture>) -> Void)?
 
-    /// A camera on `device` writing into `captureFolder`.
-    public init(device: CaptureDevice, captureFolder: URL) {
+    /// A camera on `device` writing into `captureFolder`, starting at `quality` and a limit of
+    /// `limit` seconds (offered beside 10, 30 and 60 s when it is another).
+    public init(device: CaptureDevice, captureFolder: URL, quality: CaptureQuality = .medium, limit: Int = 30) {
         self.captureFolder = captureFolder
+        self.quality = quality
+        self.limit = max(1, limit)
         session = CameraSession(device: device)
         preview.name = "camera-preview"
         preview.expand()
@@ -88,7 +91,7 @@ public final class CameraView: Component {
         let qualities = ChoiceGroup(CaptureQuality.allCases.map { ($0, $0.rawValue.capitalized) }, selected: quality) {
             [unowned self] choice in self.quality = choice
         }
-        let limits = ChoiceGroup([10, 30, 60].map { ($0, "\($0) s") }, selected: limit) { [unowned self] seconds in self.limit = seconds }
+        let limits = ChoiceGroup(Set([10, 30, 60, self.limit]).sorted().map { ($0, "\($0) s") }, selected: self.limit) { [unowned self] seconds in self.limit = seconds }
         qualityButtons = qualities.buttons
         limitButtons = limits.buttons
         let controls = buttonRow([backButton], [qualities.box, limits.box, recordButton, photoButton])

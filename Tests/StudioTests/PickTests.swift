@@ -181,5 +181,25 @@ extension StudioWindowTests {
             #expect(metadata["width"] as? Int == photo.size.width && metadata["height"] as? Int == photo.size.height)
             #expect(metadata["device"] as? String == "virtual")
         }
+
+        @Test("pick video --camera --max-duration 1 --quality low: Record stops itself after a second and prints the video's info")
+        func cameraVideo() async throws {
+            let folder = TestPaths.scratchFolder("pick-video")
+            let run = try await StudioHarness.pick([
+                "wait camera-preview", "press record", "wait pick-ended 30",
+            ], arguments: ["pick", "video", "--camera", "--device", "virtual", "--max-duration", "1", "--quality", "low",
+                           "--library", folder.appendingPathComponent("lib").path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            #expect(try run.event("recording")["quality"] as? String == "low")
+            #expect(try run.event("recording")["limit"] as? Int == 1)
+            let object = try #require(try Self.result(run) as? [String: Any])
+            #expect(object["mediaType"] as? String == "video")
+            let file = try #require(object["file"] as? String)
+            #expect(object["original"] as? String == file)
+            let probe = try FFprobe.description(of: URL(fileURLWithPath: file))
+            let format = try #require(probe["format"] as? [String: Any])
+            let seconds = try #require((format["duration"] as? String).flatMap(Double.init))
+            #expect(seconds > 0.5 && seconds <= 1.1, "\(seconds) s")
+        }
     }
 }
