@@ -19,18 +19,28 @@ extension StudioWindowTests {
             try? StudioHarness.xdotool(signal, ["key", "--clearmodifiers", last])
         }
 
+        /// Runs `pick` with `arguments` on the library in `folder`/lib; after the script steps
+        /// `before`, once its screen says `readyEvent`, presses `keys` and then `last` with
+        /// xdotool, and returns the run once the pick has ended.
+        static func pick(_ arguments: [String], before: [String] = [], when readyEvent: String, in folder: URL, keys: [String],
+                         delay: Double = 0.5, last: String) async throws -> StudioRun {
+            let ready = folder.appendingPathComponent("ready-\(UUID().uuidString.prefix(6)).json")
+            return try await StudioHarness.runInteractive(before + [
+                "wait \(readyEvent)", "sleep 0.3", "signal \(ready.path)", "wait pick-ended",
+            ], arguments: ["pick"] + arguments + ["--library", folder.appendingPathComponent("lib").path],
+               in: folder, readyFile: ready, pick: true) { signal in
+                try press(signal, keys, delay: delay, last: last)
+            }.run
+        }
+
         @Test("cover: End, Home, → five times, Shift+→ (one cell), ← then Ctrl+Return picks frame 34, read from the image")
         func cover() async throws {
             let folder = TestPaths.scratchFolder("keys-cover")
             let video = try await CoverScreenTests.clip(in: folder, size: "320x180")
             let output = folder.appendingPathComponent("cover.jpg")
-            let ready = folder.appendingPathComponent("ready.json")
-            let run = try await StudioHarness.runInteractive([
-                "wait cover-ready", "sleep 0.3", "signal \(ready.path)", "wait pick-ended",
-            ], arguments: ["pick", "cover", video.path, "-o", output.path, "--library", folder.appendingPathComponent("lib").path],
-               in: folder, readyFile: ready, pick: true) { signal in
-                try Self.press(signal, ["End", "Home"] + Array(repeating: "Right", count: 5) + ["shift+Right", "Left"], last: "ctrl+Return")
-            }
+            let run = try await Self.pick(["cover", video.path, "-o", output.path], when: "cover-ready", in: folder,
+                                          keys: ["End", "Home"] + Array(repeating: "Right", count: 5) + ["shift+Right", "Left"],
+                                          last: "ctrl+Return")
             #expect(run.status == 0, "stderr: \(run.stderr.suffix(1500))")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
             let image = try StudioHarness.pixels(of: output)
@@ -38,7 +48,7 @@ extension StudioWindowTests {
             #expect(object["frame"] as? Int == 34)
             #expect(read == 34)
             // End reached the last frame before Home went back.
-            let times = run.run.events("cover-preview").filter { $0["exact"] as? Bool == true }.compactMap { $0["time"] as? Double }
+            let times = run.events("cover-preview").filter { $0["exact"] as? Bool == true }.compactMap { $0["time"] as? Double }
             #expect(times.contains { abs($0 - 179.0 / 30) < 1e-6 }, "\(times)")
         }
 
@@ -47,13 +57,8 @@ extension StudioWindowTests {
             let folder = TestPaths.scratchFolder("keys-avatar")
             let photo = try StudioHarness.copy(media: "images/exif_orient6_samsung_galaxyS.jpg", to: folder, as: "face.jpg")
             let output = folder.appendingPathComponent("me.png")
-            let ready = folder.appendingPathComponent("ready.json")
-            let run = try await StudioHarness.runInteractive([
-                "wait avatar-ready", "sleep 0.3", "signal \(ready.path)", "wait pick-ended",
-            ], arguments: ["pick", "avatar", photo.path, "-o", output.path, "--library", folder.appendingPathComponent("lib").path],
-               in: folder, readyFile: ready, pick: true) { signal in
-                try Self.press(signal, ["Right", "Right", "Down", "plus", "plus", "minus"], delay: 0.2, last: "ctrl+Return")
-            }
+            let run = try await Self.pick(["avatar", photo.path, "-o", output.path], when: "avatar-ready", in: folder,
+                                          keys: ["Right", "Right", "Down", "plus", "plus", "minus"], delay: 0.2, last: "ctrl+Return")
             #expect(run.status == 0, "stderr: \(run.stderr.suffix(1500))")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
             let specObject = try #require(object["spec"] as? [String: Any])
@@ -80,25 +85,15 @@ extension StudioWindowTests {
         func media() async throws {
             let folder = TestPaths.scratchFolder("keys-media")
             let library = try await PickTests.library(in: folder)
-            let ready = folder.appendingPathComponent("ready.json")
-            let run = try await StudioHarness.runInteractive([
-                "order oldest", "wait thumbnail", "sleep 0.5", "signal \(ready.path)", "wait pick-ended",
-            ], arguments: ["pick", "media", "--multiple", "2", "--library", library.folder.path],
-               in: folder, readyFile: ready, pick: true) { signal in
-                try Self.press(signal, ["Right", "space", "Left", "space"], delay: 0.3, last: "Return")
-            }
+            let run = try await Self.pick(["media", "--multiple", "2"], before: ["order oldest"], when: "thumbnail", in: folder,
+                                          keys: ["Right", "space", "Left", "space"], delay: 0.3, last: "Return")
             #expect(run.status == 0, "stderr: \(run.stderr.suffix(1500))")
-            let picked = try #require(try JSONSerialization.jsonObject(with: Data(run.run.stdout.utf8)) as? [[String: Any]])
+            let picked = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
             #expect(picked.compactMap { ($0["id"] as? NSNumber)?.int64Value } == [library.ids[1], library.ids[0]])
 
-            let cancelReady = folder.appendingPathComponent("cancel.json")
-            let cancelled = try await StudioHarness.runInteractive([
-                "wait thumbnail", "sleep 0.3", "signal \(cancelReady.path)", "wait pick-ended",
-            ], arguments: ["pick", "media", "--library", library.folder.path], in: folder, readyFile: cancelReady, pick: true) { signal in
-                try Self.press(signal, [], last: "Escape")
-            }
+            let cancelled = try await Self.pick(["media"], when: "thumbnail", in: folder, keys: [], last: "Escape")
             #expect(cancelled.status == 3, "stderr: \(cancelled.stderr.suffix(800))")
-            #expect(cancelled.run.stdout.isEmpty)
+            #expect(cancelled.stdout.isEmpty)
         }
     }
 }
