@@ -81,7 +81,7 @@ extension StudioWindowTests {
             #expect(try StudioHarness.matchesReplay(output, photo: photo, spec: specData, in: folder))
         }
 
-        @Test("media: the grid starts focused; →, Space, ←, Space, Enter picks items 2 then 1 (oldest first); Escape cancels")
+        @Test("media: the grid starts focused; →, Space, ←, Space, Enter picks items 2 then 1 (oldest first); Escape or Ctrl+Q cancels")
         func media() async throws {
             let folder = TestPaths.scratchFolder("keys-media")
             let library = try await PickTests.library(in: folder)
@@ -94,6 +94,10 @@ extension StudioWindowTests {
             let cancelled = try await Self.pick(["media"], when: "thumbnail", in: folder, keys: [], last: "Escape")
             #expect(cancelled.status == 3, "stderr: \(cancelled.stderr.suffix(800))")
             #expect(cancelled.stdout.isEmpty)
+            // Quitting (Ctrl+Q, as closing the window) before anything is picked is a cancel too.
+            let quit = try await Self.pick(["media"], when: "thumbnail", in: folder, keys: [], last: "ctrl+q")
+            #expect(quit.status == 3, "stderr: \(quit.stderr.suffix(800))")
+            #expect(quit.stdout.isEmpty)
         }
     }
 }
