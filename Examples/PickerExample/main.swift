@@ -10,6 +10,8 @@ import ViewfinderUI
 
 let folder = CommandLine.arguments.dropFirst().first.map { URL(fileURLWithPath: $0) } ?? MediaLibrary.defaultLocation()
 let app = Application(id: "org.viewfinder.PickerExample")
+// A component lives as long as its host keeps it (its widgets call back into it).
+var shown: MediaPicker?
 let status = app.run {
     let window = Window(application: app, title: "Pick up to three", width: 900, height: 640)
     do {
@@ -18,13 +20,16 @@ let status = app.run {
                                                              selectionLimit: 3),
                                     sources: MediaSources(libraryFolder: folder))
         let picker = MediaPicker(library: library, rules: rules, cancellable: true, importing: false)
+    shown = picker
         let host = Overlay()
         host.setChild(picker.page)
         picker.completion = { outcome in
             switch outcome {
             case .done(let items):
                 HUDOverlay.show(on: host, label: "Picked \(items.count)")
-                for item in items { print(item.id, item.kind.rawValue, item.file.path) }
+                for item in items {
+                FileHandle.standardOutput.write(Data("\(item.id) \(item.kind.rawValue) \(item.file.path)\n".utf8))
+            }
                 HUDOverlay.hud(on: host)?.flash(.success, label: "Picked \(items.count)")
             case .cancelled:
                 app.quit()

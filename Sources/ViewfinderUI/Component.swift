@@ -1,7 +1,9 @@
 import StudioKit
 
 /// One component an app presents: what it shows, its title, and what happens when it is left.
-/// Each component hands its result back through a completion with a `PickerOutcome`.
+/// Each component hands its result back through a completion with a `PickerOutcome`. The host
+/// keeps a reference to the component for as long as its `page` is on screen: the widgets call
+/// back into it and do not keep it alive themselves.
 @MainActor
 public protocol Component: AnyObject {
     /// The component's widget tree, for the app to place in a window, a stack or a dialog.
