@@ -11,7 +11,7 @@ let glibIncludeFlags = ["-I/usr/include/glib-2.0"]
 
 /// GTK 4's header folders (what `pkg-config --cflags gtk4` lists, minus the flags SwiftPM refuses).
 let gtkIncludeFlags: SwiftSetting = .unsafeFlags(
-    (["gtk-4.0", "pango-1.0", "harfbuzz", "freetype2", "libpng16", "fribidi", "cairo", "pixman-1",
+    (["gtk-4.0", "libadwaita-1", "pango-1.0", "harfbuzz", "freetype2", "libpng16", "fribidi", "cairo", "pixman-1",
       "gdk-pixbuf-2.0", "graphene-1.0"].map { "-I/usr/include/\($0)" } + glibIncludeFlags
         + ["x86_64", "aarch64", "arm", "i386", "powerpc64le", "s390x", "riscv64"].map {
             "-I/usr/lib/\($0)-linux-gnu/graphene-1.0/include"
@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "Store", targets: ["Store"]),
         .library(name: "MediaLibrary", targets: ["MediaLibrary"]),
         .library(name: "Capture", targets: ["Capture"]),
+        .library(name: "ViewfinderUI", targets: ["ViewfinderUI"]),
         .executable(name: "viewfinder", targets: ["viewfinder"]),
         .executable(name: "viewfinder-studio", targets: ["ViewfinderStudio"]),
     ],
@@ -60,6 +61,9 @@ let package = Package(
         // GTK's pkg-config output carries flags SwiftPM refuses (-pthread, -msse), so the module
         // map links the libraries and the Swift targets that import it get the include paths.
         .systemLibrary(name: "CGtk", providers: [.apt(["libgtk-4-dev"])]),
+        // libadwaita 1.2: the GNOME look (application window, header bar, toasts, leaflet, the
+        // style manager that follows the desktop's light or dark preference).
+        .systemLibrary(name: "CAdwaita", providers: [.apt(["libadwaita-1-dev"])]),
         .target(
             name: "CVipsShim",
             dependencies: ["CVips"],
@@ -89,7 +93,16 @@ let package = Package(
         .target(name: "Capture", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"]),
 
         // The desktop app's thin GTK layer: object ownership, signals, the main loop, drawing.
-        .target(name: "StudioKit", dependencies: ["ViewfinderCore", "CGtk", "CCairo"], swiftSettings: [gtkIncludeFlags]),
+        .target(name: "StudioKit", dependencies: ["ViewfinderCore", "CGtk", "CAdwaita", "CCairo"], swiftSettings: [gtkIncludeFlags]),
+
+        // Components: the GTK 4 pickers, cover chooser, crop editor, camera, trimmer and HUD that
+        // any Swift GTK app embeds (and Studio runs on).
+        .target(
+            name: "ViewfinderUI",
+            dependencies: ["ViewfinderCore", "StudioKit", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD",
+                           "AvatarCrop", "MediaLibrary", "Capture", "Motion"],
+            swiftSettings: [gtkIncludeFlags]
+        ),
 
         // Front ends. CommandLineKit is the CLI's generic option parser, a library so the fuzz
         // targets can reach it.
@@ -100,8 +113,17 @@ let package = Package(
         ),
         .executableTarget(
             name: "ViewfinderStudio",
-            dependencies: ["CommandLineKit", "ViewfinderCore", "StudioKit", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD",
-                           "AvatarCrop", "MediaLibrary", "Capture", "Motion"],
+            dependencies: ["CommandLineKit", "ViewfinderCore", "StudioKit", "ViewfinderUI", "MediaIO", "Imaging", "CoverPicker",
+                           "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion"],
+            swiftSettings: [gtkIncludeFlags]
+        ),
+
+        // The example in Examples/: a few dozen lines embedding MediaPicker and the HUD, an
+        // executable target so `swift build` (and so `make test`) builds it with everything else.
+        .executableTarget(
+            name: "picker-example",
+            dependencies: ["ViewfinderUI", "StudioKit", "MediaLibrary", "Capture"],
+            path: "Examples/PickerExample",
             swiftSettings: [gtkIncludeFlags]
         ),
 
@@ -148,6 +170,7 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["ViewfinderCore", "MediaIO", "Capture", "Imaging", "ViewfinderTestSupport"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(name: "ViewfinderCLITests", dependencies: ["ViewfinderCore", "Store", "ViewfinderTestSupport"]),
+        .testTarget(name: "ViewfinderUITests", dependencies: ["ViewfinderCore", "ViewfinderUI", "MediaLibrary", "Capture"]),
         // The desktop app, driven under Xvfb; reads its screenshots with Imaging.
         .testTarget(name: "StudioTests", dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "MediaLibrary", "ViewfinderTestSupport"],
                     // The HUD's golden screenshots, read from the source tree by path.

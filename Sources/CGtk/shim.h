@@ -37,17 +37,14 @@ static inline GtkListItem *vf_list_item(void *p) { return GTK_LIST_ITEM(p); }
 static inline GListModel *vf_list_model(void *p) { return G_LIST_MODEL(p); }
 static inline GtkSelectionModel *vf_selection_model(void *p) { return GTK_SELECTION_MODEL(p); }
 
-/// Light or dark: sets GtkSettings' "gtk-application-prefer-dark-theme" (g_object_set is variadic).
-static inline void vf_set_prefer_dark_theme(gboolean dark) {
-    GtkSettings *settings = gtk_settings_get_default();
-    if (settings) g_object_set(settings, "gtk-application-prefer-dark-theme", dark, NULL);
+/// Sets the name a screen reader says for a widget (gtk_accessible_update_property is variadic).
+static inline void vf_set_accessible_label(void *widget, const char *label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
-static inline gboolean vf_prefers_dark_theme(void) {
-    GtkSettings *settings = gtk_settings_get_default();
-    gboolean dark = FALSE;
-    if (settings) g_object_get(settings, "gtk-application-prefer-dark-theme", &dark, NULL);
-    return dark;
+/// Sets the longer description a screen reader gives for a widget.
+static inline void vf_set_accessible_description(void *widget, const char *text) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
 }
 
 /// The n-th file of a dropped GdkFileList value, or NULL past the end (borrowed, not owned).

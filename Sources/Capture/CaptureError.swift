@@ -12,6 +12,8 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownDevice(String)
     /// A maximum recording duration of zero or less.
     case maxDurationNotPositive
+    /// A picker's selection limit is below one item.
+    case selectionLimitBelowOne(Int)
     /// A recording was started while another one runs (the camera records one file at a time).
     case alreadyRecording
     /// A recording could not be finished; nothing was kept.
@@ -30,6 +32,7 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noCamera: return "no camera found (the virtual test camera is always available)"
         case .unknownDevice(let id): return "no camera '\(id)'"
         case .maxDurationNotPositive: return "the maximum duration must be positive"
+        case .selectionLimitBelowOne(let limit): return "a pick holds at least one item, not \(limit)"
         case .alreadyRecording: return "a recording is running already; stop it first"
         case .recordingFailed(let reason): return "the recording failed: \(reason)"
         case .recordingDiscarded: return "the recording was stopped and thrown away; nothing was kept"

@@ -80,9 +80,12 @@ public struct MediaPickerConfiguration: Sendable, Equatable {
     public var quality: CaptureQuality
     public var maxDuration: MediaTime?
     public var allowsEditing: Bool
+    /// How many items one pick holds at most (1: the first choice finishes it).
+    public var selectionLimit: Int
 
     public init(source: MediaSource, mediaTypes: [MediaType], quality: CaptureQuality = .high,
-                maxDuration: MediaTime? = nil, allowsEditing: Bool = false) {
+                maxDuration: MediaTime? = nil, allowsEditing: Bool = false, selectionLimit: Int = 1) {
+        self.selectionLimit = selectionLimit
         self.source = source
         self.mediaTypes = mediaTypes
         self.quality = quality
@@ -95,6 +98,7 @@ public struct MediaPickerConfiguration: Sendable, Equatable {
     public func validate(against sources: MediaSources) throws(CaptureError) {
         guard !mediaTypes.isEmpty else { throw .noMediaTypes }
         if let maxDuration, maxDuration <= .zero { throw .maxDurationNotPositive }
+        guard selectionLimit >= 1 else { throw .selectionLimitBelowOne(selectionLimit) }
         guard sources.isAvailable(source) else { throw .sourceUnavailable(source) }
         let offered = sources.availableMediaTypes(for: source)
         guard mediaTypes.allSatisfy(offered.contains) else { throw .sourceUnavailable(source) }

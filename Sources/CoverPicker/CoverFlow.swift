@@ -21,11 +21,27 @@ public enum CoverFlow {
         case convert(input: URL, output: URL)
     }
 
+    /// When the flow converts (the original's export presets: passthrough, or highest quality).
+    public enum Conversion: String, Sendable, CaseIterable {
+        /// A QuickTime movie is converted, anything else opens as it is.
+        case auto
+        /// Every video is converted to MP4 at the highest quality first.
+        case highest
+        /// Nothing is converted.
+        case passthrough
+    }
+
     /// Step one: refuses a video over `limit` from its header alone, and says whether it needs
-    /// converting; a conversion goes to a new, date-named file in `Converted` inside `cache`.
-    public static func plan(for video: URL, limit: DurationLimit, cache: URL) throws(CoverPickerError) -> Plan {
+    /// converting under `conversion`; a conversion goes to a new, date-named file in
+    /// `Converted` inside `cache`.
+    public static func plan(for video: URL, limit: DurationLimit, cache: URL,
+                            conversion: Conversion = .auto) throws(CoverPickerError) -> Plan {
         try CoverPicker.checkLimit(video, limit: limit)
-        guard CoverPicker.needsConversion(video) else { return .open(video) }
+        switch conversion {
+        case .passthrough: return .open(video)
+        case .auto: guard CoverPicker.needsConversion(video) else { return .open(video) }
+        case .highest: break
+        }
         return .convert(input: video, output: CoverPicker.outputURL(in: try CoverPicker.conversionFolder(in: cache)))
     }
 

@@ -157,6 +157,24 @@ public final class CoverPickerSession {
         return try await move(slider: duration > 0 ? min(1, suggestion.time.seconds / duration) : 0, target: suggestion.time)
     }
 
+    /// Moves the slider `frames` frames (negative: back), as the keyboard's arrows do: from the
+    /// middle of the exact frame shown when it is the slider's, else from the slider's time, so
+    /// for a constant-rate video the frame at the new time is exactly `frames` away, however
+    /// quickly the keys come. The first and last frames stop it. Without a frame rate nothing
+    /// moves.
+    @discardableResult
+    public func step(frames: Int) async throws(CoverPickerError) -> Preview? {
+        guard let info, let rate = info.video?.frameRate, rate.value > 0, rate.timescale > 0 else { return nil }
+        let half = MediaTime(value: rate.timescale, timescale: 2 * rate.value)
+        var base = sliderTime
+        if let preview, preview.isExact, preview.requestedTime == sliderTime {
+            base = preview.frame.time.adding(half) ?? sliderTime
+        }
+        let offset = MediaTime(value: Int64(frames) * rate.timescale, timescale: rate.value)
+        let target = min(max(base.adding(offset) ?? base, .zero), info.duration)
+        return try await move(slider: info.duration > .zero ? target.fraction(of: info.duration) : 0, target: target)
+    }
+
     private func move(slider: Double, target: MediaTime) async throws(CoverPickerError) -> Preview? {
         guard phase == .ready, let service else { throw phase == .cancelled ? .cancelled : .notOpen }
         generation += 1

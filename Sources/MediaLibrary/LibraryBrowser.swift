@@ -36,12 +36,17 @@ public final class LibraryBrowser {
         case videos
 
         /// The kinds a fetch asks for.
-        var kinds: Set<AssetKind> {
+        public var kinds: Set<AssetKind> {
             switch self {
             case .all: return Set(AssetKind.allCases)
             case .photos: return [.photo]
             case .videos: return [.video]
             }
+        }
+
+        /// The filter that shows exactly `kinds` (a picker's media types), all for anything else.
+        public init(showing kinds: Set<AssetKind>) {
+            self = Self.allCases.first { $0.kinds == kinds } ?? .all
         }
     }
 
@@ -49,7 +54,7 @@ public final class LibraryBrowser {
     public let folder: URL
     /// All, Photos, Videos, Captures, then the albums by name.
     public private(set) var groups: [GroupEntry] = []
-    /// The assets of `selectedGroup` that pass `filter`, newest first.
+    /// The assets of `selectedGroup` that pass `filter`, in `order`.
     public private(set) var assets: [Asset] = []
     /// The error of the last reload, if it failed (a property observer cannot throw).
     public private(set) var lastError: LibraryError?
@@ -64,6 +69,16 @@ public final class LibraryBrowser {
     /// The kinds shown in the grid; changing it reloads.
     public var filter: KindFilter = .all {
         didSet { if filter != oldValue { reloadReportingErrors() } }
+    }
+
+    /// The grid's orders (`SortOrder`, by a name other modules can reach where Foundation has
+    /// one too).
+    public typealias Order = SortOrder
+
+    /// The grid's order, newest first (the app's) or oldest first (the original picker's);
+    /// changing it reloads.
+    public var order: Order = .newestFirst {
+        didSet { if order != oldValue { reloadReportingErrors() } }
     }
 
     private let library: MediaLibrary
@@ -93,7 +108,7 @@ public final class LibraryBrowser {
         ]
         entries += try library.albums().map { GroupEntry(group: .album($0.name), title: $0.name, count: $0.count) }
         groups = entries
-        assets = try library.assets(FetchRequest(group: selectedGroup, kinds: filter.kinds, order: .newestFirst))
+        assets = try library.assets(FetchRequest(group: selectedGroup, kinds: filter.kinds, order: order))
         lastError = nil
         onChange?()
     }

@@ -1,3 +1,4 @@
+internal import CAdwaita
 internal import CGtk
 
 /// A row or column of widgets.
@@ -104,33 +105,51 @@ public final class ScrolledWindow: Widget {
     }
 }
 
-/// A top-level window with a header bar.
+/// A top-level window in the GNOME style: libadwaita's application window holding a header bar
+/// over the content, with toasts shown over both.
 @MainActor
 public final class Window: Widget {
     private let header: UnsafeMutablePointer<GtkWidget>
+    private let toasts: UnsafeMutablePointer<GtkWidget>
+    private let column: UnsafeMutablePointer<GtkWidget>
+    private var content: UnsafeMutablePointer<GtkWidget>?
 
     /// A window of `application` with a header bar, at `width` × `height` points to start with.
     public init(application: Application, title: String, width: Int, height: Int) {
-        header = gtk_header_bar_new()
-        super.init(owning: raw(gtk_application_window_new(vf_application(application.pointer))))
+        header = adw_header_bar_new()
+        toasts = adw_toast_overlay_new()
+        column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        super.init(owning: raw(adw_application_window_new(vf_application(application.pointer))))
         gtk_window_set_title(vf_window(pointer), title)
         gtk_window_set_default_size(vf_window(pointer), Int32(width), Int32(height))
-        gtk_window_set_titlebar(vf_window(pointer), header)
+        gtk_box_append(vf_box(UnsafeMutableRawPointer(column)), header)
+        adw_toast_overlay_set_child(vf_adw_toast_overlay(UnsafeMutableRawPointer(toasts)), column)
+        adw_application_window_set_content(vf_adw_window(pointer), toasts)
     }
 
-    /// The window's content.
+    /// The window's content, under the header bar.
     public func setChild(_ child: Widget) {
-        gtk_window_set_child(vf_window(pointer), child.widget)
+        if let content { gtk_box_remove(vf_box(UnsafeMutableRawPointer(column)), content) }
+        gtk_widget_set_vexpand(child.widget, 1)
+        gtk_box_append(vf_box(UnsafeMutableRawPointer(column)), child.widget)
+        content = child.widget
     }
 
     /// Puts `widget` at the start (left) of the header bar.
     public func addToHeaderStart(_ widget: Widget) {
-        gtk_header_bar_pack_start(vf_header_bar(UnsafeMutableRawPointer(header)), widget.widget)
+        adw_header_bar_pack_start(vf_adw_header_bar(UnsafeMutableRawPointer(header)), widget.widget)
     }
 
     /// Puts `widget` at the end (right) of the header bar.
     public func addToHeaderEnd(_ widget: Widget) {
-        gtk_header_bar_pack_end(vf_header_bar(UnsafeMutableRawPointer(header)), widget.widget)
+        adw_header_bar_pack_end(vf_adw_header_bar(UnsafeMutableRawPointer(header)), widget.widget)
+    }
+
+    /// Shows a short confirmation at the bottom of the window for a few seconds (a toast).
+    public func toast(_ title: String) {
+        guard let toast = adw_toast_new(title) else { return }
+        adw_toast_set_timeout(toast, 3)
+        adw_toast_overlay_add_toast(vf_adw_toast_overlay(UnsafeMutableRawPointer(toasts)), toast)
     }
 
     /// The title shown in the header bar.
@@ -153,4 +172,24 @@ public final class Window: Widget {
     public func destroy() {
         gtk_window_destroy(vf_window(pointer))
     }
+}
+
+/// Two panes side by side that fold into one when the window is too narrow for both
+/// (libadwaita's leaflet): then only the `main` pane shows.
+@MainActor
+public final class FoldingPanes: Widget {
+    /// `side` at the start (a sidebar) and `main`; folded, `main` shows.
+    public init(side: Widget, main: Widget) {
+        super.init(owning: raw(adw_leaflet_new()))
+        let leaflet = vf_adw_leaflet(pointer)
+        _ = adw_leaflet_append(leaflet, side.widget)
+        _ = adw_leaflet_append(leaflet, main.widget)
+        adw_leaflet_set_visible_child(leaflet, main.widget)
+        adw_leaflet_set_can_unfold(leaflet, 1)
+        retain(side)
+        retain(main)
+    }
+
+    /// True while the window is too narrow for both panes.
+    public var isFolded: Bool { adw_leaflet_get_folded(vf_adw_leaflet(pointer)) != 0 }
 }

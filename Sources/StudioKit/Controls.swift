@@ -43,6 +43,8 @@ public class Button: Widget {
     public static func icon(_ name: String, tooltip: String, action: @escaping @MainActor () -> Void) -> Button {
         let button = Button(owning: raw(gtk_button_new_from_icon_name(name)), action: action)
         button.setTooltip(tooltip)
+        // An icon has no words of its own: a screen reader says the tooltip.
+        button.setAccessibleName(tooltip)
         return button
     }
 

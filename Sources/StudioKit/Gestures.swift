@@ -118,3 +118,41 @@ public final class FileDropTarget: EventController {
         _ = connect("drop", unsafeBitCast(callback, to: GCallback.self), CallbackBox(dropped as DropHandler))
     }
 }
+
+/// A key pressed while the widget or one of its children has the keyboard focus.
+public struct KeyPress: Sendable, Equatable {
+    /// GDK's name of the key: "Left", "Right", "Home", "End", "space", "Return", "plus", "0"…
+    public let name: String
+    /// Shift was held.
+    public let shift: Bool
+    /// Control was held.
+    public let control: Bool
+
+    /// A key press as `name` with these modifiers (tests make them too).
+    public init(_ name: String, shift: Bool = false, control: Bool = false) {
+        self.name = name
+        self.shift = shift
+        self.control = control
+    }
+}
+
+/// Keys pressed over a widget; the handler returns whether it used the key (else it goes on to
+/// the widget's own bindings and then its parents). `early` sees keys before the focused child
+/// does (GTK's capture phase), so a container can take keys its children would use.
+@MainActor
+public final class KeyController: EventController {
+    public init(early: Bool = false, pressed: @escaping @MainActor (KeyPress) -> Bool) {
+        super.init(owning: raw(gtk_event_controller_key_new()))
+        if early { gtk_event_controller_set_propagation_phase(vf_controller(pointer), GTK_PHASE_CAPTURE) }
+        typealias KeyHandler = @MainActor (UInt32, UInt32) -> Bool
+        let callback: @convention(c) (UnsafeMutableRawPointer?, guint, guint, GdkModifierType, UnsafeMutableRawPointer?) -> gboolean = {
+            _, keyval, _, state, data in
+            MainActor.assumeIsolated { (CallbackBox.from(data, as: KeyHandler.self)?(keyval, state.rawValue) ?? false) ? 1 : 0 }
+        }
+        let handler: KeyHandler = { keyval, state in
+            let name = gdk_keyval_name(keyval).map { String(cString: $0) } ?? ""
+            return pressed(KeyPress(name, shift: state & GDK_SHIFT_MASK.rawValue != 0, control: state & GDK_CONTROL_MASK.rawValue != 0))
+        }
+        _ = connect("key-pressed", unsafeBitCast(callback, to: GCallback.self), CallbackBox(handler))
+    }
+}

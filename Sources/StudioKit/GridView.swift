@@ -90,6 +90,16 @@ public final class GridView<Cell: GridCell>: Widget {
 
     /// The cells on screen now, with the positions they show (for tests and screenshots).
     public var visibleCells: [Cell] { Array(cells.values) }
+
+    /// The position of the item with the keyboard focus, if one has it: the focused child is
+    /// GTK's item widget, whose child is the cell's view.
+    public var focusedPosition: Int? {
+        guard let focused = gtk_widget_get_focus_child(widget), let shown = gtk_widget_get_first_child(focused) else { return nil }
+        for (item, cell) in cells where cell.view.widget == shown {
+            return Int(gtk_list_item_get_position(vf_list_item(item)))
+        }
+        return nil
+    }
 }
 
 /// A cell of a `GridView`: any object with a widget to show.

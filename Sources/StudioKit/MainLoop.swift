@@ -1,7 +1,9 @@
+internal import CAdwaita
 internal import CGtk
 import Foundation
 
-/// The GTK application: one window, the GLib main loop, actions with keyboard shortcuts.
+/// The application (libadwaita's, so it looks and behaves as a GNOME app and follows the
+/// desktop's light or dark style): one window, the GLib main loop, actions with shortcuts.
 ///
 /// GTK owns the main thread through the GLib loop, so Foundation's main run loop — which carries
 /// `DispatchQueue.main` and `@MainActor` tasks on Linux — would never run. A GLib timeout
@@ -10,8 +12,8 @@ import Foundation
 public final class Application: Object {
     /// Makes the application; `id` is its reverse-DNS id (the .desktop file's name).
     public init(id: String) {
-        guard let app = gtk_application_new(id, G_APPLICATION_NON_UNIQUE) else {
-            preconditionFailure("gtk_application_new returned NULL for a valid id")
+        guard let app = adw_application_new(id, G_APPLICATION_NON_UNIQUE) else {
+            preconditionFailure("adw_application_new returned NULL for a valid id")
         }
         super.init(adopting: raw(app))
     }
@@ -65,10 +67,20 @@ public final class Application: Object {
         }
     }
 
-    /// Prefer the dark or the light variant of the theme.
+    /// Whether the dark style shows now: the desktop's preference until the app chooses one
+    /// (setting this forces dark or light, as the app's own toggle does). Read and set once the
+    /// application runs (libadwaita's style manager exists from then).
     public static var prefersDarkTheme: Bool {
-        get { vf_prefers_dark_theme() != 0 }
-        set { vf_set_prefer_dark_theme(newValue ? 1 : 0) }
+        get { adw_style_manager_get_dark(adw_style_manager_get_default()) != 0 }
+        set {
+            adw_style_manager_set_color_scheme(adw_style_manager_get_default(),
+                                               newValue ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT)
+        }
+    }
+
+    /// Lets the desktop's light or dark preference decide again (the default).
+    public static func followDesktopStyle() {
+        adw_style_manager_set_color_scheme(adw_style_manager_get_default(), ADW_COLOR_SCHEME_DEFAULT)
     }
 }
 

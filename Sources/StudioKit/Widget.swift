@@ -111,6 +111,28 @@ open class Widget: Object {
         _ = gtk_widget_grab_focus(widget)
     }
 
+    /// Whether the widget takes keyboard focus itself (a drawing area does not unless told).
+    public var isFocusable: Bool {
+        get { gtk_widget_get_focusable(widget) != 0 }
+        set {
+            gtk_widget_set_focusable(widget, newValue ? 1 : 0)
+            gtk_widget_set_can_focus(widget, newValue ? 1 : 0)
+        }
+    }
+
+    /// Whether the widget (not a child) has the keyboard focus now.
+    public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
+
+    /// The name a screen reader says for the widget (GTK's accessible label).
+    public func setAccessibleName(_ name: String) {
+        vf_set_accessible_label(widget, name)
+    }
+
+    /// What a screen reader adds after the name (how to use the widget).
+    public func setAccessibleDescription(_ text: String) {
+        vf_set_accessible_description(widget, text)
+    }
+
     /// Attaches an input controller (gesture, scroll, drop target); the widget owns it after.
     public func add(_ controller: EventController) {
         g_object_ref(controller.pointer)

@@ -1,6 +1,7 @@
 import Foundation
 import ViewfinderCore
 import HUD
+import ViewfinderUI
 
 extension Automation {
     /// `hud MODE ANIMATION BACKGROUND [button] [KEY=VALUE…]` shows the HUD as configured

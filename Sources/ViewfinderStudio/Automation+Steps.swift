@@ -1,5 +1,6 @@
 import Foundation
 import HUD
+import ViewfinderUI
 import MediaLibrary
 import StudioKit
 
@@ -47,7 +48,7 @@ extension Automation {
             }
             studio.library?.selectedGroup = entry.group
         case "trim-start", "trim-end":
-            let screen: TrimScreen = try top()
+            let screen: TrimEditor = try top()
             let value = try number(args, 0)
             if command == "trim-start" { screen.setStart(value) } else { screen.setEnd(value) }
         case "signal":
@@ -63,7 +64,7 @@ extension Automation {
                 }
                 fields["frame"] = [frame.minX, frame.minY, frame.width, frame.height]
             }
-            if let cover = studio.current as? CoverScreen {
+            if let cover = studio.current as? CoverChooser {
                 // Where the suggestions' marks are on the strip, from its left edge.
                 fields["marks"] = cover.session.suggestions.map { cover.markX(of: $0) }
             }
@@ -76,7 +77,7 @@ extension Automation {
             }
         case "scroll-grid":
             // Scrolls the library grid top to bottom over SECONDS and reports frame gaps.
-            let screen: LibraryScreen = try top()
+            let screen: MediaPicker = try top()
             let seconds = try number(args, 0)
             let gaps = await withCheckedContinuation { continuation in
                 screen.scrollThrough(seconds: seconds) { continuation.resume(returning: $0) }
@@ -86,10 +87,23 @@ extension Automation {
             studio.events.emit("scrolled", ["frames": gaps.count + 1, "p50": percentile(0.5), "p95": percentile(0.95),
                                             "max": sorted.last ?? 0, "cells": screen.cellCount, "loaded": screen.loadedCells])
         case "scroll-to":
-            let screen: LibraryScreen = try top()
+            let screen: MediaPicker = try top()
             screen.scroll(to: try number(args, 0))
         case "back":
             studio.back()
+        case "activate":
+            // Activates grid item INDEX of the media picker shown, as a click does.
+            let picker: MediaPicker = try top()
+            let index = Int(try number(args, 0))
+            guard picker.library.assets.indices.contains(index) else {
+                throw StepError(description: "the grid has \(picker.library.assets.count) items, not \(index + 1)")
+            }
+            picker.activate(index)
+        case "order":
+            guard let order = LibraryBrowser.Order(rawValue: try word(args, 0)) else {
+                throw StepError(description: "order is newest or oldest")
+            }
+            studio.library?.order = order
         default:
             throw StepError(description: "unknown step '\(command)'")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HUD
+import ViewfinderUI
 import StudioKit
 
 /// Plays a script of user actions against the running app (`--script FILE`), one per line, so
@@ -12,7 +13,8 @@ import StudioKit
 /// `sleep SECONDS`, `screenshot PATH`, `press BUTTON`, `slider VALUE`, `drag-slider FROM TO`,
 /// `pan DX DY`, `zoom FACTOR X Y`, `scroll DY X Y`, `double-click`, `trim-start VALUE`,
 /// `trim-end VALUE`, `open-cover PATH`, `open-avatar PATH`, `open-trim PATH`, `open-camera`,
-/// `open-asset INDEX`, `import PATH…`, `filter KIND`, `group TITLE`, `theme dark|light`, `quit`,
+/// `open-asset INDEX`, `import PATH…`, `filter KIND`, `order newest|oldest`, `group TITLE`,
+/// `activate INDEX` (a media picker's grid item), `back`, `theme dark|light`, `toggle-theme`, `quit`,
 /// `hud …` and `hud-hide` (see `showHUD`), `hud-flash success|error|text LABEL…`.
 @MainActor
 final class Automation {
@@ -85,7 +87,7 @@ final class Automation {
                 return true
             }
         case "wait-exact":
-            let screen: CoverScreen = try top()
+            let screen: CoverChooser = try top()
             try await until(30, "the exact frame") {
                 guard let shown = screen.session.preview else { return false }
                 return shown.isExact && shown.sliderValue == screen.session.sliderValue
@@ -124,7 +126,7 @@ final class Automation {
                 }
             }
             var fields: [String: Any] = ["path": path, "width": target.width, "height": target.height]
-            if let cover = studio.current as? CoverScreen, let rect = cover.previewImageRect {
+            if let cover = studio.current as? CoverChooser, let rect = cover.previewImageRect {
                 fields["image"] = [rect.minX, rect.minY, rect.width, rect.height]
             }
             studio.events.emit("screenshot", fields)
@@ -132,6 +134,8 @@ final class Automation {
             try await press(try word(args, 0))
         case "theme":
             Application.prefersDarkTheme = try word(args, 0) == "dark"
+        case "toggle-theme":
+            studio.toggleTheme()
         case "hud":
             try showHUD(args)
         case "hud-hide":
@@ -139,7 +143,7 @@ final class Automation {
         case "quit":
             studio.application.quit()
         case "slider", "drag-slider":
-            let screen: CoverScreen = try top()
+            let screen: CoverChooser = try top()
             let from = try number(args, 0)
             screen.beginDrag(atX: screen.thumbCentre(forValue: from))
             if command == "drag-slider" {
@@ -151,21 +155,21 @@ final class Automation {
                 }
             }
         case "pan":
-            let screen: AvatarScreen = try top()
+            let screen: AvatarPicker = try top()
             let dx = try number(args, 0), dy = try number(args, 1)
             for step in 1...8 {
                 screen.dragged(toOffset: .init(x: dx * Double(step) / 8, y: dy * Double(step) / 8))
             }
             screen.dragEnded()
         case "zoom":
-            let screen: AvatarScreen = try top()
+            let screen: AvatarPicker = try top()
             screen.zoom(by: try number(args, 0), at: .init(x: try number(args, 1), y: try number(args, 2)))
         case "scroll":
-            let screen: AvatarScreen = try top()
+            let screen: AvatarPicker = try top()
             screen.pointerMoved(to: .init(x: try number(args, 1), y: try number(args, 2)))
             _ = screen.scrolled(try number(args, 0))
         case "double-click":
-            let screen: AvatarScreen = try top()
+            let screen: AvatarPicker = try top()
             screen.reset()
         default:
             try await runMore(command, args)

@@ -1,3 +1,4 @@
+import AvatarCrop
 import CoverPicker
 import Foundation
 import HUD
@@ -7,6 +8,7 @@ import MediaLibrary
 import StudioKit
 import VideoEditing
 import ViewfinderCore
+import ViewfinderUI
 
 /// Where a screen opened from: a file given on the command line (results go beside it) or an
 /// asset of the library (results go back into the library).
@@ -39,7 +41,7 @@ extension Studio {
     }
 
     func openInitialScreen() {
-        push(LibraryScreen(studio: self))
+        if let library { push(libraryPicker(library)) }
         switch options.initial {
         case .cover(let url): openCover(.file(url))
         case .avatar(let url): openAvatar(.file(url))
@@ -47,6 +49,12 @@ extension Studio {
         case .camera: openCamera()
         case nil: break
         }
+    }
+
+    /// Shows a component's failure as the HUD's cross, and as an event.
+    func report(_ failure: PickerFailure) {
+        hudOverlay.flash(.error, label: failure.what, details: failure.message)
+        events.emit("error", ["what": failure.what, "message": failure.message])
     }
 
     /// Shows an error as the HUD's cross for a few seconds, and as an event.
@@ -58,72 +66,55 @@ extension Studio {
 
     // MARK: - Cover
 
-    /// The cover flow: refuse long videos from the header, convert MOV to MP4 under the HUD,
-    /// then open the cover screen.
-    func openCover(_ origin: Origin) {
-        let plan: CoverFlow.Plan
-        do {
-            plan = try CoverFlow.plan(for: origin.url, limit: .standard, cache: cacheFolder)
-        } catch {
-            return report(error, doing: "Cannot choose a cover")
-        }
-        guard case .convert(_, let output) = plan else { return showCoverScreen(video: origin.url, origin: origin) }
-        Task {
-            let progress = Progress(totalUnitCount: 1)
-            hudOverlay.follow(progress, label: "Converting to MP4", details: origin.displayName)
-            events.emit("converting", ["input": origin.url.path, "output": output.path])
-            do throws(CoverPickerError) {
-                let converted = try await CoverFlow.run(plan, progress: progress)
-                hudOverlay.hide()
-                events.emit("converted", ["output": converted.path])
-                showCoverScreen(video: converted, origin: origin)
-            } catch .cancelled {
-                hudOverlay.flash(.text, label: "Conversion cancelled")
-                events.emit("cancelled", ["what": "conversion"])
-            } catch {
-                report(error, doing: "Conversion failed")
+    /// The cover chooser (limit, MOV conversion under the HUD, the cover screen), its events,
+    /// and what Done does: save the cover beside the file or into the library.
+    /// With `finish` (pick), the outcome goes there instead.
+    func openCover(_ origin: Origin, limit: DurationLimit = .standard, conversion: CoverFlow.Conversion = .auto,
+                   finish: ((PickerOutcome<CoverChooser.Choice>) -> Void)? = nil) {
+        let chooser = CoverChooser(video: origin.url, limit: limit, conversion: conversion, cache: cacheFolder,
+                                   hud: hudOverlay, displayName: origin.displayName)
+        chooser.onConversion = { [unowned self] step in
+            switch step {
+            case .started(let input, let output): self.events.emit("converting", ["input": input.path, "output": output.path])
+            case .finished(let output): self.events.emit("converted", ["output": output.path])
+            case .cancelled: self.events.emit("cancelled", ["what": "conversion"])
             }
         }
-    }
-
-    private func showCoverScreen(video: URL, origin: Origin) {
-        let screen = CoverScreen(video: video)
-        screen.onBack = { [unowned self] in self.back() }
-        screen.onPreview = { [unowned self] shown in
+        chooser.onPreview = { [unowned self] shown in
             self.events.emit("cover-preview", ["slider": shown.sliderValue, "exact": shown.isExact,
                                                "time": shown.frame.time.seconds, "requested": shown.requestedTime.seconds])
         }
-        screen.onStripCell = { [unowned self] cell in
+        chooser.onStripCell = { [unowned self] cell in
             self.events.emit("strip-cell", ["index": cell.index, "time": cell.frame?.time.seconds ?? -1, "exact": cell.isExact])
         }
-        screen.onSuggestions = { [unowned self, unowned screen] suggestions in
+        chooser.onSuggestions = { [unowned self, unowned chooser] suggestions in
             self.events.emit("cover-suggestions", ["times": suggestions.map(\.time.seconds),
-                                                   "marks": suggestions.map { screen.markX(of: $0) }])
+                                                   "marks": suggestions.map { chooser.markX(of: $0) }])
         }
-        screen.onDone = { [unowned self] cover in self.saveCover(cover, origin: origin) }
-        screen.onTrim = { [unowned self] in self.openTrim(origin) }
-        push(screen)
-        Task {
-            do {
-                try await screen.open()
-                events.emit("cover-ready", ["duration": screen.session.info?.duration.seconds ?? 0,
-                                            "strip": Self.stripTimes(screen.session.strip)])
-                await screen.session.stripRefined()
-                guard screen.session.phase == .ready else { return }
-                events.emit("cover-strip-exact", ["strip": Self.stripTimes(screen.session.strip)])
-            } catch {
-                back()
-                report(error, doing: "Cannot open the video")
+        chooser.onReady = { [unowned self, unowned chooser] exact in
+            let strip = chooser.session.strip.map { $0.frame?.time.seconds ?? -1 }
+            if exact {
+                self.events.emit("cover-strip-exact", ["strip": strip])
+            } else {
+                self.events.emit("cover-ready", ["duration": chooser.session.info?.duration.seconds ?? 0, "strip": strip])
             }
         }
+        if finish == nil { chooser.onTrim = { [unowned self] in self.openTrim(origin) } }
+        chooser.completion = { [unowned self, unowned chooser] outcome in
+            if let finish { return finish(outcome) }
+            switch outcome {
+            case .done(let cover): self.saveCover(cover, origin: origin)
+            case .cancelled: self.leave(chooser)
+            case .failed(let failure):
+                self.leave(chooser)
+                self.report(failure)
+            }
+        }
+        push(chooser)
+        chooser.start()
     }
 
-    /// The times the strip's cells show (-1 for an empty cell), for the events.
-    private static func stripTimes(_ cells: [StripCell]) -> [Double] {
-        cells.map { $0.frame?.time.seconds ?? -1 }
-    }
-
-    private func saveCover(_ cover: CoverPickerSession.Cover, origin: Origin) {
+    private func saveCover(_ cover: CoverChooser.Choice, origin: Origin) {
         // A library video also remembers the frame as its poster in the grid.
         if case .library(let asset, _) = origin, asset.kind == .video, let library {
             Task {
@@ -144,30 +135,31 @@ extension Studio {
 
     // MARK: - Avatar
 
-    func openAvatar(_ origin: Origin) {
-        let screen = AvatarScreen(photo: origin.url)
-        screen.onBack = { [unowned self] in self.back() }
-        screen.onReload = { [unowned self, unowned screen] error in
-            if let error { return self.report(error, doing: "Cannot open the photo") }
-            self.events.emit("avatar-ready", ["spec": screen.session.spec(side: AvatarScreen.outputSide)?.json() ?? ""])
+    /// With `finish` (pick), the outcome goes there instead of being saved.
+    func openAvatar(_ origin: Origin, shape: CropShape = .circle, side: Int = AvatarPicker.outputSide,
+                    finish: ((PickerOutcome<AvatarPicker.Avatar>) -> Void)? = nil) {
+        let picker = AvatarPicker(photo: origin.url, shape: shape, side: side)
+        picker.onReload = { [unowned self] error in
+            if let error { self.report(error, doing: "Cannot open the photo") }
         }
-        screen.onDone = { [unowned self] avatar, spec in
-            let stem = (origin.displayName as NSString).deletingPathExtension + " avatar"
-            self.save(kind: "avatar", stem: stem, ext: "png", origin: origin, album: "Avatars",
-                      fields: ["spec": spec.json()]) { url in
-                try ImageEncoder.write(avatar, to: url)
+        picker.onReady = { [unowned self] spec in self.events.emit("avatar-ready", ["spec": spec?.json() ?? ""]) }
+        picker.completion = { [unowned self, unowned picker] outcome in
+            if let finish { return finish(outcome) }
+            switch outcome {
+            case .done(let avatar):
+                let stem = (origin.displayName as NSString).deletingPathExtension + " avatar"
+                self.save(kind: "avatar", stem: stem, ext: "png", origin: origin, album: "Avatars",
+                          fields: ["spec": avatar.spec.json()]) { url in
+                    try ImageEncoder.write(avatar.image, to: url)
+                }
+            case .cancelled: self.leave(picker)
+            case .failed(let failure):
+                self.leave(picker)
+                self.report(failure)
             }
         }
-        push(screen)
-        Task {
-            do {
-                try await screen.open()
-                events.emit("avatar-ready", ["spec": screen.session.spec(side: AvatarScreen.outputSide)?.json() ?? ""])
-            } catch {
-                back()
-                report(error, doing: "Cannot open the photo")
-            }
-        }
+        push(picker)
+        picker.start()
     }
 
     // MARK: - Saving results
@@ -212,7 +204,7 @@ extension Studio {
         var all = fields
         all["path"] = path
         events.emit("\(kind)-saved", all)
-        hudOverlay.flash(.success, label: "\(kind.capitalized) saved", details: (path as NSString).lastPathComponent)
+        toast("\(kind.capitalized) saved as \((path as NSString).lastPathComponent)")
         back()
     }
 }

@@ -6,8 +6,40 @@ import MediaLibrary
 import StudioKit
 import VideoEditing
 import ViewfinderCore
+import ViewfinderUI
 
 extension Studio {
+    /// The library screen: a single-pick media picker that stays as the first screen; each
+    /// pick opens the item.
+    /// With `finish` (pick), the outcome goes there instead, under `rules`.
+    func libraryPicker(_ library: LibraryBrowser, rules: PickerRules = .any,
+                       finish: ((PickerOutcome<[MediaPicker.Item]>) -> Void)? = nil) -> MediaPicker {
+        let picker = MediaPicker(library: library, rules: rules, cancellable: finish != nil,
+                                 camera: finish == nil && cameraAvailable, importing: finish == nil)
+        picker.onImport = { [unowned self] in self.chooseFilesToImport() }
+        picker.onCamera = { [unowned self] in self.openCamera() }
+        picker.onDrop = { [unowned self] urls in self.importFiles(urls) }
+        picker.onRefresh = { [unowned self, unowned library] in
+            self.events.emit("library", ["count": library.assets.count, "group": "\(library.selectedGroup)",
+                                         "filter": library.filter.rawValue, "order": library.order.rawValue])
+        }
+        picker.onThumbnail = { [unowned self] asset in
+            self.events.emit("thumbnail", ["id": asset.id, "poster": asset.posterTime?.seconds ?? -1])
+        }
+        picker.onSelection = { [unowned self] selection, refusal in
+            self.events.emit("selection", ["ids": selection.picked.map(\.id), "refused": refusal ?? ""])
+        }
+        picker.completion = { [unowned self, unowned library] outcome in
+            if let finish { return finish(outcome) }
+            guard case .done(let items) = outcome, let item = items.first,
+                  let asset = library.assets.first(where: { $0.id == item.id }) else { return }
+            self.open(asset)
+        }
+        // Once more, now that the events are wired (the picker drew itself when made).
+        picker.refresh()
+        return picker
+    }
+
     /// Opens a library item: a photo in the avatar editor, a video in the cover chooser.
     func open(_ asset: Asset) {
         guard let library else { return }
@@ -59,46 +91,44 @@ extension Studio {
 
     // MARK: - Trim
 
+    /// The trimmer: exports go beside the file, or into the library's Trimmed album.
     func openTrim(_ origin: Origin) {
-        let screen = TrimScreen(video: origin.url)
-        screen.onBack = { [unowned self] in self.back() }
-        screen.onExport = { [unowned self, unowned screen] in self.export(screen, origin: origin) }
-        screen.onMarked = { [unowned self] marked, count in
-            self.events.emit("range-marked", ["marked": marked, "count": count])
-        }
-        screen.onPlayed = { [unowned self] frames, first, last in
-            self.events.emit("played", ["frames": frames, "first": first, "last": last])
-        }
-        push(screen)
-        Task {
-            do {
-                try await screen.open()
-                events.emit("trim-ready", ["duration": screen.session.duration.seconds])
-            } catch {
-                back()
-                report(error, doing: "Cannot trim this video")
-            }
-        }
-    }
-
-    /// Exports the trimmed range under the HUD (Cancel stops it and leaves nothing), beside the
-    /// file or into the library.
-    private func export(_ screen: TrimScreen, origin: Origin) {
-        let stem = (origin.displayName as NSString).deletingPathExtension + " trimmed"
         let folder: URL
         switch origin {
         case .file(let url): folder = url.deletingLastPathComponent()
         case .library: folder = FileManager.default.temporaryDirectory
         }
-        let output = CoverPicker.freeURL(in: folder, stem: stem, extension: "mp4")
-        let progress = Progress(totalUnitCount: 1)
-        hudOverlay.follow(progress, label: "Exporting", details: output.lastPathComponent)
-        events.emit("exporting", ["output": output.path, "start": screen.session.startTime.seconds,
-                                  "end": screen.session.endTime.seconds, "ranges": screen.session.exportSettings.ranges.count])
-        Task {
-            let outcome = await screen.session.export(to: output, progress: progress)
-            switch outcome {
-            case .saved(let url, let result):
+        let editor = TrimEditor(video: origin.url, exportFolder: folder,
+                                stem: (origin.displayName as NSString).deletingPathExtension, hud: hudOverlay)
+        editor.onMarked = { [unowned self] marked, count in
+            self.events.emit("range-marked", ["marked": marked, "count": count])
+        }
+        editor.onPlayed = { [unowned self] frames, first, last in
+            self.events.emit("played", ["frames": frames, "first": first, "last": last])
+        }
+        editor.onReady = { [unowned self, unowned editor] in
+            self.events.emit("trim-ready", ["duration": editor.session.duration.seconds])
+        }
+        editor.onExport = { [unowned self, unowned editor] output in
+            self.events.emit("exporting", ["output": output.path, "start": editor.session.startTime.seconds,
+                                           "end": editor.session.endTime.seconds, "ranges": editor.session.exportSettings.ranges.count])
+        }
+        editor.onExported = { [unowned self, unowned editor] outcome in
+            self.exported(outcome, output: editor.lastExport, origin: origin)
+        }
+        editor.completion = { [unowned self, unowned editor] outcome in
+            self.leave(editor)
+            if case .failed(let failure) = outcome { self.report(failure) }
+        }
+        push(editor)
+        editor.start()
+    }
+
+    /// After an export: a library item's copy moves into the library; the events say where.
+    private func exported(_ outcome: VideoEditor.Outcome, output: URL?, origin: Origin) {
+        switch outcome {
+        case .saved(let url, let result):
+            Task {
                 var path = url.path
                 if case .library = origin, let library {
                     do {
@@ -109,13 +139,12 @@ extension Studio {
                 }
                 events.emit("export-saved", ["path": path, "duration": result.duration.seconds, "frames": result.frameCount,
                                              "method": result.method, "copied": result.copiedFrames ?? 0])
-                hudOverlay.flash(.success, label: "Saved", details: (path as NSString).lastPathComponent)
-            case .failed(let error):
-                report(error, doing: "Export failed")
-            case .cancelled:
-                events.emit("export-cancelled", ["output": output.path, "exists": FileManager.default.fileExists(atPath: output.path)])
-                hudOverlay.flash(.text, label: "Export cancelled", details: "Nothing was written")
             }
+        case .failed(let error):
+            events.emit("error", ["what": "Export failed", "message": "\(error)"])
+        case .cancelled:
+            let path = output?.path ?? ""
+            events.emit("export-cancelled", ["output": path, "exists": FileManager.default.fileExists(atPath: path)])
         }
     }
 }

@@ -5,6 +5,7 @@ import MediaLibrary
 import Motion
 import StudioKit
 import ViewfinderCore
+import ViewfinderUI
 
 /// The app: one window with a header bar, a stack of screens with the HUD laid over them, and
 /// the flows that lead from the library to the cover chooser, the avatar editor, the trimmer
@@ -27,7 +28,7 @@ final class Studio {
         [unowned self] in self.toggleTheme()
     }
     private lazy var backButton = Button.icon("go-previous-symbolic", tooltip: "Back (Escape)") { [unowned self] in self.back() }
-    private(set) var screens: [any Screen] = []
+    private(set) var screens: [any Component] = []
     private var pageCounter = 0
     private var pageNames: [ObjectIdentifier: String] = [:]
     /// The page transition runs on this Motion layer, evaluated on the stack's frame clock.
@@ -36,6 +37,8 @@ final class Studio {
     private(set) var library: LibraryBrowser?
     /// 1 when a script step failed; the process exits with it.
     var exitStatus: Int32 = 0
+    /// A pick's status once it ended (0 result, 3 cancelled, 1 failed); nil until then.
+    var pickStatus: Int32?
     /// What screenshots show: the whole window (header bar, screen, HUD), else its content.
     var content: Widget { window ?? overlay }
 
@@ -47,15 +50,18 @@ final class Studio {
         library?.startWatching()
         pageLayer.clock = FrameClock()
         events.isEnabled = options.script != nil
+        events.toStandardError = options.pick != nil
     }
 
     /// Runs the app until its window closes; returns the exit status.
     func run() -> Int32 {
         let status = application.run { [unowned self] in self.activate() }
+        // A pick whose window closed before it ended was cancelled.
+        if options.pick != nil && exitStatus == 0 { return pickStatus ?? 3 }
         return max(status, exitStatus)
     }
 
-    var current: (any Screen)? { screens.last }
+    var current: (any Component)? { screens.last }
 
     private func activate() {
         if let dark = options.darkTheme { Application.prefersDarkTheme = dark }
@@ -77,9 +83,9 @@ final class Studio {
             }
         }
         addShortcuts()
-        openInitialScreen()
+        if let pick = options.pick { openPick(pick) } else { openInitialScreen() }
         window.present()
-        events.emit("started", ["library": libraryFolder.path])
+        events.emit("started", ["library": libraryFolder.path, "dark": Application.prefersDarkTheme])
         if let script = options.script {
             Automation(studio: self, script: script).start()
         }
@@ -96,12 +102,19 @@ final class Studio {
     func toggleTheme() {
         Application.prefersDarkTheme.toggle()
         events.emit("theme", ["dark": Application.prefersDarkTheme])
+        toast(Application.prefersDarkTheme ? "Dark style" : "Light style")
+    }
+
+    /// A short confirmation at the bottom of the window (a libadwaita toast), as an event too.
+    func toast(_ title: String) {
+        window?.toast(title)
+        events.emit("toast", ["title": title])
     }
 
     // MARK: - Navigation
 
     /// Shows `screen` on top of the current one, fading it in on the Motion engine.
-    func push(_ screen: any Screen) {
+    func push(_ screen: any Component) {
         pageCounter += 1
         let name = "page\(pageCounter)"
         pageNames[ObjectIdentifier(screen)] = name
@@ -112,13 +125,22 @@ final class Studio {
 
     /// Leaves the current screen for the one under it; the first screen stays.
     func back() {
-        guard screens.count > 1 else { return }
+        guard screens.count > 1 else {
+            // Escape on a pick's first screen cancels it.
+            if options.pick != nil { endPick(.cancelled) }
+            return
+        }
         removeTop()
         if let below = current { show(below) }
     }
 
+    /// Leaves `component` when it is the screen on top (a component finished or failed).
+    func leave(_ component: any Component) {
+        if current === component { back() }
+    }
+
     /// Replaces every screen above the first with `screen`.
-    func replaceTop(with screen: any Screen) {
+    func replaceTop(with screen: any Component) {
         while screens.count > 1 { removeTop() }
         push(screen)
     }
@@ -130,7 +152,7 @@ final class Studio {
         pageNames[ObjectIdentifier(leaving)] = nil
     }
 
-    private func show(_ screen: any Screen) {
+    private func show(_ screen: any Component) {
         stack.visiblePage = pageNames[ObjectIdentifier(screen)] ?? ""
         window?.title = screen.title
         backButton.isVisible = screens.count > 1

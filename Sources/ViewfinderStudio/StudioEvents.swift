@@ -6,6 +6,8 @@ import StudioKit
 @MainActor
 final class StudioEvents {
     var isEnabled = false
+    /// A pick keeps stdout for its result; its events go to stderr.
+    var toStandardError = false
     /// Counts of every event emitted so far, by name (the automation waits on them).
     private(set) var counts: [String: Int] = [:]
 
@@ -22,6 +24,6 @@ final class StudioEvents {
             FileHandle.standardError.write(Data("viewfinder-studio: event \(name) has fields JSON cannot hold\n".utf8))
             return
         }
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        (toStandardError ? FileHandle.standardError : FileHandle.standardOutput).write(data + Data("\n".utf8))
     }
 }

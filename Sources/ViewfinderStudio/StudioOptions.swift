@@ -20,7 +20,13 @@ struct StudioOptions {
 
     enum Parsed {
         case run(StudioOptions), help, version
+        /// `pick KIND …`: one picker for another program.
+        case pick(PickRequest, StudioOptions)
+        case pickHelp
     }
+
+    /// Set for `pick`: the picker to open instead of the library.
+    var pick: PickRequest?
 
     /// The app's options, in the order `--help` lists them.
     static let options = [
@@ -30,8 +36,8 @@ struct StudioOptions {
         OptionSpec("avatar", value: "PHOTO", help: "Open PHOTO in the avatar editor (the avatar is saved beside it)."),
         OptionSpec("trim", value: "VIDEO", help: "Open VIDEO in the trimmer (the trimmed copy is saved beside it)."),
         OptionSpec("camera", help: "Start on the camera screen."),
-        OptionSpec("dark", help: "Start with the dark theme."),
-        OptionSpec("light", help: "Start with the light theme."),
+        OptionSpec("dark", help: "Start with the dark theme (default: as the desktop prefers)."),
+        OptionSpec("light", help: "Start with the light theme (default: as the desktop prefers)."),
         OptionSpec("script", value: "FILE", help: "Play the user actions in FILE, one per line, printing what happens as JSON lines (the tests' driver)."),
         OptionSpec("version", help: "Show the version."),
         OptionSpec("help", short: "h", help: "Show this help."),
@@ -40,6 +46,7 @@ struct StudioOptions {
     static var usage: String {
         """
         usage: viewfinder-studio [OPTIONS]
+               viewfinder-studio pick media|cover|avatar|photo|video … (see 'viewfinder-studio pick --help')
 
         Viewfinder Studio: the desktop app. Browse and import into the photo library, take photos and
         videos, choose a video's cover frame, crop an avatar, trim a video, with progress you can cancel.
@@ -47,12 +54,19 @@ struct StudioOptions {
         options:
         \(OptionSpec.helpLines(options))
         keys: Ctrl+I import, Ctrl+Q quit, Escape back, Ctrl+Return done, Ctrl+Shift+D dark/light,
-              Space play the trim range
+              Space play the trim range; grid: arrows, Space mark, Enter choose; cover strip: ←/→ a frame,
+              Shift+←/→ a cell, Home/End; crop: arrows pan, +/− zoom, 0 reset
 
         """
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Parsed {
+        if arguments.first == "pick" {
+            var app = StudioOptions()
+            guard let request = try PickRequest.parse(Array(arguments.dropFirst()), into: &app) else { return .pickHelp }
+            app.pick = request
+            return .pick(request, app)
+        }
         let parsed = try ParsedArguments(arguments, options: options.filter { $0.name != "help" },
                                          positionalCount: 0...0, command: "viewfinder-studio")
         if parsed.wantsHelp { return .help }

@@ -10,8 +10,12 @@ let parsed: StudioOptions.Parsed
 do {
     parsed = try StudioOptions.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    complain("viewfinder-studio: \(error.message)\n")
-    complain(StudioOptions.usage)
+    if CommandLine.arguments.dropFirst().first == "pick" {
+        complain("viewfinder-studio pick: \(error.message) (see 'viewfinder-studio pick --help')")
+    } else {
+        complain("viewfinder-studio: \(error.message)\n")
+        complain(StudioOptions.usage)
+    }
     exit(2)
 }
 
@@ -22,7 +26,15 @@ case .help:
 case .version:
     print("viewfinder-studio \(Studio.version)")
     exit(0)
-case .run(let options):
+case .pickHelp:
+    print(PickRequest.usage, terminator: "")
+    exit(0)
+case .run(let options), .pick(_, let options):
+    // A pick's file that cannot be read is an error before any window opens.
+    if let input = options.pick?.input, !FileManager.default.isReadableFile(atPath: input.path) {
+        complain("viewfinder-studio: cannot read \(input.path): no such file, or not readable")
+        exit(1)
+    }
     if let script = options.script, !FileManager.default.isReadableFile(atPath: script.path) {
         complain("viewfinder-studio: cannot read the script \(script.path)")
         exit(1)

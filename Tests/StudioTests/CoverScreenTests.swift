@@ -65,7 +65,8 @@ extension StudioWindowTests {
             #expect(cover.size == PixelSize(width: 640, height: 360))
             let picture = try cover.preview(fitting: cover.size)
             #expect(picture.cropped(Rect(x: 0, y: 0, width: 640, height: 360)).flatMap(FrameIndexPattern.readIndex) == 90)
-            #expect(run.events("hud").contains { $0["phase"] as? String == "appearing" })
+            // The confirmation is a toast (libadwaita's), not the HUD.
+            #expect(run.events("toast").compactMap { $0["title"] as? String } == ["Cover saved as clip cover.jpg"])
         }
 
         @Test("the strip shows six different frames, fast ones first, then each cell's exact frame at i·d/6")

@@ -60,9 +60,12 @@ enum StudioHarness {
     /// Runs the app with `arguments` and the script `lines`; returns its events. The wait
     /// happens on a thread of its own: a run lasts seconds, and blocking one of the two
     /// cooperative threads that long starves every other suite (time-sensitive ones fail).
-    static func run(_ lines: [String], arguments: [String], in folder: URL, timeout: TimeInterval = 180) async throws -> StudioRun {
+    static func run(_ lines: [String], arguments: [String], in folder: URL, timeout: TimeInterval = 180,
+                    environment: [String] = []) async throws -> StudioRun {
         try #require(available, "\(unavailableReason)")
-        return try await offThePool { try parse(launch(lines, arguments: arguments, in: folder).finish(timeout: timeout)) }
+        return try await offThePool {
+            try parse(launch(lines, arguments: arguments, in: folder, environment: environment).finish(timeout: timeout))
+        }
     }
 
     /// Runs blocking `work` off the cooperative pool (see `Subprocess.offThePool`).
@@ -71,20 +74,29 @@ enum StudioHarness {
     }
 
     /// Starts the app under `xvfb-run -a` with GTK's Cairo renderer playing the script `lines`.
-    private static func launch(_ lines: [String], arguments: [String], in folder: URL) throws -> RunningProcess {
+    private static func launch(_ lines: [String], arguments: [String], in folder: URL, environment: [String] = []) throws -> RunningProcess {
         let script = folder.appendingPathComponent("script-\(UUID().uuidString.prefix(6)).txt")
         try (lines.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
         return try Subprocess.start(URL(fileURLWithPath: "/usr/bin/env"), [
-            "GSK_RENDERER=cairo", "GDK_BACKEND=x11", "NO_AT_BRIDGE=1", "GTK_A11Y=none",
+            // A fixed theme: the desktop (as libadwaita sees it) prefers light unless a test says.
+            "GSK_RENDERER=cairo", "GDK_BACKEND=x11", "NO_AT_BRIDGE=1", "GTK_A11Y=none", "ADW_DEBUG_COLOR_SCHEME=prefer-light",
             "XDG_CACHE_HOME=\(folder.appendingPathComponent("cache").path)",
+        ] + environment + [
             "xvfb-run", "-a", "-s", "-screen 0 1280x1024x24",
-            TestPaths.studio.path, "--script", script.path,
-        ] + arguments)
+            TestPaths.studio.path,
+        ] + arguments + ["--script", script.path])
+    }
+
+    /// Runs `viewfinder-studio pick …` (`arguments` start with `pick`) driven by the script
+    /// `lines`, as another program would: stdout is the result alone, the events are on stderr.
+    static func pick(_ lines: [String], arguments: [String], in folder: URL, timeout: TimeInterval = 180) async throws -> StudioRun {
+        try #require(available, "\(unavailableReason)")
+        return try await offThePool { try parse(launch(lines, arguments: arguments, in: folder).finish(timeout: timeout), eventsOnStderr: true) }
     }
 
     /// The events the app printed, one JSON object per line.
-    private static func parse(_ result: RunResult) -> StudioRun {
-        let events = result.stdout.split(separator: "\n").compactMap { line -> [String: Any]? in
+    private static func parse(_ result: RunResult, eventsOnStderr: Bool = false) -> StudioRun {
+        let events = (eventsOnStderr ? result.stderr : result.stdout).split(separator: "\n").compactMap { line -> [String: Any]? in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
         }
         return StudioRun(status: result.status, events: events, stderr: result.stderr, stdout: result.stdout)
@@ -94,16 +106,16 @@ enum StudioHarness {
     /// (its `signal` step), calls `interact` with what it wrote (the display, where a part is),
     /// and lets the script go on once `interact` returns.
     static func runInteractive<Value: Sendable>(_ lines: [String], arguments: [String], in folder: URL, readyFile: URL,
-                                                timeout: TimeInterval = 120,
+                                                timeout: TimeInterval = 120, pick: Bool = false,
                                                 interact: @escaping @Sendable ([String: Any]) throws -> Value) async throws -> StudioRunWith<Value> {
         try #require(available, "\(unavailableReason)")
         try #require(hasXdotool, "\(noXdotoolReason)")
         return try await offThePool { try runInteractiveBlocking(lines, arguments: arguments, in: folder, readyFile: readyFile,
-                                                          timeout: timeout, interact: interact) }
+                                                          timeout: timeout, pick: pick, interact: interact) }
     }
 
     private static func runInteractiveBlocking<Value: Sendable>(_ lines: [String], arguments: [String], in folder: URL, readyFile: URL,
-                                                                timeout: TimeInterval,
+                                                                timeout: TimeInterval, pick: Bool,
                                                                 interact: ([String: Any]) throws -> Value) throws -> StudioRunWith<Value> {
         let process = try launch(lines, arguments: arguments, in: folder)
         defer { process.terminate() }
@@ -117,7 +129,7 @@ enum StudioHarness {
         let signal = try JSONSerialization.jsonObject(with: Data(contentsOf: readyFile)) as? [String: Any] ?? [:]
         let value = try interact(signal)
         let result = try process.finish(timeout: max(1, deadline.timeIntervalSinceNow))
-        return StudioRunWith(run: parse(result), interaction: value)
+        return StudioRunWith(run: parse(result, eventsOnStderr: pick), interaction: value)
     }
 
     /// Sends X input with xdotool to the display a `signal` step reported.
@@ -161,6 +173,17 @@ enum StudioHarness {
         let copy = folder.appendingPathComponent(name)
         try FileManager.default.copyItem(at: TestPaths.media.appendingPathComponent(path), to: copy)
         return copy
+    }
+
+    /// Whether `avatar` is byte for byte what the CLI writes when it replays `spec` (a crop
+    /// spec's JSON) on `photo`: the spec file and the replay go into `folder`.
+    static func matchesReplay(_ avatar: URL, photo: URL, spec: Data, in folder: URL) throws -> Bool {
+        let specFile = folder.appendingPathComponent("replayed-spec.json")
+        try spec.write(to: specFile)
+        let replay = folder.appendingPathComponent("replay.png")
+        let cli = try Subprocess.run(TestPaths.tool, ["avatar", photo.path, "--spec", specFile.path, "-o", replay.path])
+        try #require(cli.status == 0, "the CLI's replay failed: \(cli.stderr)")
+        return try Data(contentsOf: avatar) == Data(contentsOf: replay)
     }
 
     /// Reads a screenshot (or any PNG) at its own size.

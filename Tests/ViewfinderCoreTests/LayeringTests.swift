@@ -9,7 +9,7 @@ import ViewfinderTestSupport
 @Suite("Layering")
 struct LayeringTests {
     static let core: Set = ["Foundation"]
-    static let cModules: Set = ["CFFmpeg", "CImageQuant", "CVips", "CVipsShim", "CExivShim", "CCairo", "CSQLite", "CCrypto", "CGtk"]
+    static let cModules: Set = ["CFFmpeg", "CImageQuant", "CVips", "CVipsShim", "CExivShim", "CCairo", "CSQLite", "CCrypto", "CGtk", "CAdwaita"]
     static let engines: Set = ["MediaIO", "Imaging", "Store"]
 
     /// What each module may import (besides itself); C modules only as `internal import`.
@@ -26,8 +26,11 @@ struct LayeringTests {
         "HUD": core.union(["ViewfinderCore"]),
         "Motion": core.union(["ViewfinderCore"]),
         "MotionRenderer": core.union(["ViewfinderCore", "Motion"]).union(engines),
-        "StudioKit": core.union(["ViewfinderCore", "Glibc", "CGtk", "CCairo"]),
+        "StudioKit": core.union(["ViewfinderCore", "Glibc", "CGtk", "CAdwaita", "CCairo"]),
         "CommandLineKit": core.union(["ViewfinderCore"]),
+        // Components: over StudioKit and every feature, never a front end or a C module.
+        "ViewfinderUI": core.union(["ViewfinderCore", "StudioKit", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop",
+                                    "MediaLibrary", "Capture", "Motion"]).union(engines),
     ]
 
     static func imports(of module: String) throws -> [(file: String, line: String)] {

@@ -11,19 +11,19 @@ import ViewfinderCore
 /// and evaluated on the widget's frame clock, so the same engine as `viewfinder animate` runs
 /// live here. While the HUD is hidden the overlay lets every click through.
 @MainActor
-final class HUDOverlay {
-    let area: DrawingArea
-    let hud: ProgressHUD
+public final class HUDOverlay {
+    public let area: DrawingArea
+    public let hud: ProgressHUD
     /// The layer whose presentation (opacity, scale) the box is drawn with.
-    let layer = Layer(name: "hud")
+    public let layer = Layer(name: "hud")
     private let ticker: MotionTicker
     /// The phase the overlay last drew (it follows the model's on the next frame).
-    private(set) var shownPhase: ProgressHUD.Phase = .hidden
+    public private(set) var shownPhase: ProgressHUD.Phase = .hidden
     private var tick: UInt32?
     private var buttonFrame: Rect?
     private let painter = HUDPainter()
     /// What the blur background blurs: the screens under the HUD.
-    weak var backdropSource: Widget?
+    public weak var backdropSource: Widget?
     private var backdropSnapshot: CairoImage?
     private var backdropTaken = -Double.infinity
     /// Blurred, tinted parts of the snapshot, by the rectangle they cover (the box, the whole
@@ -36,17 +36,17 @@ final class HUDOverlay {
     /// The image custom view last drawn, in Cairo's form.
     private var picture: (raster: RasterImage, image: CairoImage)?
     /// Any widget of the app, shown live in place of a `.customView` HUD's symbol.
-    var customWidget: Widget?
+    public var customWidget: Widget?
     /// True while the HUD wears the app's own look, which follows the light or dark theme;
     /// a script that styles the HUD itself turns it off.
-    var followsTheme = true
+    public var followsTheme = true
     /// Told whenever the HUD's phase changes (the automation waits on it).
-    var onPhaseChange: ((ProgressHUD.Phase) -> Void)?
+    public var onPhaseChange: ((ProgressHUD.Phase) -> Void)?
     /// Told of every frame drawn while the box animates: what Motion presented, and what the
     /// HUD model says at that time (the tests compare the two).
-    var onAnimationFrame: ((_ motion: (opacity: Double, scale: Double), _ model: HUDAnimationState) -> Void)?
+    public var onAnimationFrame: ((_ motion: (opacity: Double, scale: Double), _ model: HUDAnimationState) -> Void)?
 
-    init(clock: FrameClock = FrameClock()) {
+    public init(clock: FrameClock = FrameClock()) {
         hud = ProgressHUD(clock: clock)
         layer.clock = clock
         layer.model.opacity = 0
@@ -67,7 +67,7 @@ final class HUDOverlay {
 
     /// Shows the HUD for work that reports through `progress`, with a Cancel button when the
     /// work can be cancelled. The HUD appears only if the work outlasts `graceTime`.
-    func follow(_ progress: Progress, label: String, details: String = "", mode: HUDMode = .determinate,
+    public func follow(_ progress: Progress, label: String, details: String = "", mode: HUDMode = .determinate,
                 cancellable: Bool = true, graceTime: TimeInterval = 0.3) {
         reset()
         hud.label = label
@@ -80,7 +80,7 @@ final class HUDOverlay {
     }
 
     /// Shows a spinner for work of unknown length.
-    func showBusy(label: String, graceTime: TimeInterval = 0.3) {
+    public func showBusy(label: String, graceTime: TimeInterval = 0.3) {
         reset()
         hud.label = label
         hud.detailsLabel = ""
@@ -93,20 +93,20 @@ final class HUDOverlay {
     }
 
     /// Shows the HUD as it is configured now.
-    func show(graceTime: TimeInterval) {
+    public func show(graceTime: TimeInterval) {
         hud.graceTime = graceTime
         hud.show()
         startTicking()
     }
 
     /// Hides the HUD (after its minimum show time).
-    func hide() {
+    public func hide() {
         hud.hide()
         startTicking()
     }
 
     /// Flashes a result: a checkmark, a cross or text, for 3 s in a box at least 150 × 100.
-    func flash(_ kind: ProgressHUD.Flash, label: String, details: String = "") {
+    public func flash(_ kind: ProgressHUD.Flash, label: String, details: String = "") {
         reset()
         hud.flash(kind, label: label, details: details)
         startTicking()
@@ -124,7 +124,7 @@ final class HUDOverlay {
     }
 
     /// The blur of the app's look, as the theme is now.
-    static var themeBlur: HUDBlurStyle { Application.prefersDarkTheme ? .dark : .light }
+    public static var themeBlur: HUDBlurStyle { Application.prefersDarkTheme ? .dark : .light }
 
     /// Puts the app's look in the theme's blur, unless a script styled the HUD itself.
     private func followTheme() {
@@ -133,12 +133,12 @@ final class HUDOverlay {
     }
 
     /// Presses the HUD's button as a click on it would.
-    func pressButton() {
+    public func pressButton() {
         hud.pressButton()
     }
 
     /// The HUD's phase now.
-    var phase: ProgressHUD.Phase { hud.phase }
+    public var phase: ProgressHUD.Phase { hud.phase }
 
     // MARK: - Frames
 
@@ -248,7 +248,7 @@ final class HUDOverlay {
     }
 
     /// Clicks the middle of the button where it was last drawn, as the pointer would.
-    func clickButton() -> Bool {
+    public func clickButton() -> Bool {
         guard let frame = buttonFrame else { return false }
         return clicked(at: frame.center)
     }

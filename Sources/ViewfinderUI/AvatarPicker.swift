@@ -4,39 +4,60 @@ import Imaging
 import StudioKit
 import ViewfinderCore
 
-/// The avatar crop editor (seeds.md §2): the photo under a circular (or square) crop with the
-/// outside dimmed. Drag pans, the wheel or a pinch zooms about the pointer, a double-click
-/// resets. Every limit comes from `CropSession`/`CropGeometry`; this screen only turns pointer
-/// events into the session's calls and draws its state.
+/// The avatar picker's crop editor (seeds.md §2): the photo under a circular (or square) crop
+/// with the outside dimmed. Drag pans, the wheel or a pinch zooms about the pointer, a
+/// double-click resets. Every limit comes from `CropSession`/`CropGeometry`; this component only
+/// turns pointer events into the session's calls and draws its state. The completion gets the
+/// original, the avatar and the crop spec (replayable with `viewfinder avatar --spec`), or
+/// `.cancelled` (Back), or why the photo could not be opened.
 @MainActor
-final class AvatarScreen: Screen {
-    static let viewport = Size(width: 480, height: 480)
-    static let outputSide = 512
+public final class AvatarPicker: Component {
+    /// What Done hands back.
+    public struct Avatar: Sendable {
+        /// The photo it was cut from.
+        public let original: URL
+        /// The avatar, `side` pixels square (transparent outside a circle).
+        public let image: RasterImage
+        /// The crop, in the original's pixels.
+        public let spec: CropSpec
+    }
 
-    let photoURL: URL
-    private(set) var session: CropSession
-    let root = Box(.vertical, spacing: 10)
-    var page: Widget { root }
-    let title = "Choose avatar"
-    let editor: DrawingArea
-    let doneButton = Button("Done")
-    let backButton = Button("Back")
-    private lazy var shapes = ChoiceGroup([(CropShape.circle, "Circle"), (.square, "Square")], selected: .circle) {
+    public static let viewport = Size(width: 480, height: 480)
+    /// The avatar's side unless one is given.
+    public static let outputSide = 512
+    /// The avatar's side in pixels.
+    public let side: Int
+
+    public let photoURL: URL
+    public private(set) var session: CropSession
+    public let root = Box(.vertical, spacing: 10)
+    public var page: Widget { root }
+    public let title = "Choose avatar"
+    public let editor: DrawingArea
+    public let doneButton = Button("Done")
+    public let backButton = Button("Back")
+    private lazy var shapes = ChoiceGroup([(CropShape.circle, "Circle"), (.square, "Square")], selected: session.shape) {
         [unowned self] shape in self.change(shape: shape)
     }
     private var image: CairoImage?
     private var lastDrag = Point.zero
     private var lastPinch = 1.0
-    private var pointer = Point(x: AvatarScreen.viewport.width / 2, y: AvatarScreen.viewport.height / 2)
-    var onDone: ((RasterImage, CropSpec) -> Void)?
-    var onBack: (() -> Void)?
-    var onChange: (() -> Void)?
+    private var pointer = Point(x: AvatarPicker.viewport.width / 2, y: AvatarPicker.viewport.height / 2)
+    /// Told once with the outcome.
+    public var completion: ((PickerOutcome<Avatar>) -> Void)?
+    /// Told when the photo is open (at first and after a shape change) with the crop as Done
+    /// would hand it back now.
+    public var onReady: ((CropSpec?) -> Void)?
+    private var finished = false
+    public var onChange: (() -> Void)?
     /// Told when the photo is open again after the shape changed, or why it is not.
-    var onReload: ((ImagingError?) -> Void)?
+    public var onReload: ((ImagingError?) -> Void)?
 
-    init(photo: URL) {
+    /// An editor for `photo`, starting with `shape`, making avatars `side` pixels square.
+    public init(photo: URL, shape: CropShape = .circle, side: Int = AvatarPicker.outputSide) {
         photoURL = photo
-        session = CropSession(viewportSize: Self.viewport, shape: .circle)
+        self.side = side
+        session = CropSession(viewportSize: Self.viewport, shape: shape)
         editor = DrawingArea { _, _, _ in }
         editor.name = "avatar-editor"
         editor.setMinimumSize(width: Int(Self.viewport.width), height: Int(Self.viewport.height))
@@ -52,12 +73,19 @@ final class AvatarScreen: Screen {
         editor.add(ClickGesture { [unowned self] count, _, _ in if count == 2 { self.reset() } })
 
 
-        let hint = Label("Drag to move · scroll or pinch to zoom · double-click to reset")
+        editor.isFocusable = true
+        editor.setAccessibleName("Avatar crop")
+        editor.setAccessibleDescription("Arrows move the photo, plus and minus zoom about the centre, 0 resets")
+        editor.add(KeyController { [unowned self] key in self.pressed(key) })
+        doneButton.setAccessibleName("Done: make the avatar")
+        backButton.setAccessibleName("Back: leave without an avatar")
+
+        let hint = Label("Drag or arrows to move · scroll, pinch or +/− to zoom · double-click or 0 to reset")
         hint.addStyleClass("dim-label")
         doneButton.addStyleClass("suggested-action")
         doneButton.isSensitive = false
         doneButton.on("clicked") { [unowned self] in self.done() }
-        backButton.on("clicked") { [unowned self] in self.onBack?() }
+        backButton.on("clicked") { [unowned self] in self.finish(.cancelled) }
         let buttons = buttonRow([backButton], [shapes.box, doneButton])
         root.setMargins(16)
         root.append(editor)
@@ -65,79 +93,123 @@ final class AvatarScreen: Screen {
         root.append(buttons)
     }
 
+    /// Opens the photo; the completion hears if it cannot.
+    public func start() {
+        Task {
+            do {
+                try await open()
+                onReady?(session.spec(side: side))
+            } catch {
+                finish(.failed(PickerFailure("Cannot open the photo", error)))
+            }
+        }
+    }
+
+    private func finish(_ outcome: PickerOutcome<Avatar>) {
+        guard !finished else { return }
+        finished = true
+        completion?(outcome)
+    }
+
     /// Loads the photo (header checked before decoding) at the initial zoom.
-    func open() async throws(ImagingError) {
+    public func open() async throws(ImagingError) {
         try await session.load(photoURL)
         image = session.preview.flatMap { CairoImage($0) }
         doneButton.isSensitive = true
         changed()
+        // A keyboard user starts on the crop.
+        editor.grabFocus()
+    }
+
+    /// How far one arrow press pans, in points.
+    public static let keyPan = 10.0
+
+    /// The editor's keys: arrows pan, +/− zoom by 10 % about the centre, 0 resets.
+    public func pressed(_ key: KeyPress) -> Bool {
+        guard image != nil else { return false }
+        let step = Self.keyPan
+        let pans = ["Left": Point(x: -step, y: 0), "Right": Point(x: step, y: 0), "Up": Point(x: 0, y: -step), "Down": Point(x: 0, y: step)]
+        let centre = Point(x: Self.viewport.width / 2, y: Self.viewport.height / 2)
+        if let pan = pans[key.name] {
+            session.pan(by: pan)
+            changed()
+        } else if ["plus", "equal", "KP_Add"].contains(key.name) {
+            zoom(by: 1.1, at: centre)
+        } else if ["minus", "KP_Subtract"].contains(key.name) {
+            zoom(by: 1 / 1.1, at: centre)
+        } else if ["0", "KP_0"].contains(key.name) {
+            reset()
+        } else {
+            return false
+        }
+        return true
     }
 
     // MARK: - Gestures, in the session's terms
 
     /// A drag reached `offset` from where it began: pan by the part not applied yet.
-    func dragged(toOffset offset: Point) {
+    public func dragged(toOffset offset: Point) {
         session.pan(by: Point(x: offset.x - lastDrag.x, y: offset.y - lastDrag.y))
         lastDrag = offset
         changed()
     }
 
     /// The drag is over; the next one starts from nothing.
-    func dragEnded() {
+    public func dragEnded() {
         lastDrag = .zero
     }
 
-    func part(named name: String) -> Widget? {
+    public func part(named name: String) -> Widget? {
         name == "editor" ? editor : nil
     }
 
-    func button(named name: String) -> Widget? {
+    public func button(named name: String) -> Widget? {
         if let shape = ["circle": CropShape.circle, "square": .square][name] { return shapes.buttons[shape] }
         return ["done": doneButton, "back": backButton][name]
     }
 
     /// The wheel: each notch zooms by 10 % about the pointer (up zooms in).
-    func scrolled(_ dy: Double) -> Bool {
+    public func scrolled(_ dy: Double) -> Bool {
         guard dy != 0, dy.isFinite else { return false }
         zoom(by: pow(1.1, -dy), at: pointer)
         return true
     }
 
     /// A pinch reached `scale` since it began, centred at `centre` in the editor.
-    func pinched(_ scale: Double, at centre: Point) {
+    public func pinched(_ scale: Double, at centre: Point) {
         guard scale > 0, scale.isFinite else { return }
         zoom(by: scale / lastPinch, at: viewportPoint(centre))
         lastPinch = scale
     }
 
-    func zoom(by factor: Double, at point: Point) {
+    public func zoom(by factor: Double, at point: Point) {
         session.zoom(by: factor, at: point)
         changed()
     }
 
     /// The pointer moved over the editor to `point` (a wheel zoom centres there).
-    func pointerMoved(to point: Point) {
+    public func pointerMoved(to point: Point) {
         pointer = viewportPoint(point)
     }
 
     /// The session's viewport is drawn centred in the editor, which GTK may make larger.
-    func viewportPoint(_ point: Point) -> Point {
+    public func viewportPoint(_ point: Point) -> Point {
         Point(x: point.x - (Double(editor.width) - Self.viewport.width) / 2,
               y: point.y - (Double(editor.height) - Self.viewport.height) / 2)
     }
 
-    func reset() {
+    public func reset() {
         session.reset()
         changed()
     }
 
-    func done() {
-        guard let spec = session.spec(side: Self.outputSide) else { return }
+    public func done() {
+        guard let spec = session.spec(side: side) else { return }
         doneButton.isSensitive = false
         Task {
             do {
-                let avatar = try await session.complete(side: Self.outputSide)
-                onDone?(avatar, spec)
+                let avatar = try await session.complete(side: side)
+                finish(.done(Avatar(original: photoURL, image: avatar, spec: spec)))
             } catch {
                 doneButton.isSensitive = true
             }
@@ -152,6 +224,7 @@ final class AvatarScreen: Screen {
             do throws(ImagingError) {
                 try await open()
                 onReload?(nil)
+                onReady?(session.spec(side: side))
             } catch {
                 onReload?(error)
             }

@@ -1,44 +1,63 @@
+import CoverPicker
 import Foundation
+import HUD
 import MediaIO
 import StudioKit
 import VideoEditing
 import ViewfinderCore
 
-/// The Trim screen: the preview, the strip with a start and an end handle, Play to watch the
-/// kept range, and Export (with the HUD, which can cancel it). Bound to `TrimSession`.
+/// The trimmer (the original's video editor): `canEdit` is checked first, then the preview, the
+/// strip with a start and an end handle, Play to watch the kept range, and Export under the HUD
+/// (Cancel stops it and leaves nothing). Bound to `TrimSession`. Each export's outcome (saved,
+/// failed, cancelled) goes to `onExported`; leaving with Back completes with `.cancelled`.
 @MainActor
-final class TrimScreen: Screen {
-    static let handleWidth = 14.0
+public final class TrimEditor: Component {
+    public static let handleWidth = 14.0
 
-    let session: TrimSession
-    let title = "Trim"
+    public let session: TrimSession
+    public let title = "Trim"
     private let root = Box(.vertical, spacing: 10)
-    var page: Widget { root }
+    public var page: Widget { root }
     private let preview = PicturePanel(name: "trim-preview", minimumHeight: 220)
     private lazy var strip = scrubStrip(name: "trim-strip", height: 80,
                                         draw: { [unowned self] context, width, height in self.drawStrip(&context, width, height) },
                                         began: { [unowned self] x in self.beginDrag(atX: x) },
                                         moved: { [unowned self] dx in self.continueDrag(by: dx) })
     private let rangeLabel = Label("Opening…")
-    let playButton = Button("Play")
-    let exportButton = Button("Export")
-    let markButton = Button("Keep this range")
-    let clearButton = Button("Clear ranges")
-    let backButton = Button("Back")
+    public let playButton = Button("Play")
+    public let exportButton = Button("Export")
+    public let markButton = Button("Keep this range")
+    public let clearButton = Button("Clear ranges")
+    public let backButton = Button("Back")
     private var stripImages: [CairoImage] = []
     private enum Handle { case start, end }
     private var dragging: Handle = .start
     private var dragStartValue = 0.0
     private var previewTask: Task<Void, Never>?
     private var playTask: Task<Void, Never>?
-    var onExport: (() -> Void)?
+    /// Told when an export starts, with the file it writes.
+    public var onExport: ((URL) -> Void)?
+    /// Told of each export's outcome: saved (with what was written), failed, or cancelled.
+    public var onExported: ((VideoEditor.Outcome) -> Void)?
+    /// Told once when the editor is left (`.cancelled`), or cannot open the video.
+    public var completion: ((PickerOutcome<URL>) -> Void)?
+    /// Told once the video is open.
+    public var onReady: (() -> Void)?
+    private let hud: HUDOverlay
+    /// The file the last export wrote (or would have).
+    public private(set) var lastExport: URL?
+    private let exportFolder: URL
+    private let stem: String
     /// Told when playback ends, with the number of frames shown and the first and last times.
-    var onPlayed: ((Int, Double, Double) -> Void)?
-    var onBack: (() -> Void)?
+    public var onPlayed: ((Int, Double, Double) -> Void)?
     /// Told after "Keep this range": whether the range was marked, and how many are marked.
-    var onMarked: ((Bool, Int) -> Void)?
+    public var onMarked: ((Bool, Int) -> Void)?
 
-    init(video: URL) {
+    /// A trimmer for `video` exporting `STEM trimmed.mp4` into `exportFolder` under `hud`.
+    public init(video: URL, exportFolder: URL, stem: String, hud: HUDOverlay) {
+        self.hud = hud
+        self.exportFolder = exportFolder
+        self.stem = stem
         session = TrimSession(video: video)
         let hint = Label("Drag the yellow handles to keep part of the video; Play shows the kept part. "
                          + "Keep this range marks it (in green) to be joined with other marked ranges.")
@@ -48,15 +67,48 @@ final class TrimScreen: Screen {
         markButton.on("clicked") { [unowned self] in self.markRange() }
         clearButton.on("clicked") { [unowned self] in self.clearRanges() }
         playButton.on("clicked") { [unowned self] in self.togglePlay() }
-        exportButton.on("clicked") { [unowned self] in self.stopPlaying(); self.onExport?() }
-        backButton.on("clicked") { [unowned self] in self.onBack?() }
+        exportButton.on("clicked") { [unowned self] in self.stopPlaying(); self.export() }
+        backButton.on("clicked") { [unowned self] in self.completion?(.cancelled) }
         root.setMargins(16)
         for part in [preview.area, rangeLabel, strip, hint, buttonRow([backButton], [markButton, clearButton, playButton, exportButton])] {
             root.append(part)
         }
     }
 
-    func open() async throws(VideoEditingError) {
+    /// Opens the video (the session asks `canEdit` first); the completion hears if it cannot.
+    public func start() {
+        Task {
+            do {
+                try await open()
+                onReady?()
+            } catch {
+                completion?(.failed(PickerFailure("Cannot trim this video", error)))
+            }
+        }
+    }
+
+    /// Exports the kept range (or the marked ranges, joined) under the HUD.
+    public func export() {
+        let output = CoverPicker.freeURL(in: exportFolder, stem: stem + " trimmed", extension: "mp4")
+        let progress = Progress(totalUnitCount: 1)
+        hud.follow(progress, label: "Exporting", details: output.lastPathComponent)
+        lastExport = output
+        onExport?(output)
+        Task {
+            let outcome = await session.export(to: output, progress: progress)
+            switch outcome {
+            case .saved(let url, _):
+                hud.flash(.success, label: "Saved", details: url.lastPathComponent)
+            case .failed(let error):
+                hud.flash(.error, label: "Export failed", details: "\(error)")
+            case .cancelled:
+                hud.flash(.text, label: "Export cancelled", details: "Nothing was written")
+            }
+            onExported?(outcome)
+        }
+    }
+
+    public func open() async throws(VideoEditingError) {
         try await session.open()
         stripImages = session.strip.compactMap { CairoImage($0.image) }
         for button in [playButton, exportButton, markButton, clearButton] { button.isSensitive = true }
@@ -64,15 +116,15 @@ final class TrimScreen: Screen {
         showFrame(at: 0)
     }
 
-    func part(named name: String) -> Widget? {
+    public func part(named name: String) -> Widget? {
         ["preview": preview.area, "strip": strip][name]
     }
 
-    func button(named name: String) -> Widget? {
+    public func button(named name: String) -> Widget? {
         ["play": playButton, "export": exportButton, "back": backButton, "mark": markButton, "clear": clearButton][name]
     }
 
-    func leave() {
+    public func leave() {
         stopPlaying()
         previewTask?.cancel()
     }
@@ -82,22 +134,22 @@ final class TrimScreen: Screen {
     private var track: Double { max(1, Double(strip.width) - 2 * Self.handleWidth) }
 
     /// The strip x of a handle value.
-    func x(forValue value: Double) -> Double { Self.handleWidth + value * track }
+    public func x(forValue value: Double) -> Double { Self.handleWidth + value * track }
 
     /// A press picks the nearer handle and moves it under the pointer.
-    func beginDrag(atX x: Double) {
+    public func beginDrag(atX x: Double) {
         let value = min(max((x - Self.handleWidth) / track, 0), 1)
         dragging = abs(value - session.startValue) <= abs(value - session.endValue) ? .start : .end
         dragStartValue = value
         moveHandle(to: value)
     }
 
-    func continueDrag(by dx: Double) {
+    public func continueDrag(by dx: Double) {
         moveHandle(to: dragStartValue + dx / track)
     }
 
     /// Moves the handle being dragged, within the session's limits, and previews its frame.
-    func moveHandle(to value: Double) {
+    public func moveHandle(to value: Double) {
         stopPlaying()
         switch dragging {
         case .start: session.moveStart(to: value)
@@ -109,13 +161,13 @@ final class TrimScreen: Screen {
     }
 
     /// Sets the start handle (scripts).
-    func setStart(_ value: Double) {
+    public func setStart(_ value: Double) {
         dragging = .start
         moveHandle(to: value)
     }
 
     /// Sets the end handle (scripts).
-    func setEnd(_ value: Double) {
+    public func setEnd(_ value: Double) {
         dragging = .end
         moveHandle(to: value)
     }
@@ -139,14 +191,14 @@ final class TrimScreen: Screen {
     }
 
     /// Marks the handles' range to be joined with the others; one that overlaps is refused.
-    func markRange() {
+    public func markRange() {
         let marked = session.markRange()
         if marked { updateLabel() } else { rangeLabel.text = "That range overlaps one already marked" }
         strip.queueDraw()
         onMarked?(marked, session.markedRanges.count)
     }
 
-    func clearRanges() {
+    public func clearRanges() {
         session.clearMarkedRanges()
         updateLabel()
         strip.queueDraw()
@@ -154,9 +206,9 @@ final class TrimScreen: Screen {
 
     // MARK: - Playing
 
-    var isPlaying: Bool { playTask != nil }
+    public var isPlaying: Bool { playTask != nil }
 
-    func togglePlay() {
+    public func togglePlay() {
         if isPlaying { return stopPlaying() }
         playButton.title = "Stop"
         playTask = Task {
@@ -174,7 +226,7 @@ final class TrimScreen: Screen {
         }
     }
 
-    func stopPlaying() {
+    public func stopPlaying() {
         session.stop()
         playTask?.cancel()
         playTask = nil

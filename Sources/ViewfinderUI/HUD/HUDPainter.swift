@@ -45,7 +45,9 @@ struct HUDPainter {
                                height: parts.map(\.height).reduce(0, +) + Self.spacing * Double(max(0, parts.count - 1)))
         let box = hud.box(in: Size(clampingWidth: size.width, height: size.height),
                           content: Size(clampingWidth: contentSize.width, height: contentSize.height))
-        let frame = Rect(x: box.origin.x, y: box.origin.y, width: box.size.width, height: box.size.height)
+        // On whole pixels, so the box's edges are crisp whatever the height of the area (an odd
+        // one centres it on a half pixel).
+        let frame = Rect(x: box.origin.x.rounded(.down), y: box.origin.y.rounded(.down), width: box.size.width, height: box.size.height)
 
         context.save()
         context.translate(frame.midX, frame.midY)

@@ -1,0 +1,153 @@
+import CommandLineKit
+import Foundation
+import ViewfinderCore
+
+/// `viewfinder-studio pick KIND …`: which picker to open for another program, and how. Read
+/// with the CLI's own parser; every mistake is a usage error (exit 2).
+struct PickRequest: Equatable {
+    enum Kind: String, CaseIterable {
+        case media, cover, avatar, photo, video
+    }
+
+    enum MediaType: String {
+        case photo, video, any
+    }
+
+    var kind: Kind
+    /// The file given (cover: VIDEO, avatar: PHOTO).
+    var input: URL?
+    var type: MediaType = .any
+    var multiple = 1
+    var maxDuration: MediaTime?
+    var camera = false
+    var convert = "auto"
+    var output: URL?
+    var shape = "circle"
+    var size = 512
+    var quality = "medium"
+
+    /// Each kind's options, in the order `--help` lists them.
+    static let options: [Kind: [OptionSpec]] = [
+        .media: [
+            OptionSpec("type", value: "photo|video|any", help: "The media types offered (default: any)."),
+            OptionSpec("multiple", value: "N", help: "Let the user choose up to N items, numbered in order, then Done."),
+            OptionSpec("max-duration", value: "S", help: "Videos longer than S seconds cannot be chosen (the cell says why)."),
+            OptionSpec("camera", help: "Offer the camera as a source too."),
+        ],
+        .cover: [
+            OptionSpec("max-duration", value: "S", help: "Refuse videos longer than S seconds (default 30)."),
+            OptionSpec("convert", value: "auto|highest|passthrough", help: "auto: QuickTime to MP4 first; highest: always convert; passthrough: never."),
+            OptionSpec("output", short: "o", value: "COVER", help: "Where the cover goes (default: beside the video, or here)."),
+        ],
+        .avatar: [
+            OptionSpec("camera", help: "Take the photo with the camera first."),
+            OptionSpec("shape", value: "circle|square", help: "The crop's shape (default circle)."),
+            OptionSpec("size", value: "N", help: "The avatar's side in pixels (default 512)."),
+            OptionSpec("output", short: "o", value: "PATH", help: "Where the avatar goes (default: beside the photo, or here)."),
+        ],
+        .photo: captureOptions,
+        .video: captureOptions,
+    ]
+
+    static let captureOptions = [
+        OptionSpec("camera", help: "Take it with the camera (required: the camera is the source)."),
+        OptionSpec("quality", value: "high|medium|low", help: "A video's quality (default medium)."),
+        OptionSpec("max-duration", value: "S", help: "Stop a video after S seconds."),
+    ]
+
+    /// Options every kind takes (the app's own).
+    static let common = [
+        OptionSpec("library", value: "DIR", help: "The library to pick from (default: as the app's)."),
+        OptionSpec("device", value: "ID", help: "Also offer this camera: 'virtual' or a /dev/video path."),
+        OptionSpec("dark", help: "Use the dark theme."),
+        OptionSpec("light", help: "Use the light theme."),
+        OptionSpec("script", value: "FILE", help: "Play the user actions in FILE (events go to stderr; the tests' driver)."),
+    ]
+
+    static var usage: String {
+        """
+        usage: viewfinder-studio pick media [--type photo|video|any] [--multiple N] [--max-duration S] [--library DIR] [--camera]
+               viewfinder-studio pick cover [VIDEO] [--max-duration S] [--convert auto|highest|passthrough] [-o COVER]
+               viewfinder-studio pick avatar [PHOTO] [--camera] [--shape circle|square] [--size N] [-o PATH]
+               viewfinder-studio pick photo|video --camera [--quality high|medium|low] [--max-duration S]
+
+        Opens one picker in its own window for another program (as zenity does for dialogs), prints the
+        result as JSON on stdout and exits 0. Cancelled (Back, Escape, the window closed): nothing on
+        stdout, exit 3. An error: one line on stderr, exit 1. Bad usage: exit 2.
+
+        results:
+          media   [{"id", "file", "kind", "width", "height", "duration", "date"}, …] in the order picked
+          cover   {"video", "cover", "time", "frame"}  (no VIDEO: the user picks one from the library first)
+          avatar  {"original", "avatar", "spec"}  (spec replays with 'viewfinder avatar --spec')
+          photo, video  {"mediaType", "original", "file", "metadata": {"date", "width", "height", "device"}}
+
+        options (media):
+        \(OptionSpec.helpLines(options[.media] ?? []))
+        options (cover):
+        \(OptionSpec.helpLines(options[.cover] ?? []))
+        options (avatar):
+        \(OptionSpec.helpLines(options[.avatar] ?? []))
+        options (photo, video):
+        \(OptionSpec.helpLines(captureOptions))
+        options (all):
+        \(OptionSpec.helpLines(common))
+        """
+    }
+
+    /// Parses the words after `pick`; `app` gets the app's own options.
+    static func parse(_ arguments: [String], into app: inout StudioOptions) throws(UsageError) -> PickRequest? {
+        guard let first = arguments.first, !first.hasPrefix("-") else {
+            if arguments.contains("--help") || arguments.contains("-h") { return nil }
+            throw UsageError(message: "pick what? media, cover, avatar, photo or video", command: "pick")
+        }
+        guard let kind = Kind(rawValue: first) else {
+            throw UsageError(message: "cannot pick '\(first)': media, cover, avatar, photo or video", command: "pick")
+        }
+        let takesFile = kind == .cover || kind == .avatar
+        let parsed = try ParsedArguments(Array(arguments.dropFirst()), options: (options[kind] ?? []) + common,
+                                         positionalCount: takesFile ? 0...1 : 0...0, command: "pick \(kind.rawValue)")
+        if parsed.wantsHelp { return nil }
+        var request = PickRequest(kind: kind)
+        request.input = parsed.positionals.first.map { URL(fileURLWithPath: $0) }
+        app.library = parsed.value("library").map { URL(fileURLWithPath: $0) }
+        app.device = parsed.value("device")
+        app.script = parsed.value("script").map { URL(fileURLWithPath: $0) }
+        if parsed.flag("dark") && parsed.flag("light") {
+            throw UsageError(message: "choose --dark or --light, not both", command: "pick")
+        }
+        app.darkTheme = parsed.flag("dark") ? true : parsed.flag("light") ? false : nil
+        if let text = parsed.value("type") {
+            guard let type = MediaType(rawValue: text) else { throw parsed.invalid("type", "photo, video or any, not '\(text)'") }
+            request.type = type
+        }
+        request.multiple = try parsed.integer("multiple", in: 1...10_000, default: 1)
+        if let text = parsed.value("max-duration") {
+            guard case .time(let time)? = try? TimePosition(parsing: text), time > .zero else {
+                throw parsed.invalid("max-duration", "a number of seconds above 0, not '\(text)'")
+            }
+            request.maxDuration = time
+        }
+        request.camera = parsed.flag("camera")
+        if let text = parsed.value("convert") {
+            guard ["auto", "highest", "passthrough"].contains(text) else { throw parsed.invalid("convert", "auto, highest or passthrough, not '\(text)'") }
+            request.convert = text
+        }
+        request.output = parsed.value("output").map { URL(fileURLWithPath: $0) }
+        if let text = parsed.value("shape") {
+            guard ["circle", "square"].contains(text) else { throw parsed.invalid("shape", "circle or square, not '\(text)'") }
+            request.shape = text
+        }
+        request.size = try parsed.integer("size", in: 16...4096, default: 512)
+        if let text = parsed.value("quality") {
+            guard ["high", "medium", "low"].contains(text) else { throw parsed.invalid("quality", "high, medium or low, not '\(text)'") }
+            request.quality = text
+        }
+        if (kind == .photo || kind == .video) && !request.camera {
+            throw UsageError(message: "pick \(kind.rawValue) takes it with the camera: add --camera", command: "pick")
+        }
+        if kind == .avatar && request.camera && request.input != nil {
+            throw UsageError(message: "give a PHOTO or --camera, not both", command: "pick")
+        }
+        return request
+    }
+}

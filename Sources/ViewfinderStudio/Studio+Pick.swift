@@ -1,0 +1,190 @@
+import Capture
+import MediaIO
+import CoverPicker
+import Foundation
+import Imaging
+import MediaLibrary
+import ViewfinderCore
+import ViewfinderUI
+
+/// `viewfinder-studio pick …`: one component in the app's window, its result printed as JSON on
+/// stdout. The flows are the components' and the app's own (`openCover`, `openAvatar`, the
+/// library picker, the camera); only where the result goes differs.
+extension Studio {
+    /// How a pick ended, for the exit status: the JSON printed (0), cancelled (3), failed (1).
+    enum PickEnd {
+        case result(Any)
+        case cancelled
+        case failed(String)
+    }
+
+    /// Opens the picker `request` asks for as the first screen.
+    func openPick(_ request: PickRequest) {
+        switch request.kind {
+        case .media:
+            pickFromLibrary(request, kinds: request.type == .photo ? [.photo] : request.type == .video ? [.video] : MediaType.allCases,
+                            limit: request.multiple) { [unowned self] items in
+                self.endPick(.result(items.map(Self.json)))
+            }
+        case .cover:
+            if let input = request.input { return pickCover(input, request) }
+            pickFromLibrary(request, kinds: [.video], limit: 1) { [unowned self] items in
+                if let item = items.first { self.pickCover(item.file, request) }
+            }
+        case .avatar:
+            if let input = request.input { return pickAvatar(input, request) }
+            if request.camera {
+                return pickCapture(request) { [unowned self] capture in self.pickAvatar(capture.file, request) }
+            }
+            pickFromLibrary(request, kinds: [.photo], limit: 1) { [unowned self] items in
+                if let item = items.first { self.pickAvatar(item.file, request) }
+            }
+        case .photo, .video:
+            pickCapture(request) { [unowned self] capture in self.endPick(.result(Self.json(capture))) }
+        }
+    }
+
+    /// Prints the result (or nothing) and quits with the pick's exit status; only the first
+    /// end counts.
+    func endPick(_ end: PickEnd) {
+        guard pickStatus == nil else { return }
+        switch end {
+        case .result(let object):
+            guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+                return endPick(.failed("the result cannot be written as JSON"))
+            }
+            FileHandle.standardOutput.write(data + Data("\n".utf8))
+            pickStatus = 0
+        case .cancelled:
+            pickStatus = 3
+        case .failed(let message):
+            complain("viewfinder-studio: \(message)")
+            pickStatus = 1
+        }
+        events.emit("pick-ended", ["status": Int(pickStatus ?? 1)])
+        // A script still running (waiting on this event) ends the app itself.
+        if options.script == nil { application.quit() }
+    }
+
+    private func ended<Value>(_ outcome: PickerOutcome<Value>, then done: (Value) -> Void) {
+        switch outcome {
+        case .done(let value): done(value)
+        case .cancelled: endPick(.cancelled)
+        case .failed(let failure): endPick(.failed(failure.description))
+        }
+    }
+
+    // MARK: - The pickers
+
+    private func pickFromLibrary(_ request: PickRequest, kinds: [MediaType], limit: Int,
+                                 then done: @escaping ([MediaPicker.Item]) -> Void) {
+        guard let library else { return endPick(.failed("the library could not be opened")) }
+        let configuration = MediaPickerConfiguration(source: .photoLibrary, mediaTypes: kinds,
+                                                     maxDuration: request.maxDuration,
+                                                     selectionLimit: limit)
+        let rules: PickerRules
+        do {
+            rules = try PickerRules(configuration, sources: MediaSources(libraryFolder: libraryFolder))
+        } catch {
+            return endPick(.failed("\(error)"))
+        }
+        let picker = libraryPicker(library, rules: rules) { [unowned self] outcome in self.ended(outcome, then: done) }
+        if request.camera && cameraAvailable {
+            picker.cameraButton.isVisible = true
+            picker.onCamera = { [unowned self] in
+                self.pickCapture(request) { capture in
+                    Task {
+                        do {
+                            let asset = try await library.saveCapture(capture.file)
+                            done([MediaPicker.Item(asset, file: try library.originalURL(of: asset))])
+                        } catch {
+                            self.endPick(.failed("cannot keep the capture: \(error)"))
+                        }
+                    }
+                }
+            }
+        }
+        push(picker)
+    }
+
+    private func pickCover(_ video: URL, _ request: PickRequest) {
+        let limit = request.maxDuration.map { DurationLimit(maximum: $0) } ?? .standard
+        openCover(.file(video), limit: limit, conversion: CoverFlow.Conversion(rawValue: request.convert) ?? .auto) {
+            [unowned self] outcome in
+            self.ended(outcome) { choice in
+                guard let target = self.writeResult("cover", of: video, ext: "jpg", request, { try CoverFlow.write(choice.image, to: $0) }) else {
+                    return
+                }
+                self.endPick(.result(["video": choice.video.path, "cover": target.path, "time": choice.time.seconds,
+                                      "frame": choice.frame.map { $0 as Any } ?? NSNull()]))
+            }
+        }
+    }
+
+    private func pickAvatar(_ photo: URL, _ request: PickRequest) {
+        openAvatar(.file(photo), shape: request.shape == "square" ? .square : .circle, side: request.size) { [unowned self] outcome in
+            self.ended(outcome) { avatar in
+                guard let target = self.writeResult("avatar", of: photo, ext: "png", request, { try ImageEncoder.write(avatar.image, to: $0) }) else {
+                    return
+                }
+                let spec = (try? JSONSerialization.jsonObject(with: Data(avatar.spec.json().utf8))) ?? avatar.spec.json()
+                self.endPick(.result(["original": avatar.original.path, "avatar": target.path, "spec": spec]))
+            }
+        }
+    }
+
+    /// The camera at the request's quality and (for a video) its maximum duration in whole
+    /// seconds, rounded up.
+    private func pickCapture(_ request: PickRequest, then done: @escaping (CameraView.Capture) -> Void) {
+        guard cameraAvailable else {
+            return endPick(.failed("\(CaptureUnavailable())"))
+        }
+        let limit = request.maxDuration.map { Int($0.seconds.rounded(.up)) } ?? 30
+        openCamera(quality: CaptureQuality(rawValue: request.quality) ?? .medium, limit: limit) { [unowned self] outcome in
+            self.ended(outcome, then: done)
+        }
+    }
+
+    /// Writes a pick's `kind` result made from `input` to `-o`, else to "STEM KIND.EXT" beside
+    /// the file given (or here); nil (and the pick failed) when it cannot.
+    private func writeResult(_ kind: String, of input: URL, ext: String, _ request: PickRequest,
+                             _ write: (URL) throws -> Void) -> URL? {
+        let stem = (input.lastPathComponent as NSString).deletingPathExtension + " " + kind
+        let target = request.output ?? CoverPicker.freeURL(in: Self.resultFolder(beside: request.input), stem: stem, extension: ext)
+        do {
+            try write(target)
+            return target
+        } catch {
+            endPick(.failed("cannot write the \(kind): \(error)"))
+            return nil
+        }
+    }
+
+    // MARK: - JSON
+
+    /// Results go beside the file given, else into the current folder.
+    private static func resultFolder(beside input: URL?) -> URL {
+        input?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    }
+
+    private static let dateFormat: ISO8601DateFormatter = {
+        let format = ISO8601DateFormatter()
+        format.formatOptions = [.withInternetDateTime]
+        return format
+    }()
+
+    static func json(_ item: MediaPicker.Item) -> [String: Any] {
+        ["id": item.id, "file": item.file.path, "kind": item.kind.rawValue, "width": item.size.width, "height": item.size.height,
+         "duration": item.duration.map { $0.seconds as Any } ?? NSNull(), "date": dateFormat.string(from: item.date)]
+    }
+
+    static func json(_ capture: CameraView.Capture) -> [String: Any] {
+        var metadata: [String: Any] = ["date": dateFormat.string(from: capture.date), "device": capture.device]
+        if let size = capture.size {
+            metadata["width"] = size.width
+            metadata["height"] = size.height
+        }
+        return ["mediaType": capture.kind.rawValue, "original": capture.file.path,
+                "file": capture.kind == .video ? capture.file.path as Any : NSNull(), "metadata": metadata]
+    }
+}

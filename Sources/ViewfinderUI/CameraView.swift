@@ -1,0 +1,206 @@
+import Capture
+import CoverPicker
+import Foundation
+import MediaLibrary
+import MediaIO
+import StudioKit
+import ViewfinderCore
+
+/// The camera (seeds.md §3): the live preview, Take Photo, and Record with a quality and a
+/// maximum duration whose countdown shows while it records. Bound to `CameraSession`. Each
+/// photo or recording, written into `captureFolder`, goes to the completion as `.done(Capture)`
+/// (a host may keep the camera open for more); Back completes with `.cancelled`, a failed
+/// capture with `.failed`.
+@MainActor
+public final class CameraView: Component {
+    public let session: CameraSession
+    public let title = "Camera"
+    private let root = Box(.vertical, spacing: 10)
+    public var page: Widget { root }
+    private let preview = Picture()
+    private let statusLabel = Label("")
+    public let photoButton = Button("Take Photo")
+    public let recordButton = Button("Record")
+    /// Stops a recording and throws it away (only while one runs).
+    public let cancelButton = Button("Cancel")
+    public let backButton = Button("Back")
+    private var qualityButtons: [CaptureQuality: ToggleButton] = [:]
+    private var limitButtons: [Int: ToggleButton] = [:]
+    public private(set) var quality: CaptureQuality
+    public private(set) var limit: Int
+    public private(set) var framesShown = 0
+    private var previewSize: PixelSize?
+    /// One photo or video taken, as the original picker's info: the media type, the file, and
+    /// its metadata.
+    public struct Capture: Sendable, Equatable {
+        /// Photo or video.
+        public let kind: AssetKind
+        /// The file written.
+        public let file: URL
+        /// The camera's name and id.
+        public let device: String
+        /// When it was taken.
+        public let date: Date
+        /// The picture's size (the preview's, which the capture keeps), when known.
+        public let size: PixelSize?
+    }
+
+    /// Where captures are written.
+    public let captureFolder: URL
+    public var onFirstFrame: ((PixelSize) -> Void)?
+    /// Told when a recording starts.
+    public var onRecording: ((CaptureQuality, Int) -> Void)?
+    /// Told when Cancel has thrown a recording away.
+    public var onDiscarded: (() -> Void)?
+    /// Told of every change of the recording's state (the countdown, the end).
+    public var onRecordingChange: ((CameraSession.RecordingState) -> Void)?
+    /// Told of every capture, and once more with `.cancelled` when Back is pressed.
+    public var completion: ((PickerOutcome<Capture>) -> Void)?
+
+    /// A camera on `device` writing into `captureFolder`, starting at `quality` and a limit of
+    /// `limit` seconds (offered beside 10, 30 and 60 s when it is another).
+    public init(device: CaptureDevice, captureFolder: URL, quality: CaptureQuality = .medium, limit: Int = 30) {
+        self.captureFolder = captureFolder
+        self.quality = quality
+        self.limit = max(1, limit)
+        session = CameraSession(device: device, microphone: CameraSession.defaultMicrophone(for: device))
+        preview.name = "camera-preview"
+        preview.expand()
+        preview.setMinimumSize(width: 320, height: 240)
+        let details = Label("\(device.name) · \(device.position == .unspecified ? "position unknown" : device.position.rawValue) · "
+                            + (device.hasFlash ? "flash" : "no flash"))
+        details.addStyleClass("dim-label")
+        photoButton.addStyleClass("suggested-action")
+        recordButton.addStyleClass("destructive-action")
+        photoButton.on("clicked") { [unowned self] in self.takePhoto() }
+        recordButton.on("clicked") { [unowned self] in
+            if case .recording = self.session.recording {
+                Task { _ = await self.session.stopRecording() }
+            } else {
+                self.startRecording()
+            }
+        }
+        backButton.on("clicked") { [unowned self] in self.completion?(.cancelled) }
+        cancelButton.on("clicked") { [unowned self] in
+            Task {
+                await self.session.discardRecording()
+                self.onDiscarded?()
+            }
+        }
+        cancelButton.isSensitive = false
+        session.onRecordingChange = { [unowned self] state in
+            self.showRecording(state)
+            self.onRecordingChange?(state)
+            switch state {
+            case .finished(let url): self.captured(.video, url)
+            case .failed(let message):
+                self.completion?(.failed(PickerFailure("Recording failed", CameraFailure(message: message))))
+            case .idle, .recording: break
+            }
+        }
+
+        let qualities = ChoiceGroup(CaptureQuality.allCases.map { ($0, $0.rawValue.capitalized) }, selected: quality) {
+            [unowned self] choice in self.quality = choice
+        }
+        let limits = ChoiceGroup(Set([10, 30, 60, self.limit]).sorted().map { ($0, "\($0) s") }, selected: self.limit) { [unowned self] seconds in self.limit = seconds }
+        qualityButtons = qualities.buttons
+        limitButtons = limits.buttons
+        let controls = buttonRow([backButton], [qualities.box, limits.box, cancelButton, recordButton, photoButton])
+        root.setMargins(16)
+        root.append(preview)
+        root.append(details)
+        root.append(statusLabel)
+        root.append(controls)
+    }
+
+    private func captureURL(_ ext: String) -> URL {
+        try? FileManager.default.createDirectory(at: captureFolder, withIntermediateDirectories: true)
+        return CoverPicker.outputURL(in: captureFolder, extension: ext)
+    }
+
+    /// Takes a photo into the capture folder.
+    public func takePhoto() {
+        let url = captureURL("jpg")
+        Task {
+            do {
+                captured(.photo, try await session.takePhoto(to: url))
+            } catch {
+                completion?(.failed(PickerFailure("Cannot take the photo", error)))
+            }
+        }
+    }
+
+    /// Starts recording at the chosen quality, for at most the chosen limit.
+    public func startRecording() {
+        do {
+            try session.startRecording(to: captureURL("mp4"), quality: quality, maxDuration: MediaTime(seconds: Int64(limit)))
+            onRecording?(quality, limit)
+        } catch {
+            completion?(.failed(PickerFailure("Cannot record", error)))
+        }
+    }
+
+    private func captured(_ kind: AssetKind, _ file: URL) {
+        completion?(.done(Capture(kind: kind, file: file, device: session.device.id, date: Date(), size: previewSize)))
+    }
+
+    /// Starts the live preview.
+    public func start() throws(MediaIOError) {
+        try session.startPreview { [unowned self] picture in
+            self.preview.setTexture(Texture(RasterImage(picture)))
+            self.framesShown += 1
+            if self.framesShown == 1 {
+                self.previewSize = picture.size
+                self.onFirstFrame?(picture.size)
+            }
+        }
+        statusLabel.text = "Live"
+    }
+
+    public func leave() {
+        session.stopPreview()
+        if case .recording = session.recording {
+            Task { _ = await session.stopRecording() }
+        }
+    }
+
+    public func button(named name: String) -> Widget? {
+        if let quality = CaptureQuality(rawValue: name) { return qualityButtons[quality] }
+        if name.hasSuffix("s"), let seconds = Int(name.dropLast()) { return limitButtons[seconds] }
+        return ["photo": photoButton, "record": recordButton, "cancel": cancelButton, "back": backButton][name]
+    }
+
+    public func part(named name: String) -> Widget? {
+        name == "preview" ? preview : nil
+    }
+
+    /// Shows a recording's state: the countdown, or where it went.
+    public func showRecording(_ state: CameraSession.RecordingState) {
+        if case .recording = state { cancelButton.isSensitive = true } else { cancelButton.isSensitive = false }
+        switch state {
+        case .idle:
+            statusLabel.text = "Live"
+            recordButton.title = "Record"
+        case .recording(let remaining):
+            recordButton.title = "Stop"
+            if let remaining {
+                let left = Int(remaining.rounded(.up))
+                statusLabel.text = String(format: "Recording · %d:%02d left", left / 60, left % 60)
+            } else {
+                statusLabel.text = "Recording"
+            }
+        case .finished:
+            statusLabel.text = "Saved to Captures"
+            recordButton.title = "Record"
+        case .failed(let message):
+            statusLabel.text = "Recording failed: \(message)"
+            recordButton.title = "Record"
+        }
+    }
+}
+
+/// A recording that failed, with the camera's message.
+struct CameraFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

@@ -1,0 +1,97 @@
+import Capture
+import Foundation
+import MediaLibrary
+import ViewfinderCore
+
+/// What a media picker lets the user choose: a `MediaPickerConfiguration` checked against the
+/// sources before anything is shown (the media types, never none; the longest video; how many
+/// items one pick holds), in the library's terms.
+public struct PickerRules: Sendable, Equatable {
+    /// The checked configuration.
+    public let configuration: MediaPickerConfiguration
+    /// The kinds the grid offers.
+    public let kinds: Set<AssetKind>
+    /// The most items one pick may hold (1 for a single pick).
+    public var limit: Int { configuration.selectionLimit }
+    /// Videos longer than this cannot be chosen (nil: any length).
+    public var maxDuration: MediaTime? { configuration.maxDuration }
+
+    /// Checks `configuration` against `sources` (`MediaPickerConfiguration.validate`).
+    public init(_ configuration: MediaPickerConfiguration, sources: MediaSources) throws(CaptureError) {
+        try configuration.validate(against: sources)
+        self.init(checked: configuration)
+    }
+
+    /// One photo or video of any length from the library: the library screen's rules.
+    public static let any = PickerRules(checked: MediaPickerConfiguration(source: .photoLibrary, mediaTypes: MediaType.allCases))
+
+    private init(checked configuration: MediaPickerConfiguration) {
+        self.configuration = configuration
+        kinds = Set(configuration.mediaTypes.map { $0 == .photo ? AssetKind.photo : .video })
+    }
+
+    /// True when each activation finishes the pick at once.
+    public var isSingle: Bool { limit == 1 }
+
+    /// Why `asset` cannot be chosen, in the words a grid cell shows; nil when it can.
+    public func refusal(for asset: Asset) -> String? {
+        guard kinds.contains(asset.kind) else { return "Not a \(kinds.count == 1 ? kinds.first?.rawValue ?? "" : "photo or video")" }
+        if let maxDuration, let duration = asset.duration, duration > maxDuration {
+            return "Longer than \(Self.clock(maxDuration.seconds)) (\(Self.clock(duration.seconds)))"
+        }
+        return nil
+    }
+
+    /// Minutes and seconds, as the grid's length badges show them ("1:05").
+    public static func clock(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.up))
+        return String(format: "%d:%02d", whole / 60, whole % 60)
+    }
+}
+
+/// The items a picker holds so far, in the order they were chosen (the grid numbers them).
+public struct MediaSelection: Sendable {
+    /// The rules every item passes.
+    public let rules: PickerRules
+    /// What is chosen, first chosen first.
+    public private(set) var picked: [Asset] = []
+
+    /// What a toggle did.
+    public enum Change: Sendable, Equatable {
+        /// The item joined the selection as number `n` (from 1).
+        case added(Int)
+        /// The item left the selection; the ones after it moved up.
+        case removed
+        /// The item cannot be chosen, and why.
+        case refused(String)
+        /// The selection already holds `rules.limit` items.
+        case full
+    }
+
+    /// An empty selection under `rules`.
+    public init(rules: PickerRules) {
+        self.rules = rules
+    }
+
+    /// The item's number in the selection (from 1), or nil.
+    public func number(of id: Int64) -> Int? {
+        picked.firstIndex { $0.id == id }.map { $0 + 1 }
+    }
+
+    /// Adds `asset`, or takes it out when it is in already.
+    public mutating func toggle(_ asset: Asset) -> Change {
+        if let index = picked.firstIndex(where: { $0.id == asset.id }) {
+            picked.remove(at: index)
+            return .removed
+        }
+        if let reason = rules.refusal(for: asset) { return .refused(reason) }
+        guard picked.count < rules.limit else { return .full }
+        picked.append(asset)
+        return .added(picked.count)
+    }
+
+    /// Empties the selection.
+    public mutating func clear() {
+        picked = []
+    }
+}

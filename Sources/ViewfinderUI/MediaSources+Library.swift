@@ -1,0 +1,26 @@
+import Capture
+import Foundation
+import MediaLibrary
+
+extension LibraryContents {
+    /// What `library` and its Captures hold now, by kind.
+    public init(_ library: MediaLibrary) throws(LibraryError) {
+        func kinds(in group: AssetGroup) throws(LibraryError) -> Set<MediaType> {
+            var found: Set<MediaType> = []
+            if try library.count(FetchRequest(group: group, kinds: [.photo])) > 0 { found.insert(.photo) }
+            if try library.count(FetchRequest(group: group, kinds: [.video])) > 0 { found.insert(.video) }
+            return found
+        }
+        self.init(all: try kinds(in: .all), captures: try kinds(in: .captures))
+    }
+}
+
+extension MediaSources {
+    /// The sources a picker over the library in `libraryFolder` has: what that library and its
+    /// Captures hold (none when it cannot be opened), and the cameras that open. Capture cannot
+    /// look into the library itself (features stay apart), so the components layer asks it.
+    public init(libraryFolder: URL, allowVirtualCamera: Bool = false) {
+        let contents = (try? MediaLibrary(folder: libraryFolder, readOnly: true)).flatMap { try? LibraryContents($0) }
+        self.init(library: contents, allowVirtualCamera: allowVirtualCamera)
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import Imaging
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+extension StudioWindowTests {
+    /// `viewfinder-studio pick …` used as another program would: run it, drive it with a
+    /// script, read the JSON on stdout and the exit status (0 done, 3 cancelled, 1 error, 2 usage).
+    @Suite("Studio: pick for other programs")
+    struct PickTests {
+        /// The JSON a pick printed on stdout.
+        static func result(_ run: StudioRun) throws -> Any {
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
+        }
+
+        /// The lines of stderr that are not events.
+        static func messages(_ run: StudioRun) -> [Substring] {
+            run.stderr.split(separator: "\n").filter { !$0.hasPrefix("{") }
+        }
+
+        /// A library of a photo, a 2 s clip and a 6 s clip, imported with the CLI; their ids
+        /// oldest first, as `library list --sort oldest` says.
+        static func library(in folder: URL) async throws -> (folder: URL, ids: [Int64], kinds: [String], durations: [Double]) {
+            let library = folder.appendingPathComponent("lib")
+            let short = try await CoverScreenTests.clip(in: folder, name: "short.mp4", seconds: 2, size: "160x90")
+            let long = try await CoverScreenTests.clip(in: folder, name: "long.mp4", seconds: 6, size: "160x90")
+            let photo = TestPaths.media.appendingPathComponent("images/exif_orient6_samsung_galaxyS.jpg")
+            return try await StudioHarness.offThePool {
+                for file in [photo, short, long] {
+                    let imported = try Subprocess.run(TestPaths.tool, ["library", "--library", library.path, "import", file.path, "-q"])
+                    try #require(imported.status == 0, "import failed: \(imported.stderr)")
+                }
+                let listed = try Subprocess.run(TestPaths.tool, ["library", "--library", library.path, "list", "--sort", "oldest", "--json"])
+                let items = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+                return (library, items.compactMap { ($0["id"] as? NSNumber)?.int64Value }, items.compactMap { $0["kind"] as? String },
+                        items.map { ($0["duration"] as? Double) ?? 0 })
+            }
+        }
+
+        @Test("pick media --multiple 2 --max-duration 4: the long video is refused with its reason, a third item is refused, Done prints the two picked in the order picked")
+        func multiple() async throws {
+            let folder = TestPaths.scratchFolder("pick-media")
+            let library = try await Self.library(in: folder)
+            try #require(library.ids.count == 3, "\(library)")
+            let longIndex = try #require(library.durations.firstIndex { $0 > 4 })
+            let others = library.ids.indices.filter { $0 != longIndex }
+            let run = try await StudioHarness.pick([
+                "order oldest",
+                "activate \(longIndex)",
+                "wait selection",
+                "activate \(others[1])",
+                "activate \(others[0])",
+                "activate \(longIndex)",
+                "press done",
+                "wait pick-ended",
+            ], arguments: ["pick", "media", "--multiple", "2", "--max-duration", "4", "--library", library.folder.path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let refused = run.events("selection").compactMap { $0["refused"] as? String }.filter { !$0.isEmpty }
+            #expect(refused == ["Longer than 0:04 (0:06)", "Longer than 0:04 (0:06)"])
+            let picked = try #require(try Self.result(run) as? [[String: Any]])
+            #expect(picked.compactMap { ($0["id"] as? NSNumber)?.int64Value } == [library.ids[others[1]], library.ids[others[0]]])
+            #expect(picked.compactMap { $0["kind"] as? String } == [library.kinds[others[1]], library.kinds[others[0]]])
+            for item in picked {
+                #expect(FileManager.default.fileExists(atPath: item["file"] as? String ?? ""))
+            }
+        }
+
+        @Test("a third item over --multiple 2 is refused: Up to 2 items")
+        func limit() async throws {
+            let folder = TestPaths.scratchFolder("pick-limit")
+            let library = try await Self.library(in: folder)
+            let run = try await StudioHarness.pick([
+                "activate 0", "activate 1", "activate 2", "press done", "wait pick-ended",
+            ], arguments: ["pick", "media", "--multiple", "2", "--library", library.folder.path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            #expect(run.events("selection").last?["refused"] as? String == "Up to 2 items")
+            let picked = try #require(try Self.result(run) as? [[String: Any]])
+            #expect(picked.count == 2)
+        }
+
+        @Test("pick cover: Done writes the cover; its frame index, read from the image, is the JSON's frame")
+        func cover() async throws {
+            let folder = TestPaths.scratchFolder("pick-cover")
+            let video = try await CoverScreenTests.clip(in: folder)
+            let output = folder.appendingPathComponent("chosen.jpg")
+            let run = try await StudioHarness.pick([
+                "wait cover-ready", "drag-slider 0 0.5", "wait-exact", "press done", "wait pick-ended",
+            ], arguments: ["pick", "cover", video.path, "-o", output.path, "--library", folder.appendingPathComponent("lib").path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let object = try #require(try Self.result(run) as? [String: Any])
+            #expect(object["cover"] as? String == output.path)
+            #expect(object["video"] as? String == video.path)
+            let frame = try #require(object["frame"] as? Int)
+            let image = try StudioHarness.pixels(of: output)
+            let read = image.cropped(Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))).flatMap(FrameIndexPattern.readIndex)
+            #expect(read == frame)
+            #expect(frame > 0)
+            let time = try #require(object["time"] as? Double)
+            #expect(abs(time - Double(frame) / 30) < 1e-6)
+        }
+
+        @Test("Back, Escape or a video over the limit: cancelled is exit 3 with nothing on stdout; an error is exit 1 with one line")
+        func cancelAndError() async throws {
+            let folder = TestPaths.scratchFolder("pick-cancel")
+            let video = try await CoverScreenTests.clip(in: folder, seconds: 3)
+            let lib = folder.appendingPathComponent("lib").path
+            let back = try await StudioHarness.pick(["wait cover-ready", "press back", "wait pick-ended"],
+                                                    arguments: ["pick", "cover", video.path, "--library", lib], in: folder)
+            #expect(back.status == 3, "stderr: \(back.stderr)")
+            #expect(back.stdout.isEmpty)
+            let escape = try await StudioHarness.pick(["wait library", "back", "wait pick-ended"],
+                                                      arguments: ["pick", "media", "--library", lib], in: folder)
+            #expect(escape.status == 3, "stderr: \(escape.stderr)")
+            #expect(escape.stdout.isEmpty)
+            let long = try await StudioHarness.pick(["wait pick-ended"],
+                                                    arguments: ["pick", "cover", video.path, "--max-duration", "2", "--library", lib], in: folder)
+            #expect(long.status == 1, "stderr: \(long.stderr)")
+            #expect(long.stdout.isEmpty)
+            let lines = Self.messages(long)
+            #expect(lines.count == 1 && lines.first?.hasPrefix("viewfinder-studio: Cannot choose a cover") == true, "\(lines)")
+            // A file that is not there is refused before any window opens.
+            let missing = try Subprocess.run(TestPaths.studio, ["pick", "cover", folder.appendingPathComponent("nothing.mp4").path])
+            #expect(missing.status == 1 && missing.stdout.isEmpty)
+            #expect(missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
+        }
+
+        @Test("bad usage is exit 2 with nothing on stdout; --help is exit 0", arguments: [
+            ["pick"], ["pick", "gif"], ["pick", "media", "--type", "gif"], ["pick", "media", "--multiple", "0"],
+            ["pick", "photo"], ["pick", "cover", "a.mp4", "b.mp4"], ["pick", "avatar", "--shape", "star"],
+            ["pick", "media", "--max-duration", "-1"],
+        ])
+        func usage(_ arguments: [String]) throws {
+            let run = try Subprocess.run(TestPaths.studio, arguments)
+            #expect(run.status == 2, "\(arguments): \(run.stderr)")
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        }
+
+        @Test("pick --help lists the four kinds and the exit statuses")
+        func help() throws {
+            let run = try Subprocess.run(TestPaths.studio, ["pick", "--help"])
+            #expect(run.status == 0)
+            for word in ["pick media", "pick cover", "pick avatar", "pick photo|video", "exit 3", "exit 1", "exit 2"] {
+                #expect(run.stdout.contains(word), "\(word)")
+            }
+        }
+
+        @Test("pick avatar: the avatar written is byte-equal to the CLI's replay of the returned spec")
+        func avatar() async throws {
+            let folder = TestPaths.scratchFolder("pick-avatar")
+            let photo = try StudioHarness.copy(media: "images/exif_orient6_samsung_galaxyS.jpg", to: folder, as: "face.jpg")
+            let output = folder.appendingPathComponent("me.png")
+            let run = try await StudioHarness.pick([
+                "wait avatar-ready", "pan 40 -25", "zoom 1.5 240 240", "press done", "wait pick-ended",
+            ], arguments: ["pick", "avatar", photo.path, "--size", "256", "-o", output.path,
+                           "--library", folder.appendingPathComponent("lib").path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let object = try #require(try Self.result(run) as? [String: Any])
+            #expect(object["original"] as? String == photo.path)
+            #expect(object["avatar"] as? String == output.path)
+            let spec = try #require(object["spec"] as? [String: Any])
+            #expect(try StudioHarness.matchesReplay(output, photo: photo, spec: JSONSerialization.data(withJSONObject: spec), in: folder))
+            let pixels = try StudioHarness.pixels(of: output)
+            #expect(pixels.width == 256 && pixels.height == 256)
+        }
+
+        @Test("pick photo --camera: Take Photo prints the info object (media type, original, metadata)")
+        func cameraPhoto() async throws {
+            let folder = TestPaths.scratchFolder("pick-photo")
+            let run = try await StudioHarness.pick([
+                "wait camera-preview", "press photo", "wait pick-ended",
+            ], arguments: ["pick", "photo", "--camera", "--device", "virtual", "--library", folder.appendingPathComponent("lib").path],
+               in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let object = try #require(try Self.result(run) as? [String: Any])
+            #expect(object["mediaType"] as? String == "photo")
+            let original = try #require(object["original"] as? String)
+            let photo = try Photo(url: URL(fileURLWithPath: original))
+            let metadata = try #require(object["metadata"] as? [String: Any])
+            #expect(metadata["width"] as? Int == photo.size.width && metadata["height"] as? Int == photo.size.height)
+            #expect(metadata["device"] as? String == "virtual")
+        }
+
+        @Test("pick video --camera --max-duration 1 --quality low: Record stops itself after a second and prints the video's info")
+        func cameraVideo() async throws {
+            let folder = TestPaths.scratchFolder("pick-video")
+            let run = try await StudioHarness.pick([
+                "wait camera-preview", "press record", "wait pick-ended 30",
+            ], arguments: ["pick", "video", "--camera", "--device", "virtual", "--max-duration", "1", "--quality", "low",
+                           "--library", folder.appendingPathComponent("lib").path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            #expect(try run.event("recording")["quality"] as? String == "low")
+            #expect(try run.event("recording")["limit"] as? Int == 1)
+            let object = try #require(try Self.result(run) as? [String: Any])
+            #expect(object["mediaType"] as? String == "video")
+            let file = try #require(object["file"] as? String)
+            #expect(object["original"] as? String == file)
+            let probe = try FFprobe.description(of: URL(fileURLWithPath: file))
+            let format = try #require(probe["format"] as? [String: Any])
+            let seconds = try #require((format["duration"] as? String).flatMap(Double.init))
+            #expect(seconds > 0.5 && seconds <= 1.1, "\(seconds) s")
+        }
+    }
+}
