@@ -94,13 +94,18 @@ public struct MediaPickerConfiguration: Sendable, Equatable {
     }
 
     /// Throws when the configuration cannot work here: an empty media-type list (an error, not a
-    /// crash), an unavailable source, or a source that cannot give a requested type.
+    /// crash), an unavailable source, or a camera that cannot give a requested type. A library
+    /// or Captures that holds none of a kind yet is still a place to pick from (its grid shows
+    /// what there is, and grows as things are imported or captured), so only its availability
+    /// is checked; `MediaSources.availableMediaTypes(for:)` says what it holds.
     public func validate(against sources: MediaSources) throws(CaptureError) {
         guard !mediaTypes.isEmpty else { throw .noMediaTypes }
         if let maxDuration, maxDuration <= .zero { throw .maxDurationNotPositive }
         guard selectionLimit >= 1 else { throw .selectionLimitBelowOne(selectionLimit) }
         guard sources.isAvailable(source) else { throw .sourceUnavailable(source) }
-        let offered = sources.availableMediaTypes(for: source)
-        guard mediaTypes.allSatisfy(offered.contains) else { throw .sourceUnavailable(source) }
+        if source == .camera {
+            let offered = sources.availableMediaTypes(for: source)
+            guard mediaTypes.allSatisfy(offered.contains) else { throw .sourceUnavailable(source) }
+        }
     }
 }

@@ -46,8 +46,11 @@ struct CaptureTests {
         let photosOnly = MediaSources(library: LibraryContents(all: [.photo, .video], captures: [.photo]), cameras: [])
         #expect(photosOnly.availableMediaTypes(for: .photoLibrary) == [.photo, .video])
         #expect(photosOnly.availableMediaTypes(for: .savedPhotos) == [.photo], "Captures holds photos only")
+        // A picker over Captures that holds no video yet still opens (it shows what there is).
+        try MediaPickerConfiguration(source: .savedPhotos, mediaTypes: [.video]).validate(against: photosOnly)
         #expect(throws: CaptureError.sourceUnavailable(.savedPhotos)) {
-            try MediaPickerConfiguration(source: .savedPhotos, mediaTypes: [.video]).validate(against: photosOnly)
+            try MediaPickerConfiguration(source: .savedPhotos, mediaTypes: [.video])
+                .validate(against: MediaSources(library: nil, cameras: []))
         }
         try MediaPickerConfiguration(source: .savedPhotos, mediaTypes: [.photo]).validate(against: photosOnly)
         let empty = MediaSources(library: LibraryContents(all: [], captures: []), cameras: [])
