@@ -144,11 +144,16 @@ struct AVCConfiguration: Equatable {
     /// parameter sets (the sample description holds them) or access unit delimiters. Nil when a
     /// unit is too long for the prefix.
     func sample(fromAnnexB bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        Self.lengthPrefixed(Self.annexBUnits(bytes).filter { ![7, 8, 9].contains($0[0] & 0x1F) }, lengthSize: lengthSize)
+    }
+
+    /// NAL units written one after another, each behind its length in `lengthSize` bytes (the
+    /// form of MP4, MOV and Matroska samples, H.264's and HEVC's alike); nil when a unit is too
+    /// long for the prefix.
+    static func lengthPrefixed(_ units: [[UInt8]], lengthSize: Int) -> [UInt8]? {
         var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 16)
-        for unit in Self.annexBUnits(bytes) {
-            let type = unit[0] & 0x1F
-            if type == 7 || type == 8 || type == 9 { continue }
+        out.reserveCapacity(units.reduce(0) { $0 + $1.count + lengthSize })
+        for unit in units {
             guard lengthSize == 4 || unit.count < 1 << (8 * lengthSize) else { return nil }
             for shift in stride(from: 8 * (lengthSize - 1), through: 0, by: -8) {
                 out.append(UInt8((unit.count >> shift) & 0xFF))

@@ -52,18 +52,16 @@ struct HEVCConfiguration: Equatable {
     /// A NAL unit's type (the header's six bits after the forbidden bit).
     static func type(_ firstByte: UInt8) -> UInt8 { (firstByte >> 1) & 0x3F }
 
-    /// Whether a length-prefixed packet holds an IDR slice (types 19 and 20): nothing after it
-    /// refers to anything before it. (A CRA's leading pictures refer back, so a copy never
-    /// starts at one.)
-    static func startsAtIDR(_ bytes: UnsafeBufferPointer<UInt8>, lengthSize: Int) -> Bool {
-        guard let units = AVCConfiguration.units(ofPacket: bytes, lengthSize: lengthSize) else { return false }
-        return units.contains { [19, 20].contains(type(bytes[$0.lowerBound])) }
+    /// The picture kind of a length-prefixed packet, by its first slice's NAL unit type. (A
+    /// CRA's leading pictures refer back, so a copy starts at a CRA only as described at
+    /// `copiedSample`.)
+    static func pictureKind(_ bytes: UnsafeBufferPointer<UInt8>, lengthSize: Int) -> SmartTrack.PictureKind {
+        AVCConfiguration.units(ofPacket: bytes, lengthSize: lengthSize).map { pictureKind(of: $0, in: bytes) } ?? .other
     }
 
-    /// The picture kind of a length-prefixed packet, by its first slice's NAL unit type.
-    static func pictureKind(_ bytes: UnsafeBufferPointer<UInt8>, lengthSize: Int) -> SmartTrack.PictureKind {
-        guard let units = AVCConfiguration.units(ofPacket: bytes, lengthSize: lengthSize),
-              let slice = units.map({ type(bytes[$0.lowerBound]) }).first(where: { $0 < 32 }) else { return .other }
+    /// The picture kind of the NAL units `units` of `bytes`.
+    private static func pictureKind(of units: [Range<Int>], in bytes: UnsafeBufferPointer<UInt8>) -> SmartTrack.PictureKind {
+        guard let slice = units.map({ type(bytes[$0.lowerBound]) }).first(where: { $0 < 32 }) else { return .other }
         switch slice {
         case 19, 20: return .idr
         case 16...18, 21: return .cleanRandomAccess
@@ -74,15 +72,7 @@ struct HEVCConfiguration: Equatable {
 
     /// `units` length-prefixed for this track; nil when a unit is too long for the prefix.
     func prefixed(_ units: [[UInt8]]) -> [UInt8]? {
-        var out: [UInt8] = []
-        for unit in units {
-            guard lengthSize == 4 || unit.count < 1 << (8 * lengthSize) else { return nil }
-            for shift in stride(from: 8 * (lengthSize - 1), through: 0, by: -8) {
-                out.append(UInt8((unit.count >> shift) & 0xFF))
-            }
-            out += unit
-        }
-        return out
+        AVCConfiguration.lengthPrefixed(units, lengthSize: lengthSize)
     }
 
     /// An encoder's Annex B packet as this track's samples are written: length-prefixed, its
@@ -103,9 +93,9 @@ struct HEVCConfiguration: Equatable {
     /// the pictures still waiting to be shown, NoOutputOfPriorPicsFlag, and decoders that show
     /// pictures late would lose the head's last frame.)
     func copiedSample(_ bytes: UnsafeBufferPointer<UInt8>, startsStretch: Bool) -> [UInt8]? {
-        let kind = Self.pictureKind(bytes, lengthSize: lengthSize)
-        guard kind == .idr || kind == .cleanRandomAccess, let sets = prefixed(parameterSets),
-              let units = AVCConfiguration.units(ofPacket: bytes, lengthSize: lengthSize) else { return nil }
+        guard let units = AVCConfiguration.units(ofPacket: bytes, lengthSize: lengthSize) else { return nil }
+        let kind = Self.pictureKind(of: units, in: bytes)
+        guard kind == .idr || kind == .cleanRandomAccess, let sets = prefixed(parameterSets) else { return nil }
         var packet = Array(bytes)
         if kind == .cleanRandomAccess && startsStretch {
             for unit in units where Self.type(packet[unit.lowerBound]) == 21 {
