@@ -100,7 +100,7 @@ let package = Package(
         .target(
             name: "ViewfinderUI",
             dependencies: ["ViewfinderCore", "StudioKit", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD",
-                           "AvatarCrop", "MediaLibrary", "Capture", "Motion"],
+                           "AvatarCrop", "MediaLibrary", "Capture", "Motion", "MotionRenderer"],
             swiftSettings: [gtkIncludeFlags]
         ),
 

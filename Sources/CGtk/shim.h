@@ -4,6 +4,7 @@
 // macros, which Swift cannot call, so the few the app needs are written out as functions here.
 #include <gtk/gtk.h>
 #include <pango/pangocairo.h>
+#include <math.h>
 
 /// Connects `handler` (a C function with the signal's own signature) to `signal` of `instance`,
 /// passing `data`; `destroy` runs when the handler is disconnected or the instance finalized.
@@ -57,6 +58,56 @@ static inline GFile *vf_dropped_file(const GValue *value, unsigned index) {
 /// A drop target that takes files from the file manager.
 static inline GtkDropTarget *vf_file_drop_target_new(void) {
     return gtk_drop_target_new(GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+}
+
+// MARK: GtkFixed children placed by a projective mapping (Motion on widgets)
+
+static inline GtkFixed *vf_fixed(void *p) { return GTK_FIXED(p); }
+
+/// Places `child` of `fixed` so that its point (x, y) lands at ((m0·x + m1·y + m2) / w,
+/// (m3·x + m4·y + m5) / w), w = m6·x + m7·y + m8 (`m` row by row).
+///
+/// An affine mapping is built from GSK's 2D steps — translate · rotate · skew · scale, its QR
+/// decomposition — because GSK only knows a transform is 2D from how it was made, and GTK's
+/// Cairo renderer draws nothing but 2D transforms. Any other mapping is lifted to the 4×4
+/// matrix that leaves z alone (graphene multiplies row vectors, hence the transpose), which the
+/// GL and Vulkan renderers draw.
+static inline void vf_fixed_place(GtkFixed *fixed, GtkWidget *child, const double m[9]) {
+    GskTransform *transform = NULL;
+    double a = m[0], b = m[3], c = m[1], d = m[4];
+    double sx = hypot(a, b);
+    if (m[6] == 0 && m[7] == 0 && m[8] == 1 && sx > 0) {
+        double angle = atan2(b, a);
+        double shear = (a * c + b * d) / sx, sy = (a * d - b * c) / sx;
+        graphene_point_t offset = GRAPHENE_POINT_INIT((float)m[2], (float)m[5]);
+        transform = gsk_transform_translate(transform, &offset);
+        transform = gsk_transform_rotate(transform, (float)(angle * 180 / G_PI));
+        if (sy != 0 && shear != 0) transform = gsk_transform_skew(transform, (float)(atan(shear / sy) * 180 / G_PI), 0);
+        transform = gsk_transform_scale(transform, (float)sx, (float)sy);
+    } else {
+        float f[16] = {
+            (float)m[0], (float)m[3], 0, (float)m[6],
+            (float)m[1], (float)m[4], 0, (float)m[7],
+            0, 0, 1, 0,
+            (float)m[2], (float)m[5], 0, (float)m[8],
+        };
+        graphene_matrix_t matrix;
+        graphene_matrix_init_from_float(&matrix, f);
+        transform = gsk_transform_matrix(NULL, &matrix);
+    }
+    gtk_fixed_set_child_transform(fixed, child, transform);
+    gsk_transform_unref(transform);
+}
+
+/// Whether the renderer of the window `widget` is in draws 3D transforms: GTK's GL and Vulkan
+/// renderers do; its Cairo renderer paints such a node as a pink box (GTK 4.8). False when the
+/// widget is in no window yet.
+static inline int vf_renders_projective(GtkWidget *widget) {
+    GtkNative *native = gtk_widget_get_native(widget);
+    if (native == NULL) return 0;
+    GskRenderer *renderer = gtk_native_get_renderer(native);
+    if (renderer == NULL) return 0;
+    return g_strcmp0(G_OBJECT_TYPE_NAME(renderer), "GskCairoRenderer") != 0;
 }
 
 #endif

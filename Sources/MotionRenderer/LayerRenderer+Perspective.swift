@@ -17,7 +17,7 @@ extension LayerRenderer {
     /// A layer without a perspective of its own is seen by its superlayer's sublayer viewer, if
     /// any: from `viewer.distance` in front of `viewer.center` (the superlayer's anchor), its
     /// `zPosition` adding to its depth.
-    public static func homography(for state: LayerState, viewer: Viewer? = nil) -> Canvas.Homography? {
+    public static func homography(for state: LayerState, viewer: Viewer? = nil) -> Homography? {
         let t = state.transform
         let own = t.perspective > 0 && t.perspective.isFinite
         guard own || viewer != nil else { return nil }
@@ -45,7 +45,7 @@ extension LayerRenderer {
         // screen = center + (position − center + q.xy) / w, with w = 1 − (q.z + depth) / d.
         let w = [-rows[2][0] / d, -rows[2][1] / d, 1 - (rows[2][2] + depth) / d]
         let (ox, oy) = (center.x, center.y)
-        return Canvas.Homography([rows[0][0] + ox * w[0], rows[0][1] + ox * w[1], rows[0][2] + px - ox + ox * w[2],
+        return Homography([rows[0][0] + ox * w[0], rows[0][1] + ox * w[1], rows[0][2] + px - ox + ox * w[2],
                                   rows[1][0] + oy * w[0], rows[1][1] + oy * w[1], rows[1][2] + py - oy + oy * w[2],
                                   w[0], w[1], w[2]])
     }
@@ -63,15 +63,9 @@ extension LayerRenderer {
     /// (at the resolution they will cover on screen, at most 4096 pixels a side), then that
     /// picture's pixels mapped projectively onto the canvas under the layer's opacity. Nothing
     /// is drawn when part of the layer is behind the viewer.
-    func drawInPerspective<Node: RenderNode>(_ node: Node, state s: LayerState, mapping: Canvas.Homography, at t: Double,
+    func drawInPerspective<Node: RenderNode>(_ node: Node, state s: LayerState, mapping: Homography, at t: Double,
                                              depth: Int, on canvas: Canvas) throws(MotionRendererError) {
-        var region = s.bounds
-        if s.shadowOpacity > 0 {
-            let reach = 3 * max(0, min(s.shadowRadius, SceneLimits.maxShadowRadius)) + 2
-            region = Rect(x: region.minX - reach - abs(s.shadowOffset.x), y: region.minY - reach - abs(s.shadowOffset.y),
-                          width: region.width + 2 * (reach + abs(s.shadowOffset.x)),
-                          height: region.height + 2 * (reach + abs(s.shadowOffset.y)))
-        }
+        let region = Self.extent(of: s)
         guard region.width > 0, region.height > 0, region.isFinite else { return }
         let corners = [Point(x: region.minX, y: region.minY), Point(x: region.maxX, y: region.minY),
                        Point(x: region.maxX, y: region.maxY), Point(x: region.minX, y: region.maxY)]
@@ -97,8 +91,8 @@ extension LayerRenderer {
         viewers[depth] = nil
         defer { viewers[depth] = viewer }
         try draw(node, state: flat, at: t, depth: depth, on: picture)
-        let fromPixels = Canvas.Homography([1 / k, 0, region.minX, 0, 1 / k, region.minY, 0, 0, 1])
-        canvas.drawProjected(picture, mapping: Canvas.Homography(m).concatenating(mapping).concatenating(fromPixels),
+        let fromPixels = Homography([1 / k, 0, region.minX, 0, 1 / k, region.minY, 0, 0, 1])
+        canvas.drawProjected(picture, mapping: Homography(m).concatenating(mapping).concatenating(fromPixels),
                              alpha: min(1, s.opacity))
     }
 

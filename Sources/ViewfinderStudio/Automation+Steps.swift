@@ -22,6 +22,14 @@ extension Automation {
             studio.openTrim(.file(URL(fileURLWithPath: try word(args, 0))))
         case "open-camera":
             studio.openCamera()
+        case "open-motion":
+            studio.openMotion(URL(fileURLWithPath: try word(args, 0)))
+        case "motion-at":
+            // Holds the scene at an instant, so a screenshot shows exactly that frame.
+            let player: ScenePlayer = try top()
+            let t = try number(args, 0)
+            player.hold(at: t)
+            studio.events.emit("motion", ["time": t, "perspective": player.stage.drawsPerspective])
         case "open-asset":
             guard let library = studio.library else { throw StepError(description: "no library") }
             let index = Int(try number(args, 0))

@@ -47,7 +47,22 @@ extension Studio {
         case .avatar(let url): openAvatar(.file(url))
         case .trim(let url): openTrim(.file(url))
         case .camera: openCamera()
+        case .motion(let url): openMotion(url)
         case nil: break
+        }
+    }
+
+    // MARK: - Motion
+
+    /// Plays the scene in `url` on a stage of GTK widgets; a scene that cannot be read is the
+    /// HUD's cross and an error event.
+    func openMotion(_ url: URL) {
+        do {
+            let player = try ScenePlayer(contentsOf: url)
+            player.completion = { [unowned self, unowned player] _ in self.leave(player) }
+            push(player)
+        } catch {
+            report(error, doing: "Cannot play the scene")
         }
     }
 

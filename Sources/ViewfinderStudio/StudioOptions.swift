@@ -15,7 +15,7 @@ struct StudioOptions {
     var script: URL?
 
     enum Initial: Equatable {
-        case cover(URL), avatar(URL), trim(URL), camera
+        case cover(URL), avatar(URL), trim(URL), camera, motion(URL)
     }
 
     enum Parsed {
@@ -36,6 +36,7 @@ struct StudioOptions {
         OptionSpec("avatar", value: "PHOTO", help: "Open PHOTO in the avatar editor (the avatar is saved beside it)."),
         OptionSpec("trim", value: "VIDEO", help: "Open VIDEO in the trimmer (the trimmed copy is saved beside it)."),
         OptionSpec("camera", help: "Start on the camera screen."),
+        OptionSpec("motion", value: "SCENE", help: "Play the Motion scene SCENE (JSON, as 'viewfinder animate' takes) in a window, turned in 3D by GTK."),
         OptionSpec("dark", help: "Start with the dark theme (default: as the desktop prefers)."),
         OptionSpec("light", help: "Start with the light theme (default: as the desktop prefers)."),
         OptionSpec("script", value: "FILE", help: "Play the user actions in FILE, one per line, printing what happens as JSON lines (the tests' driver)."),
@@ -84,9 +85,10 @@ struct StudioOptions {
             parsed.value("avatar").map { .avatar(URL(fileURLWithPath: $0)) },
             parsed.value("trim").map { .trim(URL(fileURLWithPath: $0)) },
             parsed.flag("camera") ? .camera : nil,
+            parsed.value("motion").map { .motion(URL(fileURLWithPath: $0)) },
         ].compactMap { $0 }
         guard initial.count <= 1 else {
-            throw UsageError(message: "open one file at a time (--cover, --avatar, --trim, --camera)", command: nil)
+            throw UsageError(message: "open one file at a time (--cover, --avatar, --trim, --camera, --motion)", command: nil)
         }
         result.initial = initial.first
         return .run(result)

@@ -23,7 +23,7 @@ struct CanvasProjectionTests {
     /// The projection as the plain definition says it, pixel by pixel over the whole canvas:
     /// each pixel centre taken back through the inverse, sampled bilinearly in 1/256ths with
     /// outside pixels transparent. Premultiplied ARGB words.
-    static func reference(_ source: RasterImage, on size: PixelSize, mapping: Canvas.Homography) -> [UInt32] {
+    static func reference(_ source: RasterImage, on size: PixelSize, mapping: Homography) -> [UInt32] {
         guard let h = mapping.inverted?.m else { return [] }
         func word(_ x: Int, _ y: Int) -> UInt32 {
             guard x >= 0, y >= 0, x < source.width, y < source.height else { return 0 }
@@ -54,12 +54,12 @@ struct CanvasProjectionTests {
         return out
     }
 
-    static let mappings: [(String, Canvas.Homography)] = [
-        ("turned about y in perspective", Canvas.Homography([0.8, 0.05, 10, -0.1, 1.1, 6, -0.004, 0.0005, 1])),
-        ("strong perspective, partly off the canvas", Canvas.Homography([1.3, -0.4, -8, 0.3, 0.9, 12, 0.012, -0.006, 1])),
-        ("mirrored and enlarged", Canvas.Homography([-1.7, 0, 70, 0, 1.4, -3, 0, 0, 1])),
-        ("enlarged four times, edges inside the canvas", Canvas.Homography([1.6, 0.2, 5.3, 0, 1.8, 4.7, 0, 0, 1])),
-        ("shrunk by half", Canvas.Homography([0.5, 0.1, 30, -0.05, 0.45, 20, 0.001, 0.002, 1])),
+    static let mappings: [(String, Homography)] = [
+        ("turned about y in perspective", Homography([0.8, 0.05, 10, -0.1, 1.1, 6, -0.004, 0.0005, 1])),
+        ("strong perspective, partly off the canvas", Homography([1.3, -0.4, -8, 0.3, 0.9, 12, 0.012, -0.006, 1])),
+        ("mirrored and enlarged", Homography([-1.7, 0, 70, 0, 1.4, -3, 0, 0, 1])),
+        ("enlarged four times, edges inside the canvas", Homography([1.6, 0.2, 5.3, 0, 1.8, 4.7, 0, 0, 1])),
+        ("shrunk by half", Homography([0.5, 0.1, 30, -0.05, 0.45, 20, 0.001, 0.002, 1])),
     ]
 
     @Test("the projection paints exactly the pixels and values of the plain per-pixel definition",
@@ -94,11 +94,11 @@ struct CanvasProjectionTests {
     func scratchIsKept() throws {
         let source = try Self.blocks(PixelSize(width: 20, height: 20))
         let canvas = try Canvas(size: PixelSize(width: 64, height: 64))
-        canvas.drawProjected(source, mapping: Canvas.Homography([1, 0, 2, 0, 1, 2, 0, 0, 1]))
+        canvas.drawProjected(source, mapping: Homography([1, 0, 2, 0, 1, 2, 0, 0, 1]))
         let first = try #require(canvas.projectionScratch)
-        canvas.drawProjected(source, mapping: Canvas.Homography([0.5, 0, 30, 0, 0.5, 30, 0, 0, 1]))
+        canvas.drawProjected(source, mapping: Homography([0.5, 0, 30, 0, 0.5, 30, 0, 0, 1]))
         #expect(canvas.projectionScratch === first)
-        canvas.drawProjected(source, mapping: Canvas.Homography([2.5, 0, 0, 0, 2.5, 0, 0, 0, 1]))
+        canvas.drawProjected(source, mapping: Homography([2.5, 0, 0, 0, 2.5, 0, 0, 0, 1]))
         #expect(canvas.projectionScratch !== first)
         #expect((canvas.projectionScratch?.width ?? 0) >= 50)
     }

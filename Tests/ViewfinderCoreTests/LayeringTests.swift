@@ -30,7 +30,7 @@ struct LayeringTests {
         "CommandLineKit": core.union(["ViewfinderCore"]),
         // Components: over StudioKit and every feature, never a front end or a C module.
         "ViewfinderUI": core.union(["ViewfinderCore", "StudioKit", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop",
-                                    "MediaLibrary", "Capture", "Motion"]).union(engines),
+                                    "MediaLibrary", "Capture", "Motion", "MotionRenderer"]).union(engines),
     ]
 
     static func imports(of module: String) throws -> [(file: String, line: String)] {

@@ -37,17 +37,8 @@ enum AnimateCommand: Command {
                 throw arguments.invalid("output", "'\((name as NSString).lastPathComponent)' must end in .mp4, .gif or .png")
             }
         }
-        let bytes = try checkReadableMediaFile(sceneURL)
-        guard bytes <= SceneLimits.maxSceneBytes else {
-            throw RuntimeError("\(sceneURL.path) is \(bytes >> 20) MiB; a scene file may be at most \(SceneLimits.maxSceneBytes >> 20) MiB")
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: sceneURL)
-        } catch {
-            throw RuntimeError("cannot read \(sceneURL.path): \((error as NSError).localizedDescription)")
-        }
-        let scene = try Scene.parse(data)
+        _ = try checkReadableMediaFile(sceneURL)
+        let scene = try Scene.load(contentsOf: sceneURL)
         var at = 0.0
         if let text = arguments.value("at") {
             guard case .time(let t)? = try? TimePosition(parsing: text) else { throw arguments.invalid("at", "expected seconds, not '\(text)'") }
