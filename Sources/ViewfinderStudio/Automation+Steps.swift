@@ -30,6 +30,13 @@ extension Automation {
             let t = try number(args, 0)
             player.hold(at: t)
             studio.events.emit("motion", ["time": t, "perspective": player.stage.drawsPerspective])
+        case "motion-button":
+            // Puts a real button on a layer of the scene (Motion driving any widget); its
+            // clicks are events.
+            let player: ScenePlayer = try top()
+            let name = try word(args, 0)
+            let button = Button(name) { [unowned self] in self.studio.events.emit("motion-clicked", ["layer": name]) }
+            guard player.attach(button, toLayerNamed: name) else { throw StepError(description: "the scene has no layer '\(name)'") }
         case "open-asset":
             guard let library = studio.library else { throw StepError(description: "no library") }
             let index = Int(try number(args, 0))

@@ -53,6 +53,16 @@ public final class ScenePlayer: Component {
 
     public func part(named name: String) -> Widget? { name == "stage" ? stage.view : nil }
 
+    /// Makes `widget` the face of the scene's first layer named `name` (depth first): any
+    /// widget, buttons included, then moves, fades and turns with that layer and takes input
+    /// where it is drawn. False when the scene has no such layer.
+    @discardableResult
+    public func attach(_ widget: Widget, toLayerNamed name: String) -> Bool {
+        guard let layer = stage.root.layer(named: name) else { return false }
+        stage.attach(widget, to: layer)
+        return true
+    }
+
     /// Shows the instant `t` seconds into the scene and stays there (paused). Instants before
     /// the one shown restart the scene first, since its stop events run forwards only.
     public func hold(at t: Double) {

@@ -89,6 +89,45 @@ extension StudioWindowTests {
                     "dot \(pixels[dot]),\(pixels[dot + 1]),\(pixels[dot + 2])")
         }
 
+        @Test("any widget on a layer: a button turned in perspective takes a click where it is drawn, not where it would be flat")
+        func buttonOnLayer() async throws {
+            let folder = TestPaths.scratchFolder("studio-motion-button")
+            let scene = folder.appendingPathComponent("scene.json")
+            try ##"""
+            {"size": [320, 240], "background": "#000000", "layers": [{"name": "card", "position": [160, 120],
+              "bounds": [0, 0, 160, 80], "rotation": [0, 1.0, 0], "perspective": 250}]}
+            """##.write(to: scene, atomically: true, encoding: .utf8)
+            let ready = folder.appendingPathComponent("ready.json"), go = folder.appendingPathComponent("go")
+            func at(_ x: Double, _ y: Double) -> Point {
+                PerspectiveOracle.project(x, y, rotation: (0, 1.0, 0), perspective: 250, anchor: (80, 40), position: (160, 120))
+            }
+            // Bounds point (5, 40): by the edge that turned towards the viewer, which perspective
+            // draws further out than the flat (orthographic) view's edge at x = 160 − 80·cos 1:
+            // a click there hits only a button really drawn in perspective.
+            let near = at(5, 40)
+            let flatEdge = 160 - 80 * cos(1.0)
+            #expect(flatEdge - near.x > 4, "\(near) vs the flat edge at \(flatEdge)")
+            // Just beyond the projected edge: outside the button.
+            let outside = at(-6, 40)
+            let run = try await StudioHarness.runInteractive([
+                "motion-button card", "motion-at 0", "sleep 0.3",
+                "signal \(ready.path) stage", "wait-file \(go.path)", "sleep 0.3",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--motion", scene.path],
+               in: folder, readyFile: ready, environment: ["GSK_RENDERER=gl"]) { signal in
+                let frame = try #require(signal["frame"] as? [Double])
+                func click(_ p: Point) -> [String] {
+                    ["mousemove", "\(Int((frame[0] + p.x).rounded()))", "\(Int((frame[1] + p.y).rounded()))", "sleep", "0.2", "click", "1", "sleep", "0.3"]
+                }
+                try StudioHarness.xdotool(signal, click(outside) + click(near))
+                try Data().write(to: go)
+                return frame
+            }
+            #expect(run.status == 0, "stderr: \(run.run.stderr)")
+            #expect(try run.event("motion")["perspective"] as? Bool == true)
+            let clicks = run.run.events("motion-clicked")
+            #expect(clicks.count == 1 && clicks.first?["layer"] as? String == "card", "\(clicks)")
+        }
+
         @Test("a scene that is not a scene: the HUD's cross and an error event naming the key")
         func badScene() async throws {
             let folder = TestPaths.scratchFolder("studio-motion-bad")
