@@ -29,30 +29,28 @@ extension StudioWindowTests {
             return (try run.event("motion"), [UInt8](raw.stdoutData))
         }
 
-        @Test("GL: a card turned about x, y and z in perspective lands on the corners the 4×4 matrices give")
-        func perspectiveInGL() async throws {
-            let (event, pixels) = try await Self.stage(Self.card, at: 0, renderer: "gl", in: TestPaths.scratchFolder("studio-motion-gl"))
-            #expect(event["perspective"] as? Bool == true)
+        /// The card drawn by GTK's `renderer` covers exactly the quad the matrices give for
+        /// the viewer at `distance` (infinity: the orthographic view).
+        static func expectCard(renderer: String, drawsPerspective: Bool, distance: Double) async throws {
+            let (event, pixels) = try await stage(card, at: 0, renderer: renderer, in: TestPaths.scratchFolder("studio-motion-\(renderer)"))
+            #expect(event["perspective"] as? Bool == drawsPerspective)
             try #require(pixels.count == 320 * 240 * 3)
             let corners = [(0.0, 0.0), (120.0, 0.0), (120.0, 80.0), (0.0, 80.0)].map {
-                PerspectiveOracle.project($0.0, $0.1, rotation: (0.3, 0.8, 0.1), perspective: 300, anchor: (60, 40), position: (160, 120))
+                PerspectiveOracle.project($0.0, $0.1, rotation: (0.3, 0.8, 0.1), perspective: distance, anchor: (60, 40), position: (160, 120))
             }
             let (wrong, inside) = PerspectiveOracle.mismatches(rgb: pixels, width: 320, height: 240, quad: corners, fill: (255, 0, 0))
             #expect(inside > 3000)
             #expect(wrong.isEmpty, "\(wrong.count) pixels off, e.g. \(wrong.prefix(6))")
         }
 
+        @Test("GL: a card turned about x, y and z in perspective lands on the corners the 4×4 matrices give")
+        func perspectiveInGL() async throws {
+            try await Self.expectCard(renderer: "gl", drawsPerspective: true, distance: 300)
+        }
+
         @Test("Cairo, which cannot draw 3D: the same card flattened to the orthographic view, no pink box")
         func orthographicInCairo() async throws {
-            let (event, pixels) = try await Self.stage(Self.card, at: 0, renderer: "cairo", in: TestPaths.scratchFolder("studio-motion-cairo"))
-            #expect(event["perspective"] as? Bool == false)
-            try #require(pixels.count == 320 * 240 * 3)
-            let corners = [(0.0, 0.0), (120.0, 0.0), (120.0, 80.0), (0.0, 80.0)].map {
-                PerspectiveOracle.project($0.0, $0.1, rotation: (0.3, 0.8, 0.1), perspective: .infinity, anchor: (60, 40), position: (160, 120))
-            }
-            let (wrong, inside) = PerspectiveOracle.mismatches(rgb: pixels, width: 320, height: 240, quad: corners, fill: (255, 0, 0))
-            #expect(inside > 3000)
-            #expect(wrong.isEmpty, "\(wrong.count) pixels off, e.g. \(wrong.prefix(6))")
+            try await Self.expectCard(renderer: "cairo", drawsPerspective: false, distance: .infinity)
         }
 
         @Test("an animated scene with a sublayer perspective, a shadow and a border: the app's frame at 0.5 s is the renderer's PNG")
