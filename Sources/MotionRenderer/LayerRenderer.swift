@@ -77,6 +77,16 @@ public final class LayerRenderer {
         return canvas.pixelBuffer(over: background)
     }
 
+    /// The frame showing `root`'s tree at `t` seconds (see `render(_:at:…)`) in BT.709 video
+    /// range 4:2:0, as an H.264 encoder takes it, converted straight from the canvas.
+    public func renderPlanar(_ root: Layer, at t: Double, sceneSize: Size? = nil, size: PixelSize,
+                             background: RGBA = .black) throws(MotionRendererError) -> PlanarPicture {
+        root.advance(to: t)
+        let canvas = try draw(root, state: root.presentation(at: t), at: t, sceneSize: sceneSize, size: size,
+                              background: background)
+        return canvas.planarPicture(over: background)
+    }
+
     /// The frame showing `root`'s tree at `t` seconds, as straight RGBA (see `render(_:at:…)`).
     public func renderRGBA(_ root: Layer, at t: Double, sceneSize: Size? = nil, size: PixelSize,
                            background: RGBA = .clear) throws(MotionRendererError) -> RasterImage {

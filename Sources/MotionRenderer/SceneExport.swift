@@ -64,6 +64,11 @@ public struct SceneExport {
         try renderer.render(tree, at: t, sceneSize: scene.size, size: size, background: scene.background)
     }
 
+    /// The frame at `t` (see `frame(of:at:)`) as the encoder's 4:2:0.
+    func planarFrame(of tree: Layer, at t: Double) throws -> PlanarPicture {
+        try renderer.renderPlanar(tree, at: t, sceneSize: scene.size, size: size, background: scene.background)
+    }
+
     /// Writes the frame at `t` as a PNG.
     public func writeFrame(at t: Double, to url: URL) throws {
         try ImageEncoder.write(try frame(of: scene.makeLayerTree(), at: t), to: url)
@@ -95,14 +100,20 @@ public struct SceneExport {
         case .mp4:
             let writer = try VideoWriter(url: url, size: size, framesPerSecond: Int32(fps), keyframeInterval: Int32(fps * 2), bFrames: 2)
             // Draw the next frames on a second thread while this one encodes (a few frames
-            // ahead at most), so drawing and x264 keep both cores busy.
-            let pipe = FramePipe(capacity: 4)
+            // ahead at most), so drawing and x264 keep both cores busy. The drawing thread
+            // also converts each frame to the encoder's 4:2:0 straight from the canvas, work the
+            // scaler would otherwise do on this one after an RGB copy.
+            let planar = writer.takesPlanarPictures
+            let pipe = FramePipe<Frame>(capacity: 4)
             let job = Lent((export: self, tree: scene.makeLayerTree()))
             let count = frameCount
             let drawer = Thread {
                 for i in 0..<count {
                     if progress.isCancelled || pipe.isClosed { break }
-                    pipe.put(Result { try job.value.export.frame(of: job.value.tree, at: time(i)) })
+                    pipe.put(Result {
+                        let (export, tree) = job.value
+                        return planar ? .planar(try export.planarFrame(of: tree, at: time(i))) : .rgb(try export.frame(of: tree, at: time(i)))
+                    })
                 }
                 pipe.close()
             }
@@ -111,7 +122,10 @@ public struct SceneExport {
             var written = 0
             while let next = pipe.take() {
                 if progress.isCancelled { throw MediaIOError.cancelled }
-                try writer.append(try next.get())
+                switch try next.get() {
+                case .planar(let picture): try writer.append(picture)
+                case .rgb(let picture): try writer.append(picture)
+                }
                 written += 1
                 progress.completedUnitCount = Int64(written)
             }
@@ -121,10 +135,16 @@ public struct SceneExport {
     }
 }
 
+/// A drawn frame on its way to the encoder: already 4:2:0, or RGB for the scaler.
+enum Frame: Sendable {
+    case planar(PlanarPicture)
+    case rgb(PixelBuffer)
+}
+
 /// A small bounded queue of drawn frames between the drawing thread and the encoder.
-final class FramePipe: @unchecked Sendable {
+final class FramePipe<Item: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var items: [Result<PixelBuffer, Error>] = []
+    private var items: [Result<Item, Error>] = []
     private var closed = false
     let capacity: Int
 
@@ -132,7 +152,7 @@ final class FramePipe: @unchecked Sendable {
 
     var isClosed: Bool { condition.lock(); defer { condition.unlock() }; return closed }
 
-    func put(_ item: Result<PixelBuffer, Error>) {
+    func put(_ item: Result<Item, Error>) {
         condition.lock()
         while items.count >= capacity && !closed { condition.wait() }
         if !closed { items.append(item) }
@@ -141,7 +161,7 @@ final class FramePipe: @unchecked Sendable {
     }
 
     /// The next frame, or nil once the drawer has finished and the queue is empty.
-    func take() -> Result<PixelBuffer, Error>? {
+    func take() -> Result<Item, Error>? {
         condition.lock()
         defer { condition.unlock() }
         while items.isEmpty && !closed { condition.wait() }

@@ -37,6 +37,31 @@ struct SceneExportTests {
         #expect(red(50, 24) && !red(30, 24), "at t = 1 the box has moved to x = 50")
     }
 
+    @Test("an MP4 frame decodes (BT.709) to the colours of the PNG frame at its time")
+    func mp4Colours() throws {
+        let json = ##"{"size": [64, 48], "duration": 1, "background": "#2050a0", "layers": [{"position": [32, 24], "bounds": [0, 0, 24, 20], "backgroundColor": "#ffcc00", "sprites": [{"kind": "move", "to": [40, 24], "duration": 1}]}]}"##
+        let export = try SceneExport(scene: try Scene.parse(Data(json.utf8)), imageDirectory: TestPaths.repository,
+                                     format: .mp4, fps: 10, duration: 1)
+        let folder = TestPaths.scratchFolder("scene-export-colours")
+        let video = folder.appendingPathComponent("s.mp4"), still = folder.appendingPathComponent("f.png")
+        try export.write(to: video, as: .mp4, progress: Progress(totalUnitCount: 1))
+        try export.writeFrame(at: 0, to: still)
+        // The video says BT.709 video range; decoding with that matrix must give the PNG back.
+        let probe = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                   "stream=pix_fmt,color_space,color_range", "-of", "csv=p=0", video.path])
+        #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "yuv420p,tv,bt709")
+        let decoded = [UInt8](try Subprocess.run("ffmpeg", ["-v", "error", "-i", video.path, "-frames:v", "1", "-vf",
+                                                            "scale=in_color_matrix=bt709:in_range=tv", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]).stdoutData)
+        let reference = [UInt8](try Subprocess.run("ffmpeg", ["-v", "error", "-i", still.path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]).stdoutData)
+        try #require(decoded.count == 64 * 48 * 3 && reference.count == decoded.count)
+        // Inside the box and on the background, away from edges: within x264's rounding.
+        for (x, y) in [(32, 24), (5, 5), (60, 40)] {
+            let i = (y * 64 + x) * 3
+            let difference = (0..<3).map { abs(Int(decoded[i + $0]) - Int(reference[i + $0])) }.max() ?? 0
+            #expect(difference <= 6, "(\(x), \(y)): \(decoded[i..<i + 3]) vs \(reference[i..<i + 3])")
+        }
+    }
+
     @Test("cancelled: nothing is left; too many frames is refused before any work")
     func limits() throws {
         let folder = TestPaths.scratchFolder("scene-export-cancel")

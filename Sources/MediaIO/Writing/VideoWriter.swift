@@ -57,6 +57,44 @@ public final class VideoWriter {
         nextPTS += 1
     }
 
+    /// Encodes the next picture, already BT.709 video-range 4:2:0 (`PlanarPicture`): its planes
+    /// go to the encoder as they are, no scaler involved. It must have the writer's size.
+    public func append(_ picture: PlanarPicture) throws(MediaIOError) {
+        guard picture.width == size.width, picture.height == size.height else {
+            throw .encodeFailed(path: output.destination.path, detail: "picture is \(picture.width)×\(picture.height), expected \(size)")
+        }
+        guard encoder.context.pointee.pix_fmt == AV_PIX_FMT_YUV420P else {
+            // An encoder that wants another layout (MPEG-4 Part 2 takes the same; others may
+            // not) gets RGB through the scaler instead.
+            throw .encodeFailed(path: output.destination.path, detail: "the encoder does not take 4:2:0 pictures")
+        }
+        guard let frame = OwnedFrame() else { throw .encodeFailed(path: output.destination.path, detail: "out of memory") }
+        let f = frame.pointer
+        f.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        f.pointee.width = Int32(size.width)
+        f.pointee.height = Int32(size.height)
+        f.pointee.color_range = AVCOL_RANGE_MPEG
+        f.pointee.colorspace = AVCOL_SPC_BT709
+        guard av_frame_get_buffer(f, 0) >= 0, let y = f.pointee.data.0, let u = f.pointee.data.1, let v = f.pointee.data.2 else {
+            throw .encodeFailed(path: output.destination.path, detail: "out of memory")
+        }
+        let strides = (Int(f.pointee.linesize.0), Int(f.pointee.linesize.1), Int(f.pointee.linesize.2))
+        func copy(_ plane: [UInt8], width: Int, rows: Int, to target: UnsafeMutablePointer<UInt8>, stride: Int) {
+            plane.withUnsafeBufferPointer { source in
+                guard let base = source.baseAddress else { return }
+                for row in 0..<rows { (target + row * stride).update(from: base + row * width, count: width) }
+            }
+        }
+        copy(picture.luma, width: picture.width, rows: picture.height, to: y, stride: strides.0)
+        copy(picture.cb, width: picture.chromaWidth, rows: picture.chromaHeight, to: u, stride: strides.1)
+        copy(picture.cr, width: picture.chromaWidth, rows: picture.chromaHeight, to: v, stride: strides.2)
+        try write(try encoder.encode(frame, pts: nextPTS))
+        nextPTS += 1
+    }
+
+    /// Whether `append(_: PlanarPicture)` takes pictures (the encoder codes 4:2:0 as they are).
+    public var takesPlanarPictures: Bool { encoder.context.pointee.pix_fmt == AV_PIX_FMT_YUV420P }
+
     /// Flushes the encoder, writes the index and moves the file into place.
     public func finish() throws(MediaIOError) {
         try write(try encoder.flush())
