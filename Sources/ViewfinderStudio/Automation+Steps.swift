@@ -40,13 +40,13 @@ extension Automation {
             guard let filter = LibraryBrowser.KindFilter(rawValue: try word(args, 0)) else {
                 throw StepError(description: "filter is all, photos or videos")
             }
-            studio.library?.filter = filter
+            studio.browser?.filter = filter
         case "group":
             let title = args.joined(separator: " ")
-            guard let entry = studio.library?.groups.first(where: { $0.title == title }) else {
+            guard let entry = studio.browser?.groups.first(where: { $0.title == title }) else {
                 throw StepError(description: "no group called '\(title)'")
             }
-            studio.library?.selectedGroup = entry.group
+            studio.browser?.selectedGroup = entry.group
         case "trim-start", "trim-end":
             let screen: TrimEditor = try top()
             let value = try number(args, 0)
@@ -103,7 +103,7 @@ extension Automation {
             guard let order = LibraryBrowser.Order(rawValue: try word(args, 0)) else {
                 throw StepError(description: "order is newest or oldest")
             }
-            studio.library?.order = order
+            studio.browser?.order = order
         default:
             throw StepError(description: "unknown step '\(command)'")
         }

@@ -25,13 +25,18 @@ extension Studio {
     }
 
     /// The camera; every photo and recording moves into the library's Captures.
-    /// With `finish` (pick), every outcome goes there instead.
-    func openCamera(quality: CaptureQuality = .medium, limit: Int = 30,
+    /// With `finish` (pick), every outcome goes there instead; `editing` adds the crop step.
+    func openCamera(quality: CaptureQuality = .medium, limit: Int = 30, editing: CameraView.CropRatio? = nil,
                     finish: ((PickerOutcome<CameraView.Capture>) -> Void)? = nil) {
         guard let device = cameras.first else {
             return report(CaptureUnavailable(), doing: "No camera")
         }
-        let camera = CameraView(device: device, captureFolder: captureFolder, quality: quality, limit: limit)
+        let camera = CameraView(device: device, captureFolder: captureFolder, quality: quality, limit: limit, editing: editing)
+        camera.onEditorReady = { [unowned self] editor in
+            let viewport = editor.session.viewportSize
+            self.events.emit("edit-ready", ["spec": editor.session.spec(side: editor.side)?.json() ?? "",
+                                            "viewport": [viewport.width, viewport.height]])
+        }
         camera.onFirstFrame = { [unowned self] size in
             self.events.emit("camera-preview", ["width": size.width, "height": size.height, "device": device.id])
         }

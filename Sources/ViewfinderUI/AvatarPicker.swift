@@ -25,8 +25,12 @@ public final class AvatarPicker: Component {
     public static let viewport = Size(width: 480, height: 480)
     /// The avatar's side unless one is given.
     public static let outputSide = 512
-    /// The avatar's side in pixels.
-    public let side: Int
+    /// The avatar's side in pixels (a rectangle's width): the one asked for, else the crop's
+    /// own width in the original's pixels, so the cut keeps the photo's resolution.
+    public var side: Int {
+        fixedSide ?? max(1, Int((session.spec(side: 1)?.rect.width ?? 1).rounded()))
+    }
+    private let fixedSide: Int?
 
     public let photoURL: URL
     public private(set) var session: CropSession
@@ -53,10 +57,12 @@ public final class AvatarPicker: Component {
     /// Told when the photo is open again after the shape changed, or why it is not.
     public var onReload: ((ImagingError?) -> Void)?
 
-    /// An editor for `photo`, starting with `shape`, making avatars `side` pixels square.
-    public init(photo: URL, shape: CropShape = .circle, side: Int = AvatarPicker.outputSide) {
+    /// An editor for `photo`, starting with `shape`, making avatars `side` pixels square (a
+    /// rectangle `side` wide); with `side` nil, as many pixels as the crop covers. A circle or
+    /// square offers the other; a rectangle keeps its shape.
+    public init(photo: URL, shape: CropShape = .circle, side: Int? = AvatarPicker.outputSide) {
         photoURL = photo
-        self.side = side
+        fixedSide = side
         session = CropSession(viewportSize: Self.viewport, shape: shape)
         editor = DrawingArea { _, _, _ in }
         editor.name = "avatar-editor"
@@ -86,6 +92,7 @@ public final class AvatarPicker: Component {
         doneButton.isSensitive = false
         doneButton.on("clicked") { [unowned self] in self.done() }
         backButton.on("clicked") { [unowned self] in self.finish(.cancelled) }
+        shapes.box.isVisible = shape.isSquare
         let buttons = buttonRow([backButton], [shapes.box, doneButton])
         root.setMargins(16)
         root.append(editor)

@@ -51,8 +51,8 @@ public final class MediaPicker: Component {
         scroller.addStyleClass("sidebar")
         return scroller
     }()
-    /// The library the grid shows.
-    public let library: LibraryBrowser
+    /// The library (or plain folder) the grid shows.
+    public let library: any AssetBrowser
     /// What can be chosen.
     public let rules: PickerRules
     /// The items chosen so far (a multiple pick), in order.
@@ -84,9 +84,9 @@ public final class MediaPicker: Component {
     /// The selection changed (a multiple pick), or an item was refused with its reason.
     public var onSelection: ((MediaSelection, String?) -> Void)?
 
-    /// A picker over `library` under `rules`; `cancellable` shows Cancel, `camera` the camera
-    /// button, `importing` Import….
-    public init(library: LibraryBrowser, rules: PickerRules, cancellable: Bool = false,
+    /// A picker over `library` (a `LibraryBrowser`, or a `FolderBrowser` for a plain folder)
+    /// under `rules`; `cancellable` shows Cancel, `camera` the camera button, `importing` Import….
+    public init(library: any AssetBrowser, rules: PickerRules, cancellable: Bool = false,
                 camera: Bool = false, importing: Bool = true) {
         self.library = library
         self.rules = rules
