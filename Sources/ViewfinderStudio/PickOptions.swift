@@ -66,7 +66,7 @@ struct PickRequest: Equatable {
     /// Options every kind takes (the app's own).
     static let common = [
         OptionSpec("library", value: "DIR", help: "The library to pick from (default: as the app's)."),
-        OptionSpec("device", value: "ID", help: "Also offer this camera: 'virtual' or a /dev/video path."),
+        OptionSpec("device", value: "ID[,ID]", help: "Also offer these cameras: 'virtual', 'virtual-front' or /dev/video paths."),
         OptionSpec("dark", help: "Use the dark theme."),
         OptionSpec("light", help: "Use the light theme."),
         OptionSpec("script", value: "FILE", help: "Play the user actions in FILE (events go to stderr; the tests' driver)."),

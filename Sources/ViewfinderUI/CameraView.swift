@@ -27,6 +27,13 @@ public final class CameraView: Component {
     /// Stops a recording and throws it away (only while one runs).
     public let cancelButton = Button("Cancel")
     public let backButton = Button("Back")
+    /// Swaps the session to the next camera offered (shown only when there are two or more).
+    public let switchButton = Button.icon("camera-switch-symbolic", tooltip: "Switch camera") {}
+    /// The cameras the switch goes through, in order (the session's among them).
+    public let cameras: [CaptureDevice]
+    private let details = Label("")
+    /// Told when the camera was switched, or why it could not be.
+    public var onSwitch: ((CaptureDevice, (any Error)?) -> Void)?
     private var qualityButtons: [CaptureQuality: ToggleButton] = [:]
     private var limitButtons: [Int: ToggleButton] = [:]
     public private(set) var quality: CaptureQuality
@@ -84,20 +91,23 @@ public final class CameraView: Component {
 
     /// A camera on `device` writing into `captureFolder`, starting at `quality` and a limit of
     /// `limit` seconds (offered beside 10, 30 and 60 s when it is another); `editing` adds the
-    /// crop step after Take Photo.
+    /// crop step after Take Photo. With more than one of `cameras`, a switch button goes from
+    /// one to the next.
     public init(device: CaptureDevice, captureFolder: URL, quality: CaptureQuality = .medium, limit: Int = 30,
-                editing: CropRatio? = nil) {
+                editing: CropRatio? = nil, cameras: [CaptureDevice] = []) {
         self.captureFolder = captureFolder
         self.editing = editing
+        self.cameras = cameras.contains(device) ? cameras : [device] + cameras
         self.quality = quality
         self.limit = max(1, limit)
         session = CameraSession(device: device, microphone: CameraSession.defaultMicrophone(for: device))
         preview.name = "camera-preview"
         preview.expand()
         preview.setMinimumSize(width: 320, height: 240)
-        let details = Label("\(device.name) · \(device.position == .unspecified ? "position unknown" : device.position.rawValue) · "
-                            + (device.hasFlash ? "flash" : "no flash"))
         details.addStyleClass("dim-label")
+        describe(device)
+        switchButton.isVisible = self.cameras.count > 1
+        switchButton.on("clicked") { [unowned self] in self.switchCamera() }
         photoButton.addStyleClass("suggested-action")
         recordButton.addStyleClass("destructive-action")
         photoButton.on("clicked") { [unowned self] in self.takePhoto() }
@@ -133,7 +143,7 @@ public final class CameraView: Component {
         let limits = ChoiceGroup(Set([10, 30, 60, self.limit]).sorted().map { ($0, "\($0) s") }, selected: self.limit) { [unowned self] seconds in self.limit = seconds }
         qualityButtons = qualities.buttons
         limitButtons = limits.buttons
-        let controls = buttonRow([backButton], [qualities.box, limits.box, cancelButton, recordButton, photoButton])
+        let controls = buttonRow([backButton, switchButton], [qualities.box, limits.box, cancelButton, recordButton, photoButton])
         root.setMargins(16)
         live.expand()
         live.append(preview)
@@ -141,6 +151,37 @@ public final class CameraView: Component {
         live.append(statusLabel)
         live.append(controls)
         root.append(live)
+    }
+
+    /// Names the camera in use: its name, which way it faces, its flash; the switch says where it goes.
+    private func describe(_ device: CaptureDevice) {
+        details.text = "\(device.name) · \(device.position == .unspecified ? "position unknown" : device.position.rawValue) · "
+            + (device.hasFlash ? "flash" : "no flash")
+        if let next = nextCamera {
+            switchButton.setAccessibleName("Switch camera: to \(next.name)")
+            switchButton.setTooltip("Switch to \(next.name)")
+        }
+    }
+
+    /// The camera after the session's in `cameras`, round to the first.
+    private var nextCamera: CaptureDevice? {
+        guard cameras.count > 1, let index = cameras.firstIndex(of: session.device) else { return nil }
+        return cameras[(index + 1) % cameras.count]
+    }
+
+    /// Swaps the session to the next camera; the preview goes on from it (its first frame is
+    /// told again). Refused while recording.
+    public func switchCamera() {
+        guard let next = nextCamera else { return }
+        do {
+            framesShown = 0
+            try session.switchCamera(to: next)
+            describe(next)
+            onSwitch?(next, nil)
+        } catch {
+            statusLabel.text = "Cannot switch to \(next.name): \(error)"
+            onSwitch?(next, error)
+        }
     }
 
     private func captureURL(_ ext: String) -> URL {
@@ -253,6 +294,7 @@ public final class CameraView: Component {
         if let editor { return editor.button(named: name) }
         if let quality = CaptureQuality(rawValue: name) { return qualityButtons[quality] }
         if name.hasSuffix("s"), let seconds = Int(name.dropLast()) { return limitButtons[seconds] }
+        if name == "switch" { return cameras.count > 1 ? switchButton : nil }
         return ["photo": photoButton, "record": recordButton, "cancel": cancelButton, "back": backButton][name]
     }
 
@@ -264,6 +306,7 @@ public final class CameraView: Component {
     /// Shows a recording's state: the countdown, or where it went.
     public func showRecording(_ state: CameraSession.RecordingState) {
         if case .recording = state { cancelButton.isSensitive = true } else { cancelButton.isSensitive = false }
+        switchButton.isSensitive = !cancelButton.isSensitive
         switch state {
         case .idle:
             statusLabel.text = "Live"
