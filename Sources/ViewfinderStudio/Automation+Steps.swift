@@ -70,6 +70,33 @@ extension Automation {
             }
             let data = try JSONSerialization.data(withJSONObject: fields)
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        case "window-size":
+            // A size asked for before the window has settled on screen is replaced by its own,
+            // and asking for the same size again changes nothing; so ask for a point more, then
+            // the size itself, until the window takes another size.
+            guard let window = studio.window else { throw StepError(description: "no window") }
+            let (width, height) = (Int(try number(args, 0)), Int(try number(args, 1)))
+            try await until(10, "the window on screen") { window.isDrawn }
+            let before = (window.width, window.height)
+            for attempt in 0..<40 where (window.width, window.height) == before {
+                window.setSize(width: width + (attempt % 2 == 0 ? 1 : 0), height: height)
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            window.setSize(width: width, height: height)
+            try await Task.sleep(for: .milliseconds(100))
+        case "controls":
+            // Writes the window's size and where each named button or part of the screen shown
+            // is in it (null for one not on screen) to FILE: a narrow layout must still show them.
+            let path = try word(args, 0)
+            var frames: [String: Any] = [:]
+            for name in args.dropFirst() {
+                let widget = studio.current?.button(named: name) ?? studio.current?.part(named: name)
+                frames[name] = widget.flatMap { $0.isVisible && $0.isDrawn ? $0.frameInSurface : nil }
+                    .map { [$0.minX, $0.minY, $0.width, $0.height] as Any } ?? NSNull()
+            }
+            let window = studio.window.map { [$0.width, $0.height] } ?? []
+            let data = try JSONSerialization.data(withJSONObject: ["window": window, "frames": frames])
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         case "wait-file":
             let path = try word(args, 0)
             try await until(try args.count > 1 ? seconds(args, 1) : 60, "the file \(path)") {

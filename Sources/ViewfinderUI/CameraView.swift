@@ -105,6 +105,8 @@ public final class CameraView: Component {
         preview.expand()
         preview.setMinimumSize(width: 320, height: 240)
         details.addStyleClass("dim-label")
+        details.setWraps(true)
+        statusLabel.setWraps(true)
         describe(device)
         switchButton.isVisible = self.cameras.count > 1
         switchButton.on("clicked") { [unowned self] in self.switchCamera() }
@@ -143,7 +145,12 @@ public final class CameraView: Component {
         let limits = ChoiceGroup(Set([10, 30, 60, self.limit]).sorted().map { ($0, "\($0) s") }, selected: self.limit) { [unowned self] seconds in self.limit = seconds }
         qualityButtons = qualities.buttons
         limitButtons = limits.buttons
-        let controls = buttonRow([backButton, switchButton], [qualities.box, limits.box, cancelButton, recordButton, photoButton])
+        // Four groups on one line, wrapping onto more in a narrow window.
+        let controls = WrappingRow()
+        let leading = Box(.horizontal, spacing: 8), actions = Box(.horizontal, spacing: 8)
+        for button in [backButton, switchButton] { leading.append(button) }
+        for button in [cancelButton, recordButton, photoButton] { actions.append(button) }
+        for group in [leading, qualities.box, limits.box, actions] { controls.append(group) }
         root.setMargins(16)
         live.expand()
         live.append(preview)

@@ -116,8 +116,13 @@ public final class MediaPicker: Component {
         let orders = ChoiceGroup([(LibraryBrowser.Order.newestFirst, "Newest"), (.oldestFirst, "Oldest")],
                                  selected: library.order) { [unowned library] order in library.order = order }
         orderButtons = orders.buttons
-        let toolbar = buttonRow([filters.box, orders.box], [cameraButton, importButton, cancelButton, doneButton])
+        // The filter, the order and the actions wrap onto more lines in a narrow window.
+        let toolbar = WrappingRow()
+        let actions = Box(.horizontal, spacing: 8)
+        for button in [cameraButton, importButton, cancelButton, doneButton] { actions.append(button) }
+        for group in [filters.box, orders.box, actions] { toolbar.append(group) }
         status.setTextAlignment(0)
+        status.setWraps(true)
         status.addStyleClass("dim-label")
 
         let grid = GridView<ThumbnailCell>(
