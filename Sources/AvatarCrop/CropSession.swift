@@ -11,8 +11,8 @@ import ViewfinderCore
 /// `complete(side:)`, which cuts the avatar from the original at full quality.
 @MainActor
 public final class CropSession {
-    /// The viewport the editor draws into, in points.
-    public let viewportSize: Size
+    /// The viewport the editor draws into, in points (`resize(to:keepingCrop:)` changes it).
+    public private(set) var viewportSize: Size
     /// The outline of the crop.
     public let shape: CropShape
     /// The opened photo, once loaded.
@@ -61,6 +61,20 @@ public final class CropSession {
                                          previewBox: PixelSize) async throws(ImagingError) -> (Photo, RasterImage) {
         let photo = try Photo(url: url, maxPixels: maxPixels)
         return (photo, try photo.preview(fitting: previewBox))
+    }
+
+    /// The editor's view is now `viewport` (a window resized, a layout that adapts): the crop
+    /// frame is laid out again in it. With `keepingCrop` the same part of the photo stays under
+    /// the frame (as near as the new frame's limits allow); without, the photo opens afresh at
+    /// the initial zoom. Before a photo is loaded only the size is kept, for the load to use.
+    public func resize(to viewport: Size, keepingCrop: Bool = true) {
+        guard viewport.width > 0, viewport.height > 0, viewport.width.isFinite, viewport.height.isFinite else { return }
+        let crop = geometry.map { $0.cropRect(state) }
+        viewportSize = viewport
+        guard let old = geometry else { return }
+        let made = CropGeometry(imageSize: old.imageSize, viewportSize: viewport, cropSize: cropFrame.size)
+        geometry = made
+        state = keepingCrop ? crop.map(made.state(cropRect:)) ?? made.initialState : made.initialState
     }
 
     /// Drags the photo by `delta` points (it follows the finger), within the limits.

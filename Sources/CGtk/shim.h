@@ -22,6 +22,7 @@ static inline GtkButton *vf_button(void *p) { return GTK_BUTTON(p); }
 static inline GtkDrawingArea *vf_drawing_area(void *p) { return GTK_DRAWING_AREA(p); }
 static inline GtkOverlay *vf_overlay(void *p) { return GTK_OVERLAY(p); }
 static inline GtkStack *vf_stack(void *p) { return GTK_STACK(p); }
+static inline GtkFlowBox *vf_flow_box(void *p) { return GTK_FLOW_BOX(p); }
 static inline GtkApplication *vf_application(void *p) { return GTK_APPLICATION(p); }
 static inline GApplication *vf_gapplication(void *p) { return G_APPLICATION(p); }
 static inline GtkEventController *vf_controller(void *p) { return GTK_EVENT_CONTROLLER(p); }

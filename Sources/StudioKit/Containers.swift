@@ -48,14 +48,40 @@ public final class Overlay: Widget {
     }
 }
 
+/// Groups of controls side by side that wrap onto further lines when the window is too narrow
+/// for one (GTK's flow box, with nothing selectable): a narrow window still shows them all. The
+/// wrappers GTK puts around each group take no focus, so Tab goes straight to the controls.
+@MainActor
+public final class WrappingRow: Widget {
+    /// An empty row, `spacing` points between groups and between lines.
+    public init(spacing: Int = 8) {
+        super.init(owning: raw(gtk_flow_box_new()))
+        let box = vf_flow_box(pointer)
+        gtk_flow_box_set_selection_mode(box, GTK_SELECTION_NONE)
+        gtk_flow_box_set_homogeneous(box, 0)
+        gtk_flow_box_set_column_spacing(box, UInt32(spacing))
+        gtk_flow_box_set_row_spacing(box, UInt32(spacing))
+        gtk_flow_box_set_max_children_per_line(box, 32)
+    }
+
+    /// Adds `child` at the end.
+    public func append(_ child: Widget) {
+        gtk_flow_box_append(vf_flow_box(pointer), child.widget)
+        if let wrapper = gtk_widget_get_parent(child.widget) { gtk_widget_set_focusable(wrapper, 0) }
+    }
+}
+
 /// Pages of which one shows at a time. The app animates page changes itself (Motion), so the
-/// stack's own transitions are off.
+/// stack's own transitions are off. The stack needs only the room the page shown needs: a
+/// wide page under it does not keep a narrow window from shrinking around the one on top.
 @MainActor
 public final class Stack: Widget {
     /// An empty stack.
     public init() {
         super.init(owning: raw(gtk_stack_new()))
         gtk_stack_set_transition_type(vf_stack(pointer), GTK_STACK_TRANSITION_TYPE_NONE)
+        gtk_stack_set_hhomogeneous(vf_stack(pointer), 0)
+        gtk_stack_set_vhomogeneous(vf_stack(pointer), 0)
     }
 
     /// Adds `child` as page `name`.
@@ -161,6 +187,11 @@ public final class Window: Widget {
     /// The icon every window shows, by its name in the icon theme (the app id once installed).
     public static func setDefaultIconName(_ name: String) {
         gtk_window_set_default_icon_name(name)
+    }
+
+    /// Asks for another size (the window stays at least as large as its content needs).
+    public func setSize(width: Int, height: Int) {
+        gtk_window_set_default_size(vf_window(pointer), Int32(width), Int32(height))
     }
 
     /// Shows the window.

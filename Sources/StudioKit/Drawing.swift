@@ -28,6 +28,16 @@ public final class DrawingArea: Widget {
         gtk_drawing_area_set_draw_func(vf_drawing_area(pointer), callback, box.retainedPointer, CallbackBox.destroyNotify)
     }
 
+    /// Tells `handler` the area's new width and height in points each time GTK gives it
+    /// another size (the first allocation too), before it is drawn at that size.
+    public func onResize(_ handler: @escaping @MainActor (Int, Int) -> Void) {
+        typealias SizeHandler = @MainActor (Int, Int) -> Void
+        let callback: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = { _, width, height, data in
+            MainActor.assumeIsolated { CallbackBox.from(data, as: SizeHandler.self)?(Int(width), Int(height)) }
+        }
+        _ = connect("resize", unsafeBitCast(callback, to: GCallback.self), CallbackBox(handler as SizeHandler))
+    }
+
     /// Lets the area take keyboard focus (for arrow-key nudges).
     public func setFocusable(_ on: Bool) {
         gtk_widget_set_focusable(widget, on ? 1 : 0)

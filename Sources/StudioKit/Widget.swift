@@ -13,6 +13,9 @@ open class Widget: Object {
         set { gtk_widget_set_visible(widget, newValue ? 1 : 0) }
     }
 
+    /// Shown on screen now: visible, and every widget above it too (GTK's "drawable").
+    public var isDrawn: Bool { gtk_widget_is_drawable(widget) != 0 }
+
     /// Accepts input (buttons grey out when false).
     public var isSensitive: Bool {
         get { gtk_widget_get_sensitive(widget) != 0 }

@@ -152,12 +152,17 @@ public struct CropGeometry: Sendable, Hashable {
     // MARK: - Rectangles
 
     /// The part of the photo under the crop frame, in upright image pixels: `cropSize / zoom`,
-    /// centred on the state's centre, after clamping `state`.
+    /// centred on the state's centre, after clamping `state`. When the crop is as wide or as
+    /// high as the photo, rounding can make it a hair larger than the photo (1e-14 pixel in some
+    /// viewports); it is kept inside the photo, so a cut never reaches past its edge.
     public func cropRect(_ state: CropState) -> Rect {
         let state = clamped(state)
+        let size = Size(width: min(cropSize.width / state.zoom, imageSize.width),
+                        height: min(cropSize.height / state.zoom, imageSize.height))
         return Rect(
-            center: state.center,
-            size: Size(width: cropSize.width / state.zoom, height: cropSize.height / state.zoom)
+            x: min(max(state.center.x - size.width / 2, 0), imageSize.width - size.width),
+            y: min(max(state.center.y - size.height / 2, 0), imageSize.height - size.height),
+            width: size.width, height: size.height
         )
     }
 

@@ -55,13 +55,13 @@ extension Automation {
             guard let filter = LibraryBrowser.KindFilter(rawValue: try word(args, 0)) else {
                 throw StepError(description: "filter is all, photos or videos")
             }
-            studio.library?.filter = filter
+            studio.browser?.filter = filter
         case "group":
             let title = args.joined(separator: " ")
-            guard let entry = studio.library?.groups.first(where: { $0.title == title }) else {
+            guard let entry = studio.browser?.groups.first(where: { $0.title == title }) else {
                 throw StepError(description: "no group called '\(title)'")
             }
-            studio.library?.selectedGroup = entry.group
+            studio.browser?.selectedGroup = entry.group
         case "trim-start", "trim-end":
             let screen: TrimEditor = try top()
             let value = try number(args, 0)
@@ -84,6 +84,33 @@ extension Automation {
                 fields["marks"] = cover.session.suggestions.map { cover.markX(of: $0) }
             }
             let data = try JSONSerialization.data(withJSONObject: fields)
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        case "window-size":
+            // A size asked for before the window has settled on screen is replaced by its own,
+            // and asking for the same size again changes nothing; so ask for a point more, then
+            // the size itself, until the window takes another size.
+            guard let window = studio.window else { throw StepError(description: "no window") }
+            let (width, height) = (Int(try number(args, 0)), Int(try number(args, 1)))
+            try await until(10, "the window on screen") { window.isDrawn }
+            let before = (window.width, window.height)
+            for attempt in 0..<40 where (window.width, window.height) == before {
+                window.setSize(width: width + (attempt % 2 == 0 ? 1 : 0), height: height)
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            window.setSize(width: width, height: height)
+            try await Task.sleep(for: .milliseconds(100))
+        case "controls":
+            // Writes the window's size and where each named button or part of the screen shown
+            // is in it (null for one not on screen) to FILE: a narrow layout must still show them.
+            let path = try word(args, 0)
+            var frames: [String: Any] = [:]
+            for name in args.dropFirst() {
+                let widget = studio.current?.button(named: name) ?? studio.current?.part(named: name)
+                frames[name] = widget.flatMap { $0.isVisible && $0.isDrawn ? $0.frameInSurface : nil }
+                    .map { [$0.minX, $0.minY, $0.width, $0.height] as Any } ?? NSNull()
+            }
+            let window = studio.window.map { [$0.width, $0.height] } ?? []
+            let data = try JSONSerialization.data(withJSONObject: ["window": window, "frames": frames])
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         case "wait-file":
             let path = try word(args, 0)
@@ -118,7 +145,7 @@ extension Automation {
             guard let order = LibraryBrowser.Order(rawValue: try word(args, 0)) else {
                 throw StepError(description: "order is newest or oldest")
             }
-            studio.library?.order = order
+            studio.browser?.order = order
         default:
             throw StepError(description: "unknown step '\(command)'")
         }

@@ -15,6 +15,7 @@ import StudioKit
 /// `trim-end VALUE`, `open-cover PATH`, `open-avatar PATH`, `open-trim PATH`, `open-camera`,
 /// `open-asset INDEX`, `import PATH…`, `filter KIND`, `order newest|oldest`, `group TITLE`,
 /// `activate INDEX` (a media picker's grid item), `back`, `theme dark|light`, `toggle-theme`, `quit`,
+/// `window-size W H`, `controls FILE NAME…` (where the window and those buttons or parts are),
 /// `hud …` and `hud-hide` (see `showHUD`), `hud-flash success|error|text LABEL…`.
 @MainActor
 final class Automation {

@@ -25,6 +25,11 @@ struct PickRequest: Equatable {
     var shape = "circle"
     var size = 512
     var quality = "medium"
+    /// `pick media --folder`: a plain folder to pick from instead of the library.
+    var folder: URL?
+    /// `pick photo --edit`: the crop step after Take Photo; `ratio` its width / height (nil: free).
+    var edit = false
+    var ratio: Double?
 
     /// Each kind's options, in the order `--help` lists them.
     static let options: [Kind: [OptionSpec]] = [
@@ -33,6 +38,7 @@ struct PickRequest: Equatable {
             OptionSpec("multiple", value: "N", help: "Let the user choose up to N items, numbered in order, then Done."),
             OptionSpec("max-duration", value: "S", help: "Videos longer than S seconds cannot be chosen (the cell says why)."),
             OptionSpec("camera", help: "Offer the camera as a source too."),
+            OptionSpec("folder", value: "DIR", help: "Pick from the photos and videos in DIR itself, with no library (not with --library)."),
         ],
         .cover: [
             OptionSpec("max-duration", value: "S", help: "Refuse videos longer than S seconds (default 30)."),
@@ -51,6 +57,8 @@ struct PickRequest: Equatable {
 
     static let captureOptions = [
         OptionSpec("camera", help: "Take it with the camera (required: the camera is the source)."),
+        OptionSpec("edit", help: "A photo: crop it in the editor after Take Photo (arrows pan, +/- zoom, Ctrl+Return done)."),
+        OptionSpec("ratio", value: "free|W:H", help: "The editor's crop: free keeps the photo's shape (default), W:H is fixed."),
         OptionSpec("quality", value: "high|medium|low", help: "A video's quality (default medium)."),
         OptionSpec("max-duration", value: "S", help: "Stop a video after S seconds."),
     ]
@@ -58,7 +66,7 @@ struct PickRequest: Equatable {
     /// Options every kind takes (the app's own).
     static let common = [
         OptionSpec("library", value: "DIR", help: "The library to pick from (default: as the app's)."),
-        OptionSpec("device", value: "ID", help: "Also offer this camera: 'virtual' or a /dev/video path."),
+        OptionSpec("device", value: "ID[,ID]", help: "Also offer these cameras: 'virtual', 'virtual-front' or /dev/video paths."),
         OptionSpec("dark", help: "Use the dark theme."),
         OptionSpec("light", help: "Use the light theme."),
         OptionSpec("script", value: "FILE", help: "Play the user actions in FILE (events go to stderr; the tests' driver)."),
@@ -66,10 +74,11 @@ struct PickRequest: Equatable {
 
     static var usage: String {
         """
-        usage: viewfinder-studio pick media [--type photo|video|any] [--multiple N] [--max-duration S] [--library DIR] [--camera]
+        usage: viewfinder-studio pick media [--type photo|video|any] [--multiple N] [--max-duration S] [--library DIR | --folder DIR] [--camera]
                viewfinder-studio pick cover [VIDEO] [--max-duration S] [--convert auto|highest|passthrough] [-o COVER]
                viewfinder-studio pick avatar [PHOTO] [--camera] [--shape circle|square] [--size N] [-o PATH]
-               viewfinder-studio pick photo|video --camera [--quality high|medium|low] [--max-duration S]
+               viewfinder-studio pick photo --camera [--edit [--ratio free|W:H]]
+               viewfinder-studio pick video --camera [--quality high|medium|low] [--max-duration S]
 
         Opens one picker in its own window for another program (as zenity does for dialogs), prints the
         result as JSON on stdout and exits 0. Cancelled (Back, Escape, the window closed): nothing on
@@ -77,9 +86,12 @@ struct PickRequest: Equatable {
 
         results:
           media   [{"id", "file", "kind", "width", "height", "duration", "date"}, …] in the order picked
+                  (--folder: "id" is the file's place in the folder sorted by name, from 1)
           cover   {"video", "cover", "time", "frame"}  (no VIDEO: the user picks one from the library first)
           avatar  {"original", "avatar", "spec"}  (spec replays with 'viewfinder avatar --spec')
-          photo, video  {"mediaType", "original", "file", "metadata": {"date", "width", "height", "device"}}
+          photo, video  {"mediaType", "original", "file", "edited", "cropRect",
+                         "metadata": {"date", "width", "height", "orientation", "device"}}
+                  (--edit: "edited" is the cropped PNG, "cropRect" {"x", "y", "width", "height"} in the original's pixels)
 
         options (media):
         \(OptionSpec.helpLines(options[.media] ?? []))
@@ -128,6 +140,13 @@ struct PickRequest: Equatable {
             request.maxDuration = time
         }
         request.camera = parsed.flag("camera")
+        request.folder = parsed.value("folder").map { URL(fileURLWithPath: $0) }
+        if request.folder != nil && app.library != nil {
+            throw UsageError(message: "pick from --library DIR or --folder DIR, not both", command: "pick")
+        }
+        if request.folder != nil && request.camera {
+            throw UsageError(message: "--camera keeps what it takes in the library's Captures; it cannot be used with --folder", command: "pick")
+        }
         if let text = parsed.value("convert") {
             guard ["auto", "highest", "passthrough"].contains(text) else { throw parsed.invalid("convert", "auto, highest or passthrough, not '\(text)'") }
             request.convert = text
@@ -141,6 +160,18 @@ struct PickRequest: Equatable {
         if let text = parsed.value("quality") {
             guard ["high", "medium", "low"].contains(text) else { throw parsed.invalid("quality", "high, medium or low, not '\(text)'") }
             request.quality = text
+        }
+        request.edit = parsed.flag("edit")
+        if let text = parsed.value("ratio") {
+            let sides = text.split(separator: ":").compactMap { Double($0) }
+            guard text == "free" || (sides.count == 2 && sides.allSatisfy { $0.isFinite && $0 > 0 } && sides[0] / sides[1] >= 0.01 && sides[0] / sides[1] <= 100) else {
+                throw parsed.invalid("ratio", "free or W:H with two positive numbers (such as 16:9), not '\(text)'")
+            }
+            request.ratio = text == "free" ? nil : sides[0] / sides[1]
+            guard request.edit else { throw UsageError(message: "--ratio is the editor's: add --edit", command: "pick") }
+        }
+        if request.edit && kind != .photo {
+            throw UsageError(message: "--edit crops a photo: use it with pick photo", command: "pick")
         }
         if (kind == .photo || kind == .video) && !request.camera {
             throw UsageError(message: "pick \(kind.rawValue) takes it with the camera: add --camera", command: "pick")

@@ -7,11 +7,12 @@ import ViewfinderCore
 import ViewfinderUI
 
 extension Studio {
-    /// The cameras offered: the real ones, plus `--device virtual` or a device path.
+    /// The cameras offered: the real ones, plus those `--device` names (comma-separated:
+    /// `virtual`, `virtual-front`, device paths), in that order.
     var cameras: [CaptureDevice] {
-        var found = CameraSession.availableCameras(includeVirtual: options.device == "virtual")
-        if let id = options.device, id != "virtual", let named = CaptureDevice.named(id), !found.contains(named) {
-            found.append(named)
+        var found = CameraSession.availableCameras(includeVirtual: false)
+        for id in (options.device ?? "").split(separator: ",").map(String.init) {
+            if let named = CaptureDevice.named(id), !found.contains(named) { found.append(named) }
         }
         return found
     }
@@ -25,15 +26,24 @@ extension Studio {
     }
 
     /// The camera; every photo and recording moves into the library's Captures.
-    /// With `finish` (pick), every outcome goes there instead.
-    func openCamera(quality: CaptureQuality = .medium, limit: Int = 30,
+    /// With `finish` (pick), every outcome goes there instead; `editing` adds the crop step.
+    func openCamera(quality: CaptureQuality = .medium, limit: Int = 30, editing: CameraView.CropRatio? = nil,
                     finish: ((PickerOutcome<CameraView.Capture>) -> Void)? = nil) {
         guard let device = cameras.first else {
             return report(CaptureUnavailable(), doing: "No camera")
         }
-        let camera = CameraView(device: device, captureFolder: captureFolder, quality: quality, limit: limit)
-        camera.onFirstFrame = { [unowned self] size in
-            self.events.emit("camera-preview", ["width": size.width, "height": size.height, "device": device.id])
+        let camera = CameraView(device: device, captureFolder: captureFolder, quality: quality, limit: limit, editing: editing,
+                                cameras: cameras)
+        camera.onEditorReady = { [unowned self] editor in
+            let viewport = editor.session.viewportSize
+            self.events.emit("edit-ready", ["spec": editor.session.spec(side: editor.side)?.json() ?? "",
+                                            "viewport": [viewport.width, viewport.height]])
+        }
+        camera.onFirstFrame = { [unowned self, unowned camera] size in
+            self.events.emit("camera-preview", ["width": size.width, "height": size.height, "device": camera.session.device.id])
+        }
+        camera.onSwitch = { [unowned self] device, error in
+            self.events.emit("camera-switched", ["device": device.id, "error": error.map { "\($0)" } ?? ""])
         }
         camera.onRecording = { [unowned self] quality, limit in
             self.events.emit("recording", ["quality": quality.rawValue, "limit": limit])

@@ -157,7 +157,10 @@ extension Studio {
         picker.onReload = { [unowned self] error in
             if let error { self.report(error, doing: "Cannot open the photo") }
         }
-        picker.onReady = { [unowned self] spec in self.events.emit("avatar-ready", ["spec": spec?.json() ?? ""]) }
+        picker.onReady = { [unowned self, unowned picker] spec in
+            let viewport = picker.session.viewportSize
+            self.events.emit("avatar-ready", ["spec": spec?.json() ?? "", "viewport": [viewport.width, viewport.height]])
+        }
         picker.completion = { [unowned self, unowned picker] outcome in
             if let finish { return finish(outcome) }
             switch outcome {

@@ -10,9 +10,9 @@ import ViewfinderUI
 
 extension Studio {
     /// The library screen: a single-pick media picker that stays as the first screen; each
-    /// pick opens the item.
+    /// pick opens the item. `library` is the app's library, or a pick's plain folder.
     /// With `finish` (pick), the outcome goes there instead, under `rules`.
-    func libraryPicker(_ library: LibraryBrowser, rules: PickerRules = .any,
+    func libraryPicker(_ library: any AssetBrowser, rules: PickerRules = .any,
                        finish: ((PickerOutcome<[MediaPicker.Item]>) -> Void)? = nil) -> MediaPicker {
         let picker = MediaPicker(library: library, rules: rules, cancellable: finish != nil,
                                  camera: finish == nil && cameraAvailable, importing: finish == nil)

@@ -78,18 +78,25 @@ extension Studio {
 
     private func pickFromLibrary(_ request: PickRequest, kinds: [MediaType], limit: Int,
                                  then done: @escaping ([MediaPicker.Item]) -> Void) {
-        guard let library else { return endPick(.failed("the library could not be opened")) }
         let configuration = MediaPickerConfiguration(source: .photoLibrary, mediaTypes: kinds,
                                                      maxDuration: request.maxDuration,
                                                      selectionLimit: limit)
         let rules: PickerRules
+        let browser: any AssetBrowser
         do {
-            rules = try PickerRules(configuration, sources: MediaSources(libraryFolder: libraryFolder))
+            if let pickFolder {
+                browser = pickFolder
+                rules = try PickerRules(configuration, sources: MediaSources(library: LibraryContents(pickFolder)))
+            } else {
+                guard let library else { return endPick(.failed("the library could not be opened")) }
+                browser = library
+                rules = try PickerRules(configuration, sources: MediaSources(libraryFolder: libraryFolder))
+            }
         } catch {
             return endPick(.failed("\(error)"))
         }
-        let picker = libraryPicker(library, rules: rules) { [unowned self] outcome in self.ended(outcome, then: done) }
-        if request.camera && cameraAvailable {
+        let picker = libraryPicker(browser, rules: rules) { [unowned self] outcome in self.ended(outcome, then: done) }
+        if request.camera && cameraAvailable, let library {
             picker.cameraButton.isVisible = true
             picker.onCamera = { [unowned self] in
                 self.pickCapture(request) { capture in
@@ -140,7 +147,8 @@ extension Studio {
             return endPick(.failed("\(CaptureUnavailable())"))
         }
         let limit = request.maxDuration.map { Int($0.seconds.rounded(.up)) } ?? 30
-        openCamera(quality: CaptureQuality(rawValue: request.quality) ?? .medium, limit: limit) { [unowned self] outcome in
+        let editing: CameraView.CropRatio? = request.edit ? request.ratio.map { .fixed($0) } ?? .free : nil
+        openCamera(quality: CaptureQuality(rawValue: request.quality) ?? .medium, limit: limit, editing: editing) { [unowned self] outcome in
             self.ended(outcome, then: done)
         }
     }
@@ -179,12 +187,15 @@ extension Studio {
     }
 
     static func json(_ capture: CameraView.Capture) -> [String: Any] {
-        var metadata: [String: Any] = ["date": dateFormat.string(from: capture.date), "device": capture.device]
+        var metadata: [String: Any] = ["date": dateFormat.string(from: capture.date), "device": capture.device,
+                                       "orientation": capture.orientation]
         if let size = capture.size {
             metadata["width"] = size.width
             metadata["height"] = size.height
         }
+        let crop = capture.cropRect.map { ["x": $0.minX, "y": $0.minY, "width": $0.width, "height": $0.height] as Any }
         return ["mediaType": capture.kind.rawValue, "original": capture.file.path,
-                "file": capture.kind == .video ? capture.file.path as Any : NSNull(), "metadata": metadata]
+                "file": capture.kind == .video ? capture.file.path as Any : NSNull(), "metadata": metadata,
+                "edited": capture.edited.map { $0.path as Any } ?? NSNull(), "cropRect": crop ?? NSNull()]
     }
 }

@@ -35,6 +35,10 @@ final class Studio {
     let pageLayer = Layer(name: "page")
     private var transitionTick: UInt32?
     private(set) var library: LibraryBrowser?
+    /// `pick media --folder DIR`: the folder picked from, instead of the library.
+    private(set) var pickFolder: FolderBrowser?
+    /// What the grid shows: a pick's folder, else the library.
+    var browser: (any AssetBrowser)? { pickFolder ?? library }
     /// 1 when a script step failed; the process exits with it.
     var exitStatus: Int32 = 0
     /// A pick's status once it ended (0 result, 3 cancelled, 1 failed); nil until then.
@@ -45,9 +49,15 @@ final class Studio {
     init(options: StudioOptions) throws {
         self.options = options
         libraryFolder = options.library ?? MediaLibrary.defaultLocation()
-        library = try LibraryBrowser(folder: libraryFolder)
-        // Imports, deletions and covers made by another program show up within a quarter second.
-        library?.startWatching()
+        if let folder = options.pick?.folder {
+            // A pick from a plain folder opens no library at all; a folder that cannot be read
+            // is an error before any window opens.
+            pickFolder = try FolderBrowser(folder: folder)
+        } else {
+            library = try LibraryBrowser(folder: libraryFolder)
+            // Imports, deletions and covers made by another program show up within a quarter second.
+            library?.startWatching()
+        }
         pageLayer.clock = FrameClock()
         events.isEnabled = options.script != nil
         events.toStandardError = options.pick != nil

@@ -31,7 +31,7 @@ struct StudioOptions {
     /// The app's options, in the order `--help` lists them.
     static let options = [
         OptionSpec("library", value: "DIR", help: "The library to open (default: $VIEWFINDER_LIBRARY, else $XDG_DATA_HOME/viewfinder/Library)."),
-        OptionSpec("device", value: "ID", help: "Also offer this camera: 'virtual' (a test pattern) or a /dev/video path."),
+        OptionSpec("device", value: "ID[,ID]", help: "Also offer these cameras: 'virtual', 'virtual-front' (test patterns) or /dev/video paths."),
         OptionSpec("cover", value: "VIDEO", help: "Open VIDEO in the cover chooser (the cover is saved beside it)."),
         OptionSpec("avatar", value: "PHOTO", help: "Open PHOTO in the avatar editor (the avatar is saved beside it)."),
         OptionSpec("trim", value: "VIDEO", help: "Open VIDEO in the trimmer (the trimmed copy is saved beside it)."),

@@ -22,11 +22,19 @@ public final class AvatarPicker: Component {
         public let spec: CropSpec
     }
 
+    /// The editor's size before GTK gives it one; afterwards the crop uses all the space the
+    /// editor gets (`minimumViewport` at least), laid out again whenever it changes.
     public static let viewport = Size(width: 480, height: 480)
+    /// The smallest editor, so a narrow window (360 points) still has room for it.
+    public static let minimumViewport = Size(width: 240, height: 240)
     /// The avatar's side unless one is given.
     public static let outputSide = 512
-    /// The avatar's side in pixels.
-    public let side: Int
+    /// The avatar's side in pixels (a rectangle's width): the one asked for, else the crop's
+    /// own width in the original's pixels, so the cut keeps the photo's resolution.
+    public var side: Int {
+        fixedSide ?? max(1, Int((session.spec(side: 1)?.rect.width ?? 1).rounded()))
+    }
+    private let fixedSide: Int?
 
     public let photoURL: URL
     public private(set) var session: CropSession
@@ -43,6 +51,8 @@ public final class AvatarPicker: Component {
     private var lastDrag = Point.zero
     private var lastPinch = 1.0
     private var pointer = Point(x: AvatarPicker.viewport.width / 2, y: AvatarPicker.viewport.height / 2)
+    /// True once `onReady` was told for the photo open now: from then on a resize keeps the crop.
+    private var isReady = false
     /// Told once with the outcome.
     public var completion: ((PickerOutcome<Avatar>) -> Void)?
     /// Told when the photo is open (at first and after a shape change) with the crop as Done
@@ -53,16 +63,18 @@ public final class AvatarPicker: Component {
     /// Told when the photo is open again after the shape changed, or why it is not.
     public var onReload: ((ImagingError?) -> Void)?
 
-    /// An editor for `photo`, starting with `shape`, making avatars `side` pixels square.
-    public init(photo: URL, shape: CropShape = .circle, side: Int = AvatarPicker.outputSide) {
+    /// An editor for `photo`, starting with `shape`, making avatars `side` pixels square (a
+    /// rectangle `side` wide); with `side` nil, as many pixels as the crop covers. A circle or
+    /// square offers the other; a rectangle keeps its shape.
+    public init(photo: URL, shape: CropShape = .circle, side: Int? = AvatarPicker.outputSide) {
         photoURL = photo
-        self.side = side
+        fixedSide = side
         session = CropSession(viewportSize: Self.viewport, shape: shape)
         editor = DrawingArea { _, _, _ in }
         editor.name = "avatar-editor"
-        editor.setMinimumSize(width: Int(Self.viewport.width), height: Int(Self.viewport.height))
-        editor.align(horizontal: .center, vertical: .center)
+        editor.setMinimumSize(width: Int(Self.minimumViewport.width), height: Int(Self.minimumViewport.height))
         editor.expand()
+        editor.onResize { [unowned self] width, height in self.resized(to: Size(width: Double(width), height: Double(height))) }
         editor.setDraw { [unowned self] context, width, height in self.draw(&context, width, height) }
         editor.add(DragGesture(moved: { [unowned self] dx, dy in self.dragged(toOffset: Point(x: dx, y: dy)) },
                                ended: { [unowned self] _, _ in self.dragEnded() }))
@@ -82,12 +94,16 @@ public final class AvatarPicker: Component {
 
         let hint = Label("Drag or arrows to move · scroll, pinch or +/− to zoom · double-click or 0 to reset")
         hint.addStyleClass("dim-label")
+        // A narrow window wraps the hint rather than growing to fit it.
+        hint.setWraps(true)
         doneButton.addStyleClass("suggested-action")
         doneButton.isSensitive = false
         doneButton.on("clicked") { [unowned self] in self.done() }
         backButton.on("clicked") { [unowned self] in self.finish(.cancelled) }
+        shapes.box.isVisible = shape.isSquare
         let buttons = buttonRow([backButton], [shapes.box, doneButton])
-        root.setMargins(16)
+        // 12-point margins: a 360-point window has room for the editor and every button.
+        root.setMargins(12)
         root.append(editor)
         root.append(hint)
         root.append(buttons)
@@ -98,11 +114,29 @@ public final class AvatarPicker: Component {
         Task {
             do {
                 try await open()
-                onReady?(session.spec(side: side))
+                announceReady()
             } catch {
                 finish(.failed(PickerFailure("Cannot open the photo", error)))
             }
         }
+    }
+
+    /// Tells `onReady` once the photo is open in an editor GTK has laid out (the crop then
+    /// stands where the user starts from); until then the resize that lays it out opens the
+    /// photo afresh in the new size.
+    private func announceReady() {
+        guard !isReady, session.geometry != nil, editor.width > 0, editor.height > 0 else { return }
+        isReady = true
+        onReady?(session.spec(side: side))
+    }
+
+    /// GTK gave the editor another size: the crop frame is laid out in it again.
+    private func resized(to size: Size) {
+        guard size.width > 0, size.height > 0, size != session.viewportSize else { return announceReady() }
+        session.resize(to: size, keepingCrop: isReady)
+        pointer = Point(x: size.width / 2, y: size.height / 2)
+        changed()
+        announceReady()
     }
 
     private func finish(_ outcome: PickerOutcome<Avatar>) {
@@ -113,6 +147,9 @@ public final class AvatarPicker: Component {
 
     /// Loads the photo (header checked before decoding) at the initial zoom.
     public func open() async throws(ImagingError) {
+        if editor.width > 0, editor.height > 0 {
+            session.resize(to: Size(width: Double(editor.width), height: Double(editor.height)))
+        }
         try await session.load(photoURL)
         image = session.preview.flatMap { CairoImage($0) }
         doneButton.isSensitive = true
@@ -129,7 +166,7 @@ public final class AvatarPicker: Component {
         guard image != nil else { return false }
         let step = Self.keyPan
         let pans = ["Left": Point(x: -step, y: 0), "Right": Point(x: step, y: 0), "Up": Point(x: 0, y: -step), "Down": Point(x: 0, y: step)]
-        let centre = Point(x: Self.viewport.width / 2, y: Self.viewport.height / 2)
+        let centre = Point(x: session.viewportSize.width / 2, y: session.viewportSize.height / 2)
         if let pan = pans[key.name] {
             session.pan(by: pan)
             changed()
@@ -192,10 +229,10 @@ public final class AvatarPicker: Component {
         pointer = viewportPoint(point)
     }
 
-    /// The session's viewport is drawn centred in the editor, which GTK may make larger.
+    /// The session's viewport is drawn centred in the editor (the same size once laid out).
     public func viewportPoint(_ point: Point) -> Point {
-        Point(x: point.x - (Double(editor.width) - Self.viewport.width) / 2,
-              y: point.y - (Double(editor.height) - Self.viewport.height) / 2)
+        Point(x: point.x - (Double(editor.width) - session.viewportSize.width) / 2,
+              y: point.y - (Double(editor.height) - session.viewportSize.height) / 2)
     }
 
     public func reset() {
@@ -211,20 +248,22 @@ public final class AvatarPicker: Component {
                 let avatar = try await session.complete(side: side)
                 finish(.done(Avatar(original: photoURL, image: avatar, spec: spec)))
             } catch {
-                doneButton.isSensitive = true
+                // Said, not swallowed: a Done that silently does nothing looks like a hang.
+                finish(.failed(PickerFailure("Cannot make the avatar", error)))
             }
         }
     }
 
     private func change(shape: CropShape) {
         guard shape != session.shape else { return }
-        session = CropSession(viewportSize: Self.viewport, shape: shape)
+        session = CropSession(viewportSize: session.viewportSize, shape: shape)
+        isReady = false
         doneButton.isSensitive = false
         Task {
             do throws(ImagingError) {
                 try await open()
                 onReload?(nil)
-                onReady?(session.spec(side: side))
+                announceReady()
             } catch {
                 onReload?(error)
             }
@@ -239,9 +278,10 @@ public final class AvatarPicker: Component {
     // MARK: - Drawing
 
     private func draw(_ context: inout CairoContext, _ width: Double, _ height: Double) {
-        // The session's viewport is fixed; centre it if GTK gives the area more room.
-        context.translate((width - Self.viewport.width) / 2, (height - Self.viewport.height) / 2)
-        let view = Rect(origin: .zero, size: Self.viewport)
+        // The session's viewport follows the editor's size; until the resize reaches it, centre it.
+        let viewport = session.viewportSize
+        context.translate((width - viewport.width) / 2, (height - viewport.height) / 2)
+        let view = Rect(origin: .zero, size: viewport)
         context.rectangle(view)
         context.setColor(RGBA(red: 0.1, green: 0.1, blue: 0.1, alpha: 1))
         context.fill()

@@ -1,6 +1,7 @@
 import Capture
 import CoverPicker
 import Foundation
+import Imaging
 import MediaLibrary
 import MediaIO
 import StudioKit
@@ -10,7 +11,9 @@ import ViewfinderCore
 /// maximum duration whose countdown shows while it records. Bound to `CameraSession`. Each
 /// photo or recording, written into `captureFolder`, goes to the completion as `.done(Capture)`
 /// (a host may keep the camera open for more); Back completes with `.cancelled`, a failed
-/// capture with `.failed`.
+/// capture with `.failed`. With an editing step, Take Photo opens the photo in the crop editor
+/// (`AvatarPicker`'s, with a rectangle of the chosen ratio) and Done hands back the original,
+/// the edited image and the crop in the original's pixels; the editor's Back cancels.
 @MainActor
 public final class CameraView: Component {
     public let session: CameraSession
@@ -24,14 +27,21 @@ public final class CameraView: Component {
     /// Stops a recording and throws it away (only while one runs).
     public let cancelButton = Button("Cancel")
     public let backButton = Button("Back")
+    /// Swaps the session to the next camera offered (shown only when there are two or more).
+    public let switchButton = Button.icon("camera-switch-symbolic", tooltip: "Switch camera") {}
+    /// The cameras the switch goes through, in order (the session's among them).
+    public let cameras: [CaptureDevice]
+    private let details = Label("")
+    /// Told when the camera was switched, or why it could not be.
+    public var onSwitch: ((CaptureDevice, (any Error)?) -> Void)?
     private var qualityButtons: [CaptureQuality: ToggleButton] = [:]
     private var limitButtons: [Int: ToggleButton] = [:]
     public private(set) var quality: CaptureQuality
     public private(set) var limit: Int
     public private(set) var framesShown = 0
     private var previewSize: PixelSize?
-    /// One photo or video taken, as the original picker's info: the media type, the file, and
-    /// its metadata.
+    /// One photo or video taken, as the original picker's info: the media type, the file, the
+    /// edited image and its crop (with an editing step), and its metadata.
     public struct Capture: Sendable, Equatable {
         /// Photo or video.
         public let kind: AssetKind
@@ -43,7 +53,29 @@ public final class CameraView: Component {
         public let date: Date
         /// The picture's size (the preview's, which the capture keeps), when known.
         public let size: PixelSize?
+        /// The EXIF orientation of the file (1…8, 1 upright).
+        public var orientation = 1
+        /// The edited image (PNG, beside the original), after an editing step.
+        public var edited: URL? = nil
+        /// The part of the original the edited image shows, in the original's pixels.
+        public var cropRect: Rect? = nil
     }
+
+    /// The shape of the editing step's crop.
+    public enum CropRatio: Sendable, Equatable {
+        /// The photo's own shape: the crop chooses how much of it, and where.
+        case free
+        /// Width divided by height.
+        case fixed(Double)
+    }
+
+    /// The editing step after Take Photo, or nil for none.
+    public let editing: CropRatio?
+    /// The crop editor while a photo is being edited.
+    public private(set) var editor: AvatarPicker?
+    private let live = Box(.vertical, spacing: 10)
+    /// Told when the editor has opened the photo, with the crop as Done would hand it back.
+    public var onEditorReady: ((AvatarPicker) -> Void)?
 
     /// Where captures are written.
     public let captureFolder: URL
@@ -58,18 +90,26 @@ public final class CameraView: Component {
     public var completion: ((PickerOutcome<Capture>) -> Void)?
 
     /// A camera on `device` writing into `captureFolder`, starting at `quality` and a limit of
-    /// `limit` seconds (offered beside 10, 30 and 60 s when it is another).
-    public init(device: CaptureDevice, captureFolder: URL, quality: CaptureQuality = .medium, limit: Int = 30) {
+    /// `limit` seconds (offered beside 10, 30 and 60 s when it is another); `editing` adds the
+    /// crop step after Take Photo. With more than one of `cameras`, a switch button goes from
+    /// one to the next.
+    public init(device: CaptureDevice, captureFolder: URL, quality: CaptureQuality = .medium, limit: Int = 30,
+                editing: CropRatio? = nil, cameras: [CaptureDevice] = []) {
         self.captureFolder = captureFolder
+        self.editing = editing
+        self.cameras = cameras.contains(device) ? cameras : [device] + cameras
         self.quality = quality
         self.limit = max(1, limit)
         session = CameraSession(device: device, microphone: CameraSession.defaultMicrophone(for: device))
         preview.name = "camera-preview"
         preview.expand()
         preview.setMinimumSize(width: 320, height: 240)
-        let details = Label("\(device.name) · \(device.position == .unspecified ? "position unknown" : device.position.rawValue) · "
-                            + (device.hasFlash ? "flash" : "no flash"))
         details.addStyleClass("dim-label")
+        details.setWraps(true)
+        statusLabel.setWraps(true)
+        describe(device)
+        switchButton.isVisible = self.cameras.count > 1
+        switchButton.on("clicked") { [unowned self] in self.switchCamera() }
         photoButton.addStyleClass("suggested-action")
         recordButton.addStyleClass("destructive-action")
         photoButton.on("clicked") { [unowned self] in self.takePhoto() }
@@ -105,12 +145,50 @@ public final class CameraView: Component {
         let limits = ChoiceGroup(Set([10, 30, 60, self.limit]).sorted().map { ($0, "\($0) s") }, selected: self.limit) { [unowned self] seconds in self.limit = seconds }
         qualityButtons = qualities.buttons
         limitButtons = limits.buttons
-        let controls = buttonRow([backButton], [qualities.box, limits.box, cancelButton, recordButton, photoButton])
+        // Four groups on one line, wrapping onto more in a narrow window.
+        let controls = WrappingRow()
+        let leading = Box(.horizontal, spacing: 8), actions = Box(.horizontal, spacing: 8)
+        for button in [backButton, switchButton] { leading.append(button) }
+        for button in [cancelButton, recordButton, photoButton] { actions.append(button) }
+        for group in [leading, qualities.box, limits.box, actions] { controls.append(group) }
         root.setMargins(16)
-        root.append(preview)
-        root.append(details)
-        root.append(statusLabel)
-        root.append(controls)
+        live.expand()
+        live.append(preview)
+        live.append(details)
+        live.append(statusLabel)
+        live.append(controls)
+        root.append(live)
+    }
+
+    /// Names the camera in use: its name, which way it faces, its flash; the switch says where it goes.
+    private func describe(_ device: CaptureDevice) {
+        details.text = "\(device.name) · \(device.position == .unspecified ? "position unknown" : device.position.rawValue) · "
+            + (device.hasFlash ? "flash" : "no flash")
+        if let next = nextCamera {
+            switchButton.setAccessibleName("Switch camera: to \(next.name)")
+            switchButton.setTooltip("Switch to \(next.name)")
+        }
+    }
+
+    /// The camera after the session's in `cameras`, round to the first.
+    private var nextCamera: CaptureDevice? {
+        guard cameras.count > 1, let index = cameras.firstIndex(of: session.device) else { return nil }
+        return cameras[(index + 1) % cameras.count]
+    }
+
+    /// Swaps the session to the next camera; the preview goes on from it (its first frame is
+    /// told again). Refused while recording.
+    public func switchCamera() {
+        guard let next = nextCamera else { return }
+        do {
+            framesShown = 0
+            try session.switchCamera(to: next)
+            describe(next)
+            onSwitch?(next, nil)
+        } catch {
+            statusLabel.text = "Cannot switch to \(next.name): \(error)"
+            onSwitch?(next, error)
+        }
     }
 
     private func captureURL(_ ext: String) -> URL {
@@ -141,7 +219,62 @@ public final class CameraView: Component {
     }
 
     private func captured(_ kind: AssetKind, _ file: URL) {
-        completion?(.done(Capture(kind: kind, file: file, device: session.device.id, date: Date(), size: previewSize)))
+        var capture = Capture(kind: kind, file: file, device: session.device.id, date: Date(), size: previewSize)
+        if kind == .photo, let info = try? ImageInfo.probe(file) {
+            capture = Capture(kind: kind, file: file, device: capture.device, date: info.creationDate ?? capture.date,
+                              size: info.displaySize, orientation: info.orientation)
+        }
+        guard kind == .photo, let editing else {
+            completion?(.done(capture))
+            return
+        }
+        edit(capture, ratio: editing)
+    }
+
+    /// The editing step: the live camera gives way to the crop editor on the photo just taken.
+    private func edit(_ capture: Capture, ratio: CropRatio) {
+        let aspect: Double
+        switch ratio {
+        case .free: aspect = capture.size.map { Double($0.width) / Double($0.height) } ?? 1
+        case .fixed(let value): aspect = value
+        }
+        session.stopPreview()
+        let editor = AvatarPicker(photo: capture.file, shape: .rectangle(aspectRatio: aspect), side: nil)
+        self.editor = editor
+        editor.onReady = { [unowned self, unowned editor] _ in self.onEditorReady?(editor) }
+        editor.completion = { [unowned self] outcome in
+            switch outcome {
+            case .done(let avatar): self.edited(capture, avatar)
+            case .cancelled: self.completion?(.cancelled)
+            case .failed(let failure): self.completion?(.failed(failure))
+            }
+        }
+        editor.backButton.title = "Cancel"
+        editor.backButton.setAccessibleName("Cancel: leave without a photo")
+        live.isVisible = false
+        root.append(editor.page)
+        editor.start()
+    }
+
+    /// Writes the edited image beside the original ("NAME edited.png") and hands both back.
+    private func edited(_ capture: Capture, _ avatar: AvatarPicker.Avatar) {
+        let stem = (capture.file.lastPathComponent as NSString).deletingPathExtension + " edited"
+        let target = CoverPicker.freeURL(in: capture.file.deletingLastPathComponent(), stem: stem, extension: "png")
+        do {
+            try ImageEncoder.write(avatar.image, to: target)
+        } catch {
+            completion?(.failed(PickerFailure("Cannot save the edited photo", error)))
+            return
+        }
+        var result = capture
+        result.edited = target
+        result.cropRect = avatar.spec.rect
+        completion?(.done(result))
+    }
+
+    /// Done from the keyboard finishes the editing step.
+    public func done() {
+        editor?.done()
     }
 
     /// Starts the live preview.
@@ -165,18 +298,22 @@ public final class CameraView: Component {
     }
 
     public func button(named name: String) -> Widget? {
+        if let editor { return editor.button(named: name) }
         if let quality = CaptureQuality(rawValue: name) { return qualityButtons[quality] }
         if name.hasSuffix("s"), let seconds = Int(name.dropLast()) { return limitButtons[seconds] }
+        if name == "switch" { return cameras.count > 1 ? switchButton : nil }
         return ["photo": photoButton, "record": recordButton, "cancel": cancelButton, "back": backButton][name]
     }
 
     public func part(named name: String) -> Widget? {
-        name == "preview" ? preview : nil
+        if let editor, let part = editor.part(named: name) { return part }
+        return name == "preview" ? preview : nil
     }
 
     /// Shows a recording's state: the countdown, or where it went.
     public func showRecording(_ state: CameraSession.RecordingState) {
         if case .recording = state { cancelButton.isSensitive = true } else { cancelButton.isSensitive = false }
+        switchButton.isSensitive = !cancelButton.isSensitive
         switch state {
         case .idle:
             statusLabel.text = "Live"

@@ -51,8 +51,8 @@ public final class MediaPicker: Component {
         scroller.addStyleClass("sidebar")
         return scroller
     }()
-    /// The library the grid shows.
-    public let library: LibraryBrowser
+    /// The library (or plain folder) the grid shows.
+    public let library: any AssetBrowser
     /// What can be chosen.
     public let rules: PickerRules
     /// The items chosen so far (a multiple pick), in order.
@@ -84,9 +84,9 @@ public final class MediaPicker: Component {
     /// The selection changed (a multiple pick), or an item was refused with its reason.
     public var onSelection: ((MediaSelection, String?) -> Void)?
 
-    /// A picker over `library` under `rules`; `cancellable` shows Cancel, `camera` the camera
-    /// button, `importing` Import….
-    public init(library: LibraryBrowser, rules: PickerRules, cancellable: Bool = false,
+    /// A picker over `library` (a `LibraryBrowser`, or a `FolderBrowser` for a plain folder)
+    /// under `rules`; `cancellable` shows Cancel, `camera` the camera button, `importing` Import….
+    public init(library: any AssetBrowser, rules: PickerRules, cancellable: Bool = false,
                 camera: Bool = false, importing: Bool = true) {
         self.library = library
         self.rules = rules
@@ -116,8 +116,13 @@ public final class MediaPicker: Component {
         let orders = ChoiceGroup([(LibraryBrowser.Order.newestFirst, "Newest"), (.oldestFirst, "Oldest")],
                                  selected: library.order) { [unowned library] order in library.order = order }
         orderButtons = orders.buttons
-        let toolbar = buttonRow([filters.box, orders.box], [cameraButton, importButton, cancelButton, doneButton])
+        // The filter, the order and the actions wrap onto more lines in a narrow window.
+        let toolbar = WrappingRow()
+        let actions = Box(.horizontal, spacing: 8)
+        for button in [cameraButton, importButton, cancelButton, doneButton] { actions.append(button) }
+        for group in [filters.box, orders.box, actions] { toolbar.append(group) }
         status.setTextAlignment(0)
+        status.setWraps(true)
         status.addStyleClass("dim-label")
 
         let grid = GridView<ThumbnailCell>(

@@ -15,6 +15,17 @@ extension LibraryContents {
     }
 }
 
+extension LibraryContents {
+    /// What a plain folder holds, by kind (it has no Captures).
+    @MainActor
+    public init(_ folder: FolderBrowser) {
+        let kinds = Set(folder.groups.filter { $0.count > 0 }.compactMap { entry -> MediaType? in
+            entry.group == .photos ? .photo : entry.group == .videos ? .video : nil
+        })
+        self.init(all: kinds, captures: [])
+    }
+}
+
 extension MediaSources {
     /// The sources a picker over the library in `libraryFolder` has: what that library and its
     /// Captures hold (none when it cannot be opened), and the cameras that open. Capture cannot

@@ -29,6 +29,29 @@ struct CropSessionTests {
         #expect(preview.size == PixelSize(width: 800, height: 533))
     }
 
+    @Test("a resize lays the crop frame out in the new viewport and keeps the part of the photo under it; without keeping, it opens afresh")
+    func resize() async throws {
+        let session = try await loaded()
+        session.pan(by: Point(x: 40, y: -25))
+        session.zoom(by: 1.5, at: Point(x: 200, y: 150))
+        let before = try #require(session.spec()).rect
+        session.resize(to: Size(width: 900, height: 600))
+        #expect(session.viewportSize == Size(width: 900, height: 600))
+        // The frame is the largest circle 10 points inside the new viewport.
+        #expect(session.cropFrame == Rect(x: 160, y: 10, width: 580, height: 580))
+        let kept = try #require(session.spec()).rect
+        for (a, b) in [(kept.minX, before.minX), (kept.minY, before.minY), (kept.width, before.width), (kept.height, before.height)] {
+            #expect(abs(a - b) < 1e-9, "\(kept) vs \(before)")
+        }
+        session.resize(to: Size(width: 300, height: 300), keepingCrop: false)
+        let geometry = try #require(session.geometry)
+        #expect(geometry.viewportSize == Size(width: 300, height: 300))
+        #expect(session.state == geometry.initialState)
+        // A size that is not one is ignored.
+        session.resize(to: Size(width: 0, height: .nan))
+        #expect(session.viewportSize == Size(width: 300, height: 300))
+    }
+
     @Test("panning and zooming never uncover the crop; reset returns to the start")
     func gestures() async throws {
         let session = try await loaded()

@@ -8,11 +8,12 @@ import ViewfinderTestSupport
 extension StudioWindowTests {
     @Suite("Studio: avatar editor")
     struct AvatarScreenTests {
-        /// What CropSession — on the main actor, as the app's — makes of a photo after a pan by
-        /// `pan` and a zoom by `zoom` about `focal`: the crop before and after, and the avatar.
+        /// What CropSession — on the main actor, as the app's — makes of a photo in a `viewport`
+        /// (the editor's size, as `avatar-ready` says) after a pan by `pan` and a zoom by `zoom`
+        /// about `focal`: the crop before and after, and the avatar.
         @MainActor
-        static func model(_ photo: URL, pan: Point, zoom: Double, at focal: Point) async throws -> (initial: CropSpec, expected: CropSpec, avatar: RasterImage) {
-            let session = CropSession(viewportSize: Size(width: 480, height: 480), shape: .circle)
+        static func model(_ photo: URL, viewport: Size, pan: Point, zoom: Double, at focal: Point) async throws -> (initial: CropSpec, expected: CropSpec, avatar: RasterImage) {
+            let session = CropSession(viewportSize: viewport, shape: .circle)
             try await session.load(photo)
             let initial = try #require(session.spec(side: 512))
             session.pan(by: pan)
@@ -39,13 +40,14 @@ extension StudioWindowTests {
             ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--avatar", photo.path], in: folder)
             #expect(run.status == 0, "stderr: \(run.stderr)")
 
-            // The same gestures on the model.
-            // The editor is larger than the 480-point viewport and draws it centred; the wheel
-            // zooms about the pointer at (300, 200) of the editor.
+            // The same gestures on the model. The crop uses the whole editor (its viewport is
+            // the editor's size); the wheel zooms about the pointer at (300, 200) of the editor.
             let editor = try run.event("screenshot")
             let width = try #require(editor["width"] as? Int), height = try #require(editor["height"] as? Int)
-            let (initial, expected, model) = try await Self.model(photo, pan: Point(x: 60, y: -40), zoom: pow(1.1, 3),
-                                                                  at: Point(x: 300 - Double(width - 480) / 2, y: 200 - Double(height - 480) / 2))
+            let viewport = try Self.viewport(run)
+            #expect(viewport == Size(width: Double(width), height: Double(height)))
+            let (initial, expected, model) = try await Self.model(photo, viewport: viewport, pan: Point(x: 60, y: -40), zoom: pow(1.1, 3),
+                                                                  at: Point(x: 300, y: 200))
 
             let ready = try CropSpec.parse(Data(try #require(try run.event("avatar-ready")["spec"] as? String).utf8))
             #expect(ready == initial)
@@ -72,20 +74,29 @@ extension StudioWindowTests {
             // On screen: the photo moved under the crop, and outside the circle is dimmed.
             let before = try StudioHarness.pixels(of: URL(fileURLWithPath: opened))
             let after = try StudioHarness.pixels(of: URL(fileURLWithPath: moved))
-            #expect(before.width >= 480 && before.height >= 480)
+            // The editor is larger than the old fixed 480-point box: it takes the room it gets.
+            #expect(before.width > 480 && before.height > 480, "\(before.width)×\(before.height)")
             #expect(before.bytes != after.bytes)
-            // Just outside the circle (top and bottom, 16 points from the edges) the photo is
-            // dimmed to 40 %; just inside it is not.
-            let origin = Point(x: (Double(before.width) - 480) / 2, y: (Double(before.height) - 480) / 2)
+            // Just outside the circle (top and bottom, 16 points from the edges of the shorter
+            // side) the photo is dimmed to 40 %; just inside it is not.
+            let side = Double(min(before.width, before.height))
+            let origin = Point(x: (Double(before.width) - side) / 2, y: (Double(before.height) - side) / 2)
             func brightness(_ y: Double) -> Double {
-                let c = before.meanColour(Rect(x: origin.x + 230, y: origin.y + y, width: 20, height: 4))
+                let c = before.meanColour(Rect(x: origin.x + side / 2 - 10, y: origin.y + y, width: 20, height: 4))
                 return c.r + c.g + c.b
             }
-            let outside = brightness(6) + brightness(470)
-            let inside = brightness(22) + brightness(454)
+            let outside = brightness(6) + brightness(side - 10)
+            let inside = brightness(22) + brightness(side - 26)
             #expect(outside < 0.6 * inside, "outside \(outside), inside \(inside)")
         }
     
+        /// The editor's viewport, as `avatar-ready` reported it.
+        static func viewport(_ run: StudioRun) throws -> Size {
+            let sides = try #require(try run.event("avatar-ready")["viewport"] as? [Double])
+            try #require(sides.count == 2)
+            return Size(width: sides[0], height: sides[1])
+        }
+
         @Test("Square reopens the photo under a square crop; Done writes an opaque square avatar")
         func square() async throws {
             let folder = TestPaths.scratchFolder("studio-avatar-square")

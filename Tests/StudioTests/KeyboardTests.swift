@@ -65,9 +65,10 @@ extension StudioWindowTests {
             let specData = try JSONSerialization.data(withJSONObject: specObject)
             let spec = try CropSpec.parse(specData)
 
-            let session = await CropSession(viewportSize: Size(width: 480, height: 480), shape: .circle)
+            let viewport = try AvatarScreenTests.viewport(run)
+            let session = await CropSession(viewportSize: viewport, shape: .circle)
             try await session.load(photo)
-            let centre = Point(x: 240, y: 240)
+            let centre = Point(x: viewport.width / 2, y: viewport.height / 2)
             await session.pan(by: Point(x: 10, y: 0))
             await session.pan(by: Point(x: 10, y: 0))
             await session.pan(by: Point(x: 0, y: 10))

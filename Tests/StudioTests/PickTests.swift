@@ -66,6 +66,60 @@ extension StudioWindowTests {
             }
         }
 
+        @Test("pick media --folder: a plain folder's photos and videos (oldest first, the long one refused) come back in the order picked, with their own paths")
+        func folder() async throws {
+            let folder = TestPaths.scratchFolder("pick-folder")
+            let source = folder.appendingPathComponent("shots")
+            try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+            // Name order (the ids) differs from date order (the grid, oldest first).
+            let late = source.appendingPathComponent("a-late.jpg")
+            let early = source.appendingPathComponent("b-early.mp4")
+            let long = source.appendingPathComponent("c-long.mp4")
+            // Made with the CLIs (an #expect inside the closure would be seen by no test).
+            let failures = try await StudioHarness.offThePool { () -> [String] in
+                var failures: [String] = []
+                for (file, seconds, date) in [(early, 2, "2020-01-01T10:00:00Z"), (long, 6, "2021-01-01T10:00:00Z")] {
+                    let made = try Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=30:duration=\(seconds)",
+                                                             "-pix_fmt", "yuv420p", "-metadata", "creation_time=\(date)", file.path])
+                    if made.status != 0 { failures.append("ffmpeg: \(made.stderr)") }
+                }
+                let photo = try Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=red:size=64x48", "-frames:v", "1", late.path])
+                if photo.status != 0 { failures.append("ffmpeg: \(photo.stderr)") }
+                let dated = try Subprocess.run("exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal=2022:01:01 10:00:00", late.path])
+                if dated.status != 0 { failures.append("exiftool: \(dated.stderr)") }
+                return failures
+            }
+            try #require(failures.isEmpty, "\(failures)")
+            try Data("not a picture".utf8).write(to: source.appendingPathComponent("notes.txt"))
+            try FileManager.default.copyItem(at: late, to: source.appendingPathComponent(".hidden.jpg"))
+            let run = try await StudioHarness.pick([
+                "order oldest", "wait library",
+                "activate 1", "wait selection",
+                "activate 2", "activate 0", "press done", "wait pick-ended",
+            ], arguments: ["pick", "media", "--folder", source.path, "--multiple", "3", "--max-duration", "4"], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            #expect(run.events("library").last?["count"] as? Int == 3)
+            #expect(run.events("selection").first?["refused"] as? String == "Longer than 0:04 (0:06)")
+            let picked = try #require(try Self.result(run) as? [[String: Any]])
+            #expect(picked.compactMap { $0["file"] as? String } == [late.path, early.path])
+            #expect(picked.compactMap { ($0["id"] as? NSNumber)?.int64Value } == [1, 2])
+            #expect(picked.compactMap { $0["kind"] as? String } == ["photo", "video"])
+            #expect(picked.compactMap { $0["width"] as? Int } == [64, 160])
+            #expect(picked.compactMap { $0["date"] as? String } == ["2022-01-01T10:00:00Z", "2020-01-01T10:00:00Z"])
+            #expect(abs((picked.last?["duration"] as? Double ?? 0) - 2) < 0.05)
+            // The folder was only read: nothing added to it.
+            let names = try FileManager.default.contentsOfDirectory(atPath: source.path).sorted()
+            #expect(names == [".hidden.jpg", "a-late.jpg", "b-early.mp4", "c-long.mp4", "notes.txt"])
+
+            // A missing folder, or a file given as one: exit 1 with one line naming it, nothing on stdout.
+            for bad in [folder.appendingPathComponent("nowhere"), late] {
+                let failed = try await StudioHarness.pick(["wait pick-ended"], arguments: ["pick", "media", "--folder", bad.path], in: folder)
+                #expect(failed.status == 1 && failed.stdout.isEmpty, "stderr: \(failed.stderr)")
+                let lines = Self.messages(failed)
+                #expect(lines.count == 1 && lines.first?.contains(bad.path) == true, "\(lines)")
+            }
+        }
+
         @Test("a third item over --multiple 2 is refused: Up to 2 items")
         func limit() async throws {
             let folder = TestPaths.scratchFolder("pick-limit")
@@ -128,7 +182,8 @@ extension StudioWindowTests {
         @Test("bad usage is exit 2 with nothing on stdout; --help is exit 0", arguments: [
             ["pick"], ["pick", "gif"], ["pick", "media", "--type", "gif"], ["pick", "media", "--multiple", "0"],
             ["pick", "photo"], ["pick", "cover", "a.mp4", "b.mp4"], ["pick", "avatar", "--shape", "star"],
-            ["pick", "media", "--max-duration", "-1"],
+            ["pick", "media", "--max-duration", "-1"], ["pick", "media", "--folder", "a", "--library", "b"],
+            ["pick", "media", "--folder", "a", "--camera"],
         ])
         func usage(_ arguments: [String]) throws {
             let run = try Subprocess.run(TestPaths.studio, arguments)
@@ -141,7 +196,7 @@ extension StudioWindowTests {
         func help() throws {
             let run = try Subprocess.run(TestPaths.studio, ["pick", "--help"])
             #expect(run.status == 0)
-            for word in ["pick media", "pick cover", "pick avatar", "pick photo|video", "exit 3", "exit 1", "exit 2"] {
+            for word in ["pick media", "pick cover", "pick avatar", "pick photo --camera", "pick video --camera", "--folder DIR", "--edit", "exit 3", "exit 1", "exit 2"] {
                 #expect(run.stdout.contains(word), "\(word)")
             }
         }

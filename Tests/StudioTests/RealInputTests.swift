@@ -37,11 +37,13 @@ extension StudioWindowTests {
             #expect(run.status == 0, "stderr: \(run.stderr)")
             let frame = run.interaction
 
-            // The pointer ended at the editor's middle + (60, -40): in the centred viewport that
-            // is (240 + 60, 240 - 40), give or take the half point of an odd-sized editor.
-            let end = Point(x: (frame[2] / 2).rounded(.down) - (frame[2] - 480) / 2 + 60,
-                            y: (frame[3] / 2).rounded(.down) - (frame[3] - 480) / 2 - 40)
-            let (initial, expected, _) = try await AvatarScreenTests.model(photo, pan: Point(x: 60, y: -40), zoom: pow(1.1, 3), at: end)
+            // The pointer ended at the editor's middle + (60, -40), give or take the half point
+            // of an odd-sized editor; the crop's viewport is the whole editor.
+            let end = Point(x: (frame[2] / 2).rounded(.down) + 60, y: (frame[3] / 2).rounded(.down) - 40)
+            let viewport = try AvatarScreenTests.viewport(run.run)
+            #expect(viewport == Size(width: frame[2], height: frame[3]))
+            let (initial, expected, _) = try await AvatarScreenTests.model(photo, viewport: viewport, pan: Point(x: 60, y: -40),
+                                                                           zoom: pow(1.1, 3), at: end)
             let saved = try run.event("avatar-saved")
             let spec = try CropSpec.parse(Data(try #require(saved["spec"] as? String).utf8))
             #expect(spec.rect != initial.rect, "the real drag did not move the crop")

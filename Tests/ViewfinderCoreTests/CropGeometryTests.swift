@@ -62,6 +62,20 @@ struct CropGeometryTests {
         #expect(g.clamped(g.initialState) == g.initialState, "the editor opens in a state it allows")
     }
 
+    @Test("a crop as high as the photo stays inside it in a viewport where rounding makes it a hair larger")
+    func cropNeverPastTheEdge() {
+        // A 425×250 photo in a 958×601 editor: 569 / (569 / 250) is 250.00000000000003, and
+        // centring that crop put its top at -1.4e-14, which the renderer refuses.
+        let viewport = Size(width: 958, height: 601)
+        let g = CropGeometry(imageSize: Size(width: 425, height: 250), viewportSize: viewport,
+                             cropSize: CropGeometry.cropSize(for: .square, in: viewport, inset: 16))
+        for state in [g.initialState, g.minimumState, g.panned(g.initialState, by: Point(x: 0, y: 50))] {
+            let rect = g.cropRect(state)
+            #expect(rect.minY >= 0 && rect.maxY <= 250 && rect.minX >= 0 && rect.maxX <= 425, "\(rect)")
+            #expect(abs(rect.height - 250) < 1e-9 && abs(rect.width - rect.height) < 1e-9)
+        }
+    }
+
     @Test("a given maximum zoom is kept, but never below the minimum")
     func givenMaximumZoom() {
         let image = Size(width: 200, height: 100), viewport = Size(width: 400, height: 400)

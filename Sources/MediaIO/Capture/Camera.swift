@@ -42,7 +42,8 @@ public final class Camera {
             let first = Int64((CaptureClock.now * Double(rate)).rounded(.up))
             paceOrigin = Double(first) / Double(rate)
             let beat = Int64(CaptureClock.virtualBeat * Double(rate))
-            url = "testsrc2=size=\(chosen.width)x\(chosen.height):rate=\(rate),"
+            let pattern = device == .virtualFront ? "smptebars" : "testsrc2"
+            url = "\(pattern)=size=\(chosen.width)x\(chosen.height):rate=\(rate),"
                 + "drawbox=x=0:y=0:w=iw:h=ih/4:color=white:t=fill:enable='eq(mod(n+\(first % beat),\(beat)),0)'"
         } else {
             format = av_find_input_format("video4linux2")

@@ -40,14 +40,23 @@ public struct CaptureDevice: Sendable, Equatable {
         self.unavailableReason = unavailableReason
     }
 
-    /// True for the virtual test camera.
-    public var isVirtual: Bool { id == CaptureDevice.virtual.id }
+    /// True for a virtual test camera.
+    public var isVirtual: Bool { CaptureDevice.virtualCameras.contains { $0.id == id } }
 
     /// The virtual test camera: moving test pictures at 30 frames a second.
     public static let virtual = CaptureDevice(
         id: "virtual", name: "Viewfinder virtual camera", position: .unspecified,
         sizes: [PixelSize(width: 640, height: 480), PixelSize(width: 1280, height: 720), PixelSize(width: 1920, height: 1080)],
         frameRates: [30], hasFlash: false, unavailableReason: nil)
+
+    /// A second virtual camera facing the other way: SMPTE colour bars instead of the moving
+    /// test picture, so a switch between the two shows in every frame.
+    public static let virtualFront = CaptureDevice(
+        id: "virtual-front", name: "Viewfinder virtual front camera", position: .front,
+        sizes: virtual.sizes, frameRates: [30], hasFlash: false, unavailableReason: nil)
+
+    /// The virtual test cameras, by id.
+    public static let virtualCameras = [virtual, virtualFront]
 
     /// Where device nodes are looked for: /dev, or `VIEWFINDER_DEVICES` (for tests and
     /// containers that keep their nodes elsewhere).
@@ -97,7 +106,7 @@ public struct CaptureDevice: Sendable, Equatable {
 
     /// A device by id ("virtual" or a /dev path), nil when there is none.
     public static func named(_ id: String) -> CaptureDevice? {
-        if id == virtual.id { return virtual }
+        if let camera = virtualCameras.first(where: { $0.id == id }) { return camera }
         let folder = (id as NSString).deletingLastPathComponent
         return cameras(devicesFolder: folder.isEmpty ? devicesFolder : folder).first { $0.id == id }
     }

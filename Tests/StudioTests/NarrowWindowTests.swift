@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+extension StudioWindowTests {
+    /// Layouts that adapt: the crop editor and the cover preview take the room the window gives
+    /// them, and a 360-point window still shows every control of each screen.
+    @Suite("Studio: adaptive layouts (a 360-point window)")
+    struct NarrowWindowTests {
+        /// Where the `controls` step found the window and each named control.
+        struct Layout {
+            let window: Size
+            let frames: [String: Rect?]
+        }
+
+        static func layout(_ file: URL) throws -> Layout {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+            let window = try #require(object["window"] as? [Double])
+            let frames = try #require(object["frames"] as? [String: Any])
+            return Layout(window: Size(width: window[0], height: window[1]), frames: frames.mapValues { value in
+                (value as? [Double]).map { Rect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) }
+            })
+        }
+
+        /// Opens a screen with `arguments`, once `ready` reads where `names` are at the window's
+        /// own size, then again at 360 × 640.
+        static func measure(_ arguments: [String], ready: String, names: [String], in folder: URL) async throws -> (wide: Layout, narrow: Layout) {
+            let wide = folder.appendingPathComponent("wide-\(ready).json"), narrow = folder.appendingPathComponent("narrow-\(ready).json")
+            let list = names.joined(separator: " ")
+            let run = try await StudioHarness.run([
+                "wait \(ready)", "sleep 0.3", "controls \(wide.path) \(list)",
+                "window-size 360 640", "sleep 0.3", "controls \(narrow.path) \(list)",
+            ], arguments: arguments + ["--library", folder.appendingPathComponent("lib").path], in: folder)
+            try #require(run.status == 0, "stderr: \(run.stderr.suffix(1000))")
+            return (try layout(wide), try layout(narrow))
+        }
+
+        /// Every control is on screen, inside the window, with room of its own.
+        static func allShown(_ layout: Layout, _ screen: String) {
+            #expect(layout.window.width <= 360, "\(screen): the window stayed \(layout.window.width) points wide")
+            for (name, frame) in layout.frames {
+                guard let frame else {
+                    Issue.record("\(screen): \(name) is not on screen")
+                    continue
+                }
+                #expect(frame.width >= 16 && frame.height >= 16 && frame.minX >= 0 && frame.minY >= 0
+                        && frame.maxX <= layout.window.width && frame.maxY <= layout.window.height,
+                        "\(screen): \(name) at \(frame) in a \(layout.window) window")
+            }
+        }
+
+        @Test("avatar editor, cover chooser, camera and library at 360 points: every control shows; the editor and the preview grow past 480 points in the app's own window and shrink with a narrow one")
+        func narrow() async throws {
+            let folder = TestPaths.scratchFolder("narrow-window")
+            let photo = try StudioHarness.copy(media: "images/progressive_beach_icc.jpg", to: folder, as: "beach.jpg")
+            let video = try await CoverScreenTests.clip(in: folder, seconds: 3)
+
+            let avatar = try await Self.measure(["--avatar", photo.path], ready: "avatar-ready",
+                                                names: ["editor", "back", "circle", "square", "done"], in: folder)
+            Self.allShown(avatar.narrow, "avatar")
+            let editorWide = try #require(avatar.wide.frames["editor"] ?? nil), editorNarrow = try #require(avatar.narrow.frames["editor"] ?? nil)
+            #expect(editorWide.width > 480 && editorWide.height > 480, "\(editorWide)")
+            #expect(editorNarrow.width < 360, "\(editorNarrow)")
+
+            let cover = try await Self.measure(["--cover", video.path], ready: "cover-ready",
+                                               names: ["preview", "strip", "back", "trim", "done"], in: folder)
+            Self.allShown(cover.narrow, "cover")
+            let previewWide = try #require(cover.wide.frames["preview"] ?? nil), previewNarrow = try #require(cover.narrow.frames["preview"] ?? nil)
+            #expect(previewWide.width > 480, "\(previewWide)")
+            #expect(previewNarrow.width < 360, "\(previewNarrow)")
+
+            let camera = try await Self.measure(["--camera", "--device", "virtual,virtual-front"], ready: "camera-preview",
+                                                names: ["preview", "back", "switch", "high", "medium", "low", "10s", "30s", "60s",
+                                                        "cancel", "record", "photo"], in: folder)
+            Self.allShown(camera.narrow, "camera")
+
+            let library = try await Self.measure(["--device", "virtual"], ready: "library",
+                                                 names: ["grid", "newest", "oldest", "camera", "import"], in: folder)
+            Self.allShown(library.narrow, "library")
+        }
+    }
+}
