@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import ViewfinderCore
 
 /// The outcome of running a program.
@@ -40,8 +41,22 @@ public enum Subprocess {
     /// Runs blocking `work` on a thread of its own and waits for it without holding a thread
     /// of Swift's cooperative pool (two on a 2-core machine): long subprocess waits there
     /// starve every other suite, and time-sensitive tests fail.
+    ///
+    /// A `#require` that fails on that thread records its issue outside any test (task-locals
+    /// do not reach the thread: the run fails, but as «unknown») and throws an error Swift
+    /// Testing treats as already recorded, so the test itself would pass. That error comes back
+    /// as a plain one, which fails the test it belongs to as well.
     public static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await BlockingWork.run(named: "test-subprocess") { Result { try work() } }.get()
+        do {
+            return try await BlockingWork.run(named: "test-subprocess") { Result { try work() } }.get()
+        } catch let error as ExpectationFailedError {
+            throw FailedOffThePool(description: "a requirement failed off the pool at \(error.expectation.sourceLocation) (its issue is recorded above, outside any test)")
+        }
+    }
+
+    /// A requirement that failed on a thread of its own (see `offThePool`).
+    public struct FailedOffThePool: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// `run` for async tests, waiting off the cooperative pool. At most four such programs run
