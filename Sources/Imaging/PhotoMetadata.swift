@@ -10,9 +10,10 @@ public enum PhotoMetadata {
         var raw = vf_photo_metadata()
         var error = [CChar](repeating: 0, count: 512)
         let status = vf_exiv_read(url.path, &raw, &error, error.count)
-        if status != 0 {
-            // A format this exiv2 cannot open, or whose EXIF it does not see (HEIF): the EXIF
-            // block libvips reads from it.
+        // 2: a JPEG without EXIF, where libvips would find none either.
+        if status != 0 && status != 2 {
+            // A format this exiv2 cannot open, or a HEIF whose EXIF item the shim did not find:
+            // the EXIF block libvips reads from it.
             if let exif = try exifBlock(url) {
                 guard exif.withUnsafeBytes({ bytes in
                     vf_exiv_read_exif(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &raw, &error, error.count)

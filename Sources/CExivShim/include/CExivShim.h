@@ -20,7 +20,8 @@ typedef struct {
 } vf_photo_metadata;
 
 /// Reads the metadata of the file at `path`: 0 on success, 1 when the file opened but showed
-/// no EXIF (what it had is in `out`), -1 with a reason in `error` when it could not be read.
+/// no EXIF (what it had is in `out`), 2 for a JPEG without EXIF (nothing more to find), -1
+/// with a reason in `error` when it could not be read. A JPEG's EXIF segment is read alone.
 int vf_exiv_read(const char *path, vf_photo_metadata *out, char *error, size_t error_size);
 
 /// Reads a raw EXIF block ("Exif\0\0" and a TIFF header, or the TIFF header alone), for
