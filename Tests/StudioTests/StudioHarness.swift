@@ -106,18 +106,18 @@ enum StudioHarness {
     /// (its `signal` step), calls `interact` with what it wrote (the display, where a part is),
     /// and lets the script go on once `interact` returns.
     static func runInteractive<Value: Sendable>(_ lines: [String], arguments: [String], in folder: URL, readyFile: URL,
-                                                timeout: TimeInterval = 120, pick: Bool = false,
+                                                timeout: TimeInterval = 120, pick: Bool = false, environment: [String] = [],
                                                 interact: @escaping @Sendable ([String: Any]) throws -> Value) async throws -> StudioRunWith<Value> {
         try #require(available, "\(unavailableReason)")
         try #require(hasXdotool, "\(noXdotoolReason)")
         return try await offThePool { try runInteractiveBlocking(lines, arguments: arguments, in: folder, readyFile: readyFile,
-                                                          timeout: timeout, pick: pick, interact: interact) }
+                                                          timeout: timeout, pick: pick, environment: environment, interact: interact) }
     }
 
     private static func runInteractiveBlocking<Value: Sendable>(_ lines: [String], arguments: [String], in folder: URL, readyFile: URL,
-                                                                timeout: TimeInterval, pick: Bool,
+                                                                timeout: TimeInterval, pick: Bool, environment: [String],
                                                                 interact: ([String: Any]) throws -> Value) throws -> StudioRunWith<Value> {
-        let process = try launch(lines, arguments: arguments, in: folder)
+        let process = try launch(lines, arguments: arguments, in: folder, environment: environment)
         defer { process.terminate() }
         let deadline = Date().addingTimeInterval(timeout)
         while !FileManager.default.fileExists(atPath: readyFile.path) {
