@@ -36,23 +36,29 @@ struct MovieLocationEditor {
         var end: Int { payload.upperBound }
     }
 
+    /// The declared size of the box whose header starts at `offset` in `bytes`, and the
+    /// header's length, when that size fits in the `remaining` bytes from there (a size of 0
+    /// means all of them).
+    static func header(_ bytes: [UInt8], at offset: Int, remaining: UInt64) -> (size: UInt64, length: Int)? {
+        guard offset + 8 <= bytes.count else { return nil }
+        var size = UInt64(uint32(bytes, offset))
+        var length = 8
+        if size == 1 {
+            guard offset + 16 <= bytes.count else { return nil }
+            size = UInt64(uint32(bytes, offset + 8)) << 32 | UInt64(uint32(bytes, offset + 12))
+            length = 16
+        } else if size == 0 {
+            size = remaining
+        }
+        guard size >= UInt64(length), size <= remaining else { return nil }
+        return (size, length)
+    }
+
     /// The box at `offset` when its declared size fits before `end`.
     static func box(in bytes: [UInt8], at offset: Int, end: Int) -> Box? {
-        guard offset + 8 <= end else { return nil }
-        var size = Int(uint32(bytes, offset))
-        var header = 8
-        if size == 1 {
-            guard offset + 16 <= end else { return nil }
-            let large = UInt64(uint32(bytes, offset + 8)) << 32 | UInt64(uint32(bytes, offset + 12))
-            guard large <= UInt64(Int.max) else { return nil }
-            size = Int(large)
-            header = 16
-        } else if size == 0 {
-            size = end - offset
-        }
-        guard size >= header, size <= end - offset else { return nil }
+        guard offset + 8 <= end, let (size, header) = header(bytes, at: offset, remaining: UInt64(end - offset)) else { return nil }
         let type = String(decoding: bytes[offset + 4 ..< offset + 8].map { $0 == 0xA9 ? UInt8(ascii: "@") : $0 }, as: UTF8.self)
-        return Box(type: type, start: offset, payload: offset + header ..< offset + size)
+        return Box(type: type, start: offset, payload: offset + header ..< offset + Int(size))
     }
 
     /// The boxes one after another in `range` (stopping at the first that does not fit).

@@ -79,14 +79,7 @@ public enum VideoMetadata {
             while offset + 8 <= length {
                 try handle.seek(toOffset: offset)
                 let header = [UInt8](try handle.read(upToCount: 16) ?? Data())
-                guard header.count >= 8 else { return nil }
-                var size = UInt64(MovieLocationEditor.uint32(header, 0))
-                if size == 1, header.count == 16 {
-                    size = UInt64(MovieLocationEditor.uint32(header, 8)) << 32 | UInt64(MovieLocationEditor.uint32(header, 12))
-                } else if size == 0 {
-                    size = length - offset
-                }
-                guard size >= 8, size <= length - offset else { return nil }
+                guard let (size, _) = MovieLocationEditor.header(header, at: 0, remaining: length - offset) else { return nil }
                 if header[4 ..< 8].elementsEqual("moov".utf8) {
                     guard size <= UInt64(maxMovieBox) else {
                         throw MediaIOError.corrupt(path: path, detail: "its movie box is \(size >> 20) MB, more than this tool edits")
