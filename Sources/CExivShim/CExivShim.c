@@ -199,9 +199,10 @@ static int heif_item_location(const unsigned char *p, const unsigned char *end, 
 /// The EXIF of a HEIF file (its "Exif" item, the TIFF header after the item's 4-byte offset),
 /// read from the meta box and that item alone: 1 with a g_malloc'ed copy, 0 for a HEIF whose
 /// EXIF this cannot find, -1 for a file that is not HEIF.
-static int heif_exif(const char *path, unsigned char **exif, size_t *exif_length) {
+static int heif_exif(const char *path, unsigned char **exif, size_t *exif_length, uint64_t *exif_offset) {
     *exif = NULL;
     *exif_length = 0;
+    *exif_offset = 0;
     FILE *file = fopen(path, "rb");
     if (!file) return -1;
     int result = -1;
@@ -243,6 +244,7 @@ static int heif_exif(const char *path, unsigned char **exif, size_t *exif_length
     memmove(item, item + skip, length - skip);
     *exif = item;
     *exif_length = length - skip;
+    *exif_offset = offset + skip;
     result = 1;
 done:
     g_free(meta);
@@ -272,7 +274,8 @@ int vf_exiv_read(const char *path, vf_photo_metadata *out, char *error, size_t e
     // HEIF, which this exiv2 cannot open (it hands the file to its QuickTime reader, which
     // can spin on a damaged one): its EXIF item, found through the meta box; else 1, and the
     // caller asks libvips.
-    switch (heif_exif(path, &segment, &length)) {
+    uint64_t offset = 0;
+    switch (heif_exif(path, &segment, &length, &offset)) {
     case 1: {
         int status = read_app1(segment, length, out, error, error_size);
         g_free(segment);
@@ -332,8 +335,20 @@ static const char *place_tags[] = {
     NULL,
 };
 
+int vf_heif_strip_gps(const char *path, char *error, size_t error_size);
+
 int vf_exiv_strip_location(const char *path, char *error, size_t error_size) {
     gexiv2_log_set_level(GEXIV2_LOG_LEVEL_MUTE);
+    // HEIF, which this exiv2 cannot write (it kept the GPS and said nothing): its EXIF item's
+    // GPS directory is emptied in place. A HEIF whose EXIF item is not found is left to the
+    // caller's check.
+    unsigned char *probe = NULL;
+    size_t probe_length = 0;
+    uint64_t probe_offset = 0;
+    int heif = heif_exif(path, &probe, &probe_length, &probe_offset);
+    g_free(probe);
+    if (heif == 1) return vf_heif_strip_gps(path, error, error_size);
+    if (heif == 0) return 0;
     GExiv2Metadata *metadata = open_file(path, error, error_size);
     if (!metadata) return -1;
     GError *gerror = NULL;
@@ -356,5 +371,78 @@ int vf_exiv_strip_location(const char *path, char *error, size_t error_size) {
         return -1;
     }
     g_object_unref(metadata);
+    return 0;
+}
+
+/// A TIFF value of `size` bytes at `p`, in the block's byte order.
+static uint32_t tiff_value(const unsigned char *p, int size, int little) {
+    uint32_t value = 0;
+    for (int i = 0; i < size; i++) value = little ? value | (uint32_t)p[i] << (8 * i) : value << 8 | p[i];
+    return value;
+}
+
+/// Empties the GPS IFD of a TIFF-structured EXIF block in place: each entry's out-of-line
+/// value and the entry itself become zero bytes, and the IFD holds no entries (IFD0 still
+/// points at it, a valid empty directory). 1 when there was a GPS IFD, 0 when there was none,
+/// -1 when the block cannot be read.
+static int blank_gps(unsigned char *tiff, size_t length) {
+    if (length < 8) return -1;
+    int little = tiff[0] == 'I' && tiff[1] == 'I';
+    if (!little && !(tiff[0] == 'M' && tiff[1] == 'M')) return -1;
+    uint32_t ifd0 = tiff_value(tiff + 4, 4, little);
+    if ((uint64_t)ifd0 + 2 > length) return -1;
+    uint32_t count = tiff_value(tiff + ifd0, 2, little);
+    if ((uint64_t)ifd0 + 2 + 12 * (uint64_t)count > length) return -1;
+    uint32_t gps = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const unsigned char *entry = tiff + ifd0 + 2 + 12 * i;
+        if (tiff_value(entry, 2, little) == 0x8825) gps = tiff_value(entry + 8, 4, little);
+    }
+    if (!gps) return 0;
+    if ((uint64_t)gps + 2 > length) return -1;
+    uint32_t entries = tiff_value(tiff + gps, 2, little);
+    if ((uint64_t)gps + 2 + 12 * (uint64_t)entries > length) return -1;
+    static const int type_size[] = {0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8};
+    for (uint32_t i = 0; i < entries; i++) {
+        unsigned char *entry = tiff + gps + 2 + 12 * i;
+        uint32_t type = tiff_value(entry + 2, 2, little), values = tiff_value(entry + 4, 4, little);
+        uint64_t size = type < 13 ? (uint64_t)type_size[type] * values : 0;
+        if (size > 4) {
+            uint32_t at = tiff_value(entry + 8, 4, little);
+            if ((uint64_t)at + size <= length) memset(tiff + at, 0, size);
+        }
+        memset(entry, 0, 12);
+    }
+    tiff[gps] = 0;
+    tiff[gps + 1] = 0;
+    return 1;
+}
+
+int vf_heif_strip_gps(const char *path, char *error, size_t error_size) {
+    unsigned char *tiff = NULL;
+    size_t length = 0;
+    uint64_t offset = 0;
+    if (heif_exif(path, &tiff, &length, &offset) != 1) {
+        if (error && error_size) snprintf(error, error_size, "no EXIF item found in this HEIF file");
+        return -1;
+    }
+    int status = blank_gps(tiff, length);
+    if (status < 0) {
+        g_free(tiff);
+        if (error && error_size) snprintf(error, error_size, "its EXIF block cannot be read");
+        return -1;
+    }
+    if (status == 1) {
+        FILE *file = fopen(path, "r+b");
+        int written = file && offset <= (uint64_t)LONG_MAX && fseek(file, (long)offset, SEEK_SET) == 0
+            && fwrite(tiff, 1, length, file) == length;
+        if (file && fclose(file) != 0) written = 0;
+        if (!written) {
+            g_free(tiff);
+            if (error && error_size) snprintf(error, error_size, "cannot rewrite its EXIF block");
+            return -1;
+        }
+    }
+    g_free(tiff);
     return 0;
 }

@@ -66,12 +66,18 @@ public enum PhotoMetadata {
     }
 
     /// Removes the location from the photo file at `url`, in place (EXIF GPS, XMP GPS and
-    /// place names, IPTC places): only its metadata is rewritten; the pixels stay the same
-    /// bytes. For a file the caller owns (a copy being written), never an original.
+    /// place names, IPTC places; for HEIF, the GPS directory of its EXIF item, emptied where it
+    /// lies): only its metadata is rewritten; the pixels stay the same bytes. A location still
+    /// there afterwards is an error. For a file the caller owns (a copy being written), never
+    /// an original.
     public static func removeLocation(from url: URL) throws(ImagingError) {
         var message = [CChar](repeating: 0, count: 512)
         guard vf_exiv_strip_location(url.path, &message, message.count) == 0 else {
             throw .decodeFailed(path: url.path, detail: "its location cannot be removed: \(Self.string(message))")
+        }
+        // Read back: a writer that keeps the GPS and reports success is caught here.
+        if (try? read(url))?.location != nil {
+            throw .decodeFailed(path: url.path, detail: "its location cannot be removed: it is still there after the rewrite")
         }
     }
 }

@@ -165,6 +165,28 @@ struct LibraryCommandTests {
         }
     }
 
+    @Test("export --strip-location on a HEIC (which this exiv2 cannot write): its EXIF's GPS emptied in place, every other tag and byte kept",
+          arguments: ["iphoneXR_orient6.heic", "iphone13pro_livephoto_still_small.HEIC", "samsung_s10_orient6.heic"])
+    func stripHEIFLocation(_ name: String) throws {
+        let library = TestPaths.scratchFolder("cli-strip-heif").appendingPathComponent("Lib").path
+        let photo = TestPaths.media.appendingPathComponent("images/" + name)
+        #expect(try viewfinder(["library", "--library", library, "import", photo.path, "-q"]).status == 0)
+        let out = TestPaths.scratchFolder("cli-strip-heif-out").appendingPathComponent("private.heic")
+        let exported = try viewfinder("library", "--library", library, "export", "1", "--strip-location", "-o", out.path)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        func tags(_ url: URL) throws -> [String] {
+            try Subprocess.run("exiftool", ["-G1", "-a", "-s", "-s", url.path]).stdout.split(separator: "\n").map(String.init)
+                .filter { !$0.hasPrefix("[System]") }
+        }
+        let original = try tags(photo), stripped = try tags(out)
+        #expect(original.contains { $0.hasPrefix("[GPS]") }, "the source carries GPS: the check below could fail")
+        #expect(stripped == original.filter { !$0.contains("GPS") })
+        #expect(try Subprocess.run("exiftool", ["-gps:all", "-s", out.path]).stdout.isEmpty)
+        let before = try Data(contentsOf: photo), after = try Data(contentsOf: out)
+        #expect(before.count == after.count)
+        #expect(zip(before, after).filter { $0 != $1 }.count < 200, "only GPS bytes change")
+    }
+
     @Test("export --strip-location of a video whose location it cannot reach (Matroska): one line, exit 1, nothing written")
     func stripVideoLocationRefused() throws {
         let folder = TestPaths.scratchFolder("cli-strip-mkv")

@@ -32,4 +32,9 @@ int vf_exiv_read_exif(const unsigned char *data, size_t length, vf_photo_metadat
 /// at `path`, rewriting its metadata only (pixels untouched). 0 on success.
 int vf_exiv_strip_location(const char *path, char *error, size_t error_size);
 
+/// Empties the GPS directory of a HEIF file's EXIF item in place (this exiv2 cannot write
+/// HEIF): the GPS values become zero bytes, the file keeps its size and every other byte.
+/// 0 on success (also when there was no GPS directory).
+int vf_heif_strip_gps(const char *path, char *error, size_t error_size);
+
 #endif
