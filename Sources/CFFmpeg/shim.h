@@ -12,8 +12,10 @@
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
+#include <libavdevice/avdevice.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -60,6 +62,44 @@ static inline int vf_load_capture_devices(void) {
     vf_quiet_alsa();
     state = 1;
     return 0;
+}
+
+/// One source of a libavdevice input (a sound server's microphone, or the monitor of an output).
+typedef struct {
+    char name[256];
+    char description[256];
+    int is_default;
+} vf_input_source;
+
+/// Lists the sources of the libavdevice input `format` ("pulse") into `out` (at most
+/// `capacity`): their count, or a negative AVERROR when they cannot be listed (no libavdevice,
+/// a server that does not answer). libavdevice is loaded on first use, so both calls go
+/// through dlsym.
+static inline int vf_list_input_sources(const char *format, vf_input_source *out, int capacity) {
+    if (vf_load_capture_devices() != 0) return AVERROR(ENOSYS);
+    int (*list)(const AVInputFormat *, const char *, AVDictionary *, AVDeviceInfoList **) =
+        (int (*)(const AVInputFormat *, const char *, AVDictionary *, AVDeviceInfoList **))dlsym(RTLD_DEFAULT, "avdevice_list_input_sources");
+    void (*release)(AVDeviceInfoList **) = (void (*)(AVDeviceInfoList **))dlsym(RTLD_DEFAULT, "avdevice_free_list_devices");
+    const AVInputFormat *input = av_find_input_format(format);
+    if (!list || !release || !input) return AVERROR(ENOSYS);
+    AVDeviceInfoList *devices = NULL;
+    int status = list(input, NULL, NULL, &devices);
+    if (status < 0 || !devices) {
+        if (devices) release(&devices);
+        return status < 0 ? status : AVERROR(ENOSYS);
+    }
+    int count = 0;
+    for (int i = 0; i < devices->nb_devices && count < capacity; i++) {
+        AVDeviceInfo *device = devices->devices[i];
+        if (!device || !device->device_name) continue;
+        snprintf(out[count].name, sizeof out[count].name, "%s", device->device_name);
+        snprintf(out[count].description, sizeof out[count].description, "%s",
+                 device->device_description ? device->device_description : device->device_name);
+        out[count].is_default = i == devices->default_device;
+        count++;
+    }
+    release(&devices);
+    return count;
 }
 
 /// What a V4L2 device says about itself.

@@ -10,9 +10,10 @@ public enum PhotoMetadata {
         var raw = vf_photo_metadata()
         var error = [CChar](repeating: 0, count: 512)
         let status = vf_exiv_read(url.path, &raw, &error, error.count)
-        if status != 0 {
-            // A format this exiv2 cannot open, or whose EXIF it does not see (HEIF): the EXIF
-            // block libvips reads from it.
+        // 2: a JPEG without EXIF, where libvips would find none either.
+        if status != 0 && status != 2 {
+            // A format this exiv2 cannot open, or a HEIF whose EXIF item the shim did not find:
+            // the EXIF block libvips reads from it.
             if let exif = try exifBlock(url) {
                 guard exif.withUnsafeBytes({ bytes in
                     vf_exiv_read_exif(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &raw, &error, error.count)
@@ -65,12 +66,18 @@ public enum PhotoMetadata {
     }
 
     /// Removes the location from the photo file at `url`, in place (EXIF GPS, XMP GPS and
-    /// place names, IPTC places): only its metadata is rewritten; the pixels stay the same
-    /// bytes. For a file the caller owns (a copy being written), never an original.
+    /// place names, IPTC places; for HEIF, the GPS directory of its EXIF item, emptied where it
+    /// lies): only its metadata is rewritten; the pixels stay the same bytes. A location still
+    /// there afterwards is an error. For a file the caller owns (a copy being written), never
+    /// an original.
     public static func removeLocation(from url: URL) throws(ImagingError) {
         var message = [CChar](repeating: 0, count: 512)
         guard vf_exiv_strip_location(url.path, &message, message.count) == 0 else {
             throw .decodeFailed(path: url.path, detail: "its location cannot be removed: \(Self.string(message))")
+        }
+        // Read back: a writer that keeps the GPS and reports success is caught here.
+        if (try? read(url))?.location != nil {
+            throw .decodeFailed(path: url.path, detail: "its location cannot be removed: it is still there after the rewrite")
         }
     }
 }

@@ -27,6 +27,9 @@ public enum MediaIOError: Error, Sendable, Equatable, CustomStringConvertible {
     case endsEarly(path: String, at: MediaTime, expected: MediaTime)
     /// A camera or a microphone that is there but cannot be used, and why (in the user's words).
     case deviceUnavailable(device: String, reason: String)
+    /// A location tag that removing the location could not reach (a container other than MP4
+    /// or QuickTime, or a box this tool does not edit); nothing was written.
+    case locationKept(path: String, tag: String)
 
     public var description: String {
         switch self {
@@ -73,6 +76,8 @@ public enum MediaIOError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(name(path)) cannot be copied into MP4 as it is: \(reason); re-encode it instead (the highest preset keeps its size)"
         case .deviceUnavailable(let device, let reason):
             return "cannot open \(device): \(reason)"
+        case .locationKept(let path, let tag):
+            return "\(name(path)) keeps its location in a place this tool cannot rewrite (\(tag)); nothing was written"
         case .endsEarly(let path, let at, let expected):
             return "\(name(path)) ends early: the data stops at \(at.decimalString) s of \(expected.decimalString) s (truncated or damaged)"
         }

@@ -237,6 +237,12 @@ public final class LibraryBrowser {
         return asset
     }
 
+    /// Writes a copy of `asset` without its location to `url`, complete or not at all (see
+    /// `MediaLibrary.exportWithoutLocation`), off the main actor.
+    public func exportWithoutLocation(_ asset: Asset, to url: URL) async throws(LibraryError) {
+        try await worker.exportWithoutLocation(asset, to: url)
+    }
+
     /// Chooses a library video's cover (see `MediaLibrary.setPoster`), then reloads: the grid
     /// shows the new poster.
     @discardableResult

@@ -43,8 +43,6 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     case thumbnailFailed(id: Int64, reason: String)
     /// A video was needed (a poster is chosen for videos only).
     case notAVideo(Int64)
-    /// A photo was needed (only a photo's location can be removed on export, for now).
-    case notAPhoto(Int64)
     /// A poster time outside the video.
     case posterOutOfRange(id: Int64, time: MediaTime, duration: MediaTime)
 
@@ -75,7 +73,6 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .thumbnailFailed(let id, let reason):
             return "cannot make a thumbnail of asset \(id): \(reason)"
         case .notAVideo(let id): return "asset \(id) is a photo; only a video has a cover to choose"
-        case .notAPhoto(let id): return "asset \(id) is a video; only a photo's location can be removed on export so far"
         case .posterOutOfRange(let id, let time, let duration):
             return "\(time.decimalString) s is outside asset \(id), which is \(duration.decimalString) s long"
         }

@@ -40,6 +40,10 @@ actor LibraryWorker {
     func setPoster(of asset: Asset, at time: MediaTime?) throws(LibraryError) -> Asset {
         try library.setPoster(of: asset, at: time)
     }
+
+    func exportWithoutLocation(_ asset: Asset, to url: URL) throws(LibraryError) {
+        try library.exportWithoutLocation(asset, to: url)
+    }
 }
 
 /// A dictionary that forgets its least recently used entry beyond `capacity`.

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import MediaIO
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,25 +34,31 @@ extension MediaLibrary {
         }, chunkSize: max(1, size))
     }
 
-    /// Copies the original to `url`, atomically. `url` must lie outside the library.
-    /// Writes a copy of a photo without its location (GPS and place names; everything else,
-    /// pixels included, as stored): the copy appears complete or not at all.
+    /// Writes a copy of an asset without its location, the copy appearing complete or not at
+    /// all. A photo loses its GPS and place names (EXIF, XMP, IPTC); a video (MP4 or
+    /// QuickTime) its ISO 6709 keys and `©xyz`/`loci` strings. Everything else, pixels and
+    /// samples included, stays as stored.
     public func exportWithoutLocation(_ asset: Asset, to url: URL) throws(LibraryError) {
-        guard asset.kind == .photo else { throw .notAPhoto(asset.id) }
         try refuseInside(url, action: "an export there would overwrite what the library keeps; choose a place outside it")
         let temporary = AtomicFile.temporaryURL(beside: url)
         defer { try? FileManager.default.removeItem(at: temporary) }
         try export(asset, to: temporary)
         do {
-            try PhotoMetadata.removeLocation(from: temporary)
+            switch asset.kind {
+            case .photo: try PhotoMetadata.removeLocation(from: temporary)
+            case .video: try VideoMetadata.removeLocation(from: temporary)
+            }
             try AtomicFile.commit(temporary, to: url)
         } catch let error as ImagingError {
+            throw .io(path: url.path, reason: error.description)
+        } catch let error as MediaIOError {
             throw .io(path: url.path, reason: error.description)
         } catch {
             throw .io(path: url.path, reason: "\(error)")
         }
     }
 
+    /// Copies the original to `url`, atomically. `url` must lie outside the library.
     public func export(_ asset: Asset, to url: URL) throws(LibraryError) {
         try refuseInside(url, action: "an export there would overwrite what the library keeps; choose a place outside it")
         let original = try openOriginal(asset)

@@ -79,6 +79,14 @@ public final class Application: Object {
     }
 
     /// Lets the desktop's light or dark preference decide again (the default).
+    /// The user's Pictures folder as the desktop names it (XDG user dirs), else ~/Pictures.
+    public static var picturesFolder: URL {
+        if let path = g_get_user_special_dir(G_USER_DIRECTORY_PICTURES) {
+            return URL(fileURLWithPath: String(cString: path), isDirectory: true)
+        }
+        return URL(fileURLWithPath: String(cString: g_get_home_dir()), isDirectory: true).appendingPathComponent("Pictures", isDirectory: true)
+    }
+
     public static func followDesktopStyle() {
         adw_style_manager_set_color_scheme(adw_style_manager_get_default(), ADW_COLOR_SCHEME_DEFAULT)
     }

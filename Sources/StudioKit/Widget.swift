@@ -123,6 +123,13 @@ open class Widget: Object {
         }
     }
 
+    /// Whether a click moves the keyboard focus here (a toolbar button acting on the focused
+    /// item of a grid must leave the focus there).
+    public var takesFocusOnClick: Bool {
+        get { gtk_widget_get_focus_on_click(widget) != 0 }
+        set { gtk_widget_set_focus_on_click(widget, newValue ? 1 : 0) }
+    }
+
     /// Whether the widget (not a child) has the keyboard focus now.
     public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
 

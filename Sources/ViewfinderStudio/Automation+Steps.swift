@@ -48,6 +48,14 @@ extension Automation {
             } else {
                 studio.open(library.assets[index])
             }
+        case "info":
+            // The info panel of the grid item INDEX, as the Info button opens it.
+            let screen: MediaPicker = try top()
+            let index = Int(try number(args, 0))
+            guard screen.library.assets.indices.contains(index) else {
+                throw StepError(description: "the grid has \(screen.library.assets.count) items, not \(index + 1)")
+            }
+            screen.showInfo(at: index)
         case "import":
             guard !args.isEmpty else { throw StepError(description: "import needs files") }
             studio.importFiles(args.map { URL(fileURLWithPath: $0) })

@@ -13,7 +13,7 @@ import StudioKit
 /// `sleep SECONDS`, `screenshot PATH`, `press BUTTON`, `slider VALUE`, `drag-slider FROM TO`,
 /// `pan DX DY`, `zoom FACTOR X Y`, `scroll DY X Y`, `double-click`, `trim-start VALUE`,
 /// `trim-end VALUE`, `open-cover PATH`, `open-avatar PATH`, `open-trim PATH`, `open-camera`,
-/// `open-asset INDEX`, `import PATH…`, `filter KIND`, `order newest|oldest`, `group TITLE`,
+/// `open-asset INDEX`, `info INDEX` (a grid item's info panel), `import PATH…`, `filter KIND`, `order newest|oldest`, `group TITLE`,
 /// `activate INDEX` (a media picker's grid item), `back`, `theme dark|light`, `toggle-theme`, `quit`,
 /// `window-size W H`, `controls FILE NAME…` (where the window and those buttons or parts are),
 /// `hud …` and `hud-hide` (see `showHUD`), `hud-flash success|error|text LABEL…`.

@@ -26,6 +26,9 @@ extension Studio {
         picker.onThumbnail = { [unowned self] asset in
             self.events.emit("thumbnail", ["id": asset.id, "poster": asset.posterTime?.seconds ?? -1])
         }
+        if finish == nil {
+            picker.onInfo = { [unowned self] asset in self.openInfo(asset) }
+        }
         picker.onSelection = { [unowned self] selection, refusal in
             self.events.emit("selection", ["ids": selection.picked.map(\.id), "refused": refusal ?? ""])
         }
@@ -53,6 +56,38 @@ extension Studio {
         switch asset.kind {
         case .photo: openAvatar(origin)
         case .video: openCover(origin)
+        }
+    }
+
+    /// The info panel of a library item: its details as the catalogue keeps them, and Export
+    /// without location.
+    func openInfo(_ asset: Asset) {
+        let panel = AssetInfoPanel(asset: asset)
+        events.emit("asset-info", ["id": asset.id, "rows": Dictionary(panel.info.rows.map { ($0.label, $0.value) }) { first, _ in first }])
+        panel.onExport = { [unowned self] asset in self.exportWithoutLocation(asset) }
+        panel.completion = { [unowned self, unowned panel] _ in self.leave(panel) }
+        push(panel)
+    }
+
+    /// Writes a copy of a library item without its location into the Pictures folder (the
+    /// CLI's `library export --strip-location`: beside the target, renamed when complete),
+    /// under a free name, then says where in a toast.
+    func exportWithoutLocation(_ asset: Asset) {
+        guard let library else { return }
+        let folder = Application.picturesFolder
+        let name = asset.originalFilename as NSString
+        let target = CoverPicker.freeURL(in: folder, stem: name.deletingPathExtension + " (no location)",
+                                         extension: name.pathExtension.isEmpty ? (asset.kind == .photo ? "jpg" : "mp4") : name.pathExtension)
+        events.emit("exporting-without-location", ["id": asset.id, "path": target.path])
+        Task {
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try await library.exportWithoutLocation(asset, to: target)
+            } catch {
+                return report(error, doing: "Cannot export without location")
+            }
+            events.emit("exported-without-location", ["id": asset.id, "path": target.path])
+            toast("Exported without location as \(target.lastPathComponent)")
         }
     }
 

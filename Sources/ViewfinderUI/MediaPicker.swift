@@ -66,6 +66,7 @@ public final class MediaPicker: Component {
     private var orderButtons: [LibraryBrowser.Order: ToggleButton] = [:]
     public let importButton = Button("Import…")
     public let cameraButton = Button.icon("camera-photo-symbolic", tooltip: "Camera") {}
+    public let infoButton = Button.icon("dialog-information-symbolic", tooltip: "Info (I): the focused item's details") {}
     public let doneButton = Button("Done")
     public let cancelButton = Button("Cancel")
     /// Told with the outcome: the picked items in order, or `.cancelled`. A picker left on
@@ -75,6 +76,11 @@ public final class MediaPicker: Component {
     public var onImport: (() -> Void)?
     /// The camera button was pressed (the host opens a `CameraView`).
     public var onCamera: (() -> Void)?
+    /// Info was asked for an item (the Info button or I on the focused item; the host opens an
+    /// `AssetInfoPanel`). Without a handler the button is hidden.
+    public var onInfo: ((Asset) -> Void)? {
+        didSet { infoButton.isVisible = onInfo != nil }
+    }
     /// Files were dropped on the grid.
     public var onDrop: (([URL]) -> Void)?
     /// The grid was rebuilt from the library.
@@ -95,6 +101,9 @@ public final class MediaPicker: Component {
         importButton.on("clicked") { [unowned self] in self.onImport?() }
         cameraButton.on("clicked") { [unowned self] in self.onCamera?() }
         cameraButton.isVisible = camera
+        infoButton.on("clicked") { [unowned self] in self.showInfo(at: self.grid?.focusedPosition ?? 0) }
+        infoButton.isVisible = false
+        infoButton.takesFocusOnClick = false
         importButton.isVisible = importing
         doneButton.addStyleClass("suggested-action")
         doneButton.on("clicked") { [unowned self] in self.done() }
@@ -119,7 +128,7 @@ public final class MediaPicker: Component {
         // The filter, the order and the actions wrap onto more lines in a narrow window.
         let toolbar = WrappingRow()
         let actions = Box(.horizontal, spacing: 8)
-        for button in [cameraButton, importButton, cancelButton, doneButton] { actions.append(button) }
+        for button in [infoButton, cameraButton, importButton, cancelButton, doneButton] { actions.append(button) }
         for group in [filters.box, orders.box, actions] { toolbar.append(group) }
         status.setTextAlignment(0)
         status.setWraps(true)
@@ -214,7 +223,7 @@ public final class MediaPicker: Component {
 
     public func button(named name: String) -> Widget? {
         if let order = LibraryBrowser.Order(rawValue: name) { return orderButtons[order] }
-        return ["import": importButton, "camera": cameraButton, "done": doneButton, "cancel": cancelButton][name]
+        return ["import": importButton, "camera": cameraButton, "info": infoButton, "done": doneButton, "cancel": cancelButton][name]
     }
 
     public func part(named name: String) -> Widget? {
@@ -222,7 +231,8 @@ public final class MediaPicker: Component {
     }
 
     /// The grid's keys (arrows move between items, GTK's own): Space marks the focused item in a
-    /// multiple pick, Enter chooses it (single) or finishes (multiple), Escape cancels.
+    /// multiple pick, Enter chooses it (single) or finishes (multiple), I shows its details,
+    /// Escape cancels.
     public func pressed(_ key: KeyPress) -> Bool {
         switch key.name {
         case "space":
@@ -238,10 +248,19 @@ public final class MediaPicker: Component {
         case "Escape":
             guard cancelButton.isVisible else { return false }
             completion?(.cancelled)
+        case "i", "I":
+            guard onInfo != nil, let position = grid?.focusedPosition else { return false }
+            showInfo(at: position)
         default:
             return false
         }
         return true
+    }
+
+    /// Asks the host to show the details of the item at grid `position`.
+    public func showInfo(at position: Int) {
+        guard position >= 0, position < library.assets.count else { return }
+        onInfo?(library.assets[position])
     }
 
     /// Moves the keyboard focus to the grid's first item, where a keyboard user starts.

@@ -184,6 +184,31 @@ struct CameraSessionTests {
         #expect(CameraSession.defaultMicrophone(for: .virtual) == .virtual)
     }
 
+    @Test("with a sound server, every source it lists, its default first, then ALSA; its default input when it lists none")
+    func soundServerSources() throws {
+        let listing = TestPaths.scratchFolder("mic-sources").appendingPathComponent("pcm")
+        try "00-00: ALC257 Analog : ALC257 Analog : playback 1 : capture 1\n".write(to: listing, atomically: true, encoding: .utf8)
+        let server = ["PULSE_SERVER": "unix:/tmp/x"]
+        let sources = [
+            MicrophoneDevice.SoundSource(name: "alsa_output.pci.analog-stereo.monitor", description: "Monitor of Built-in Audio", isDefault: false),
+            MicrophoneDevice.SoundSource(name: "alsa_input.usb-Blue_Yeti.analog-stereo", description: "Yeti Stereo Microphone", isDefault: false),
+            MicrophoneDevice.SoundSource(name: "alsa_input.pci.analog-stereo", description: "Built-in Audio Analog Stereo", isDefault: true),
+        ]
+        let listed = MicrophoneDevice.microphones(environment: server, alsaList: listing.path, sources: { sources })
+        #expect(listed.map(\.id) == ["pulse:alsa_input.pci.analog-stereo", "pulse:alsa_output.pci.analog-stereo.monitor",
+                                     "pulse:alsa_input.usb-Blue_Yeti.analog-stereo", "alsa:hw:0,0"])
+        #expect(listed.map(\.name) == ["Built-in Audio Analog Stereo", "Monitor of Built-in Audio", "Yeti Stereo Microphone", "ALC257 Analog"])
+        #expect(listed.prefix(3).allSatisfy { $0.kind == .pulse })
+        for answer in [nil, [] as [MicrophoneDevice.SoundSource]] {
+            #expect(MicrophoneDevice.microphones(environment: server, alsaList: listing.path, sources: { answer }).map(\.id)
+                    == ["pulse:default", "alsa:hw:0,0"])
+        }
+        var asked = false
+        let none = MicrophoneDevice.microphones(environment: ["XDG_RUNTIME_DIR": "/nonexistent"], alsaList: listing.path,
+                                                sources: { asked = true; return sources })
+        #expect(none.map(\.id) == ["alsa:hw:0,0"] && !asked, "no server: it is not asked")
+    }
+
     @Test("preview pictures keep coming while the camera records")
     func previewWhileRecording() async throws {
         let camera = session()

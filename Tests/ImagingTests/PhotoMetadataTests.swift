@@ -120,4 +120,37 @@ struct PhotoMetadataTests {
         try Data("not a photo".utf8).write(to: text)
         #expect(throws: ImagingError.self) { try PhotoMetadata.read(text) }
     }
+
+    @Test("a HEIF whose first box size is damaged: an answer at once (exiv2's QuickTime reader spun on it forever)",
+          .timeLimit(.minutes(1)), arguments: ["iphoneXR_orient6.heic", "samsung_s10_orient6.heic"])
+    func damagedHEIF(_ name: String) throws {
+        var bytes = [UInt8](try Data(contentsOf: TestPaths.media.appendingPathComponent("images/" + name)))
+        bytes[0] = 0x45
+        let url = TestPaths.scratchFolder("meta-heif").appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        let metadata = try? PhotoMetadata.read(url)
+        #expect(metadata?.location == nil && metadata?.make == nil)
+    }
+
+    @Test("a JPEG's EXIF after 550 KB of ICC segments, with the scan cut short, is read from the header alone")
+    func exifAfterICC() throws {
+        // The CMYK file's nine ICC segments, put before the iPhone photo's EXIF; its scan cut to 16 bytes.
+        let cmyk = [UInt8](try Data(contentsOf: TestPaths.media.appendingPathComponent("images/cmyk_multiple_icc_segments.jpg")))
+        var icc: [UInt8] = []
+        var at = 2
+        while at + 4 <= cmyk.count, cmyk[at] == 0xFF, cmyk[at + 1] != 0xDA {
+            let end = at + 2 + Int(cmyk[at + 2]) << 8 + Int(cmyk[at + 3])
+            if cmyk[at + 1] == 0xE2 { icc += cmyk[at ..< end] }
+            at = end
+        }
+        #expect(icc.count > 550_000)
+        let source = TestPaths.media.appendingPathComponent("images/exif_orient3_iphone5.jpg")
+        let whole = [UInt8](try Data(contentsOf: source)), scan = [UInt8](try Self.scanData(source))
+        let photo = TestPaths.scratchFolder("meta-icc").appendingPathComponent("icc.jpg")
+        try Data([0xFF, 0xD8] + icc + whole[2 ..< whole.count - scan.count] + scan.prefix(16)).write(to: photo)
+        let ours = try PhotoMetadata.read(photo), theirs = try Self.exiftool(source)
+        #expect(ours == (try PhotoMetadata.read(source)))
+        #expect(Self.same(ours.model, theirs["Model"]) && ours.model == "iPhone 5")
+        #expect(abs((ours.location?.latitude ?? 0) - (Self.number(theirs["GPSLatitude"]) ?? .nan)) < 1e-6)
+    }
 }

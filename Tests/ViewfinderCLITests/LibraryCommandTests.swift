@@ -140,6 +140,71 @@ struct LibraryCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: photo)) != Data(contentsOf: out))
     }
 
+    @Test("export --strip-location on a phone video: no location per exiftool, every other tag and every packet unchanged",
+          arguments: ["phone_video/android601_h264_1080p_gps.mp4", "phone_video/iphone6_h264_rot90_2997_vfr_gps.mov"])
+    func stripVideoLocation(_ name: String) throws {
+        let library = TestPaths.scratchFolder("cli-strip-video").appendingPathComponent("Lib").path
+        let video = TestPaths.media.appendingPathComponent(name)
+        #expect(try viewfinder(["library", "--library", library, "import", video.path, "-q"]).status == 0)
+        let out = TestPaths.scratchFolder("cli-strip-video-out").appendingPathComponent("private." + video.pathExtension)
+        let exported = try viewfinder("library", "--library", library, "export", "1", "--strip-location", "-o", out.path)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        func tags(_ url: URL) throws -> [String] {
+            let result = try Subprocess.run("exiftool", ["-G1", "-a", "-s", "-s", "-ee", "-api", "LargeFileSupport=1", url.path])
+            return result.stdout.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("[System]") }
+        }
+        let original = try tags(video), stripped = try tags(out)
+        let place = original.filter { $0.contains("GPS") || $0.contains("Location") }
+        #expect(!place.isEmpty, "the source carries a location: the check below could fail")
+        #expect(stripped == original.filter { !place.contains($0) })
+        let gps = try Subprocess.run("exiftool", ["-gps:all", "-location:all", "-s", out.path])
+        #expect(gps.stdout.isEmpty, "exiftool still sees: \(gps.stdout)")
+        for kind in ["v", "a", "d"] {
+            let packets = try FFmpegOracle.packetHashes(of: video, stream: kind, timing: true)
+            #expect(try FFmpegOracle.packetHashes(of: out, stream: kind, timing: true) == packets, "\(kind) packets")
+        }
+    }
+
+    @Test("export --strip-location on a HEIC (which this exiv2 cannot write): its EXIF's GPS emptied in place, every other tag and byte kept",
+          arguments: ["iphoneXR_orient6.heic", "iphone13pro_livephoto_still_small.HEIC", "samsung_s10_orient6.heic"])
+    func stripHEIFLocation(_ name: String) throws {
+        let library = TestPaths.scratchFolder("cli-strip-heif").appendingPathComponent("Lib").path
+        let photo = TestPaths.media.appendingPathComponent("images/" + name)
+        #expect(try viewfinder(["library", "--library", library, "import", photo.path, "-q"]).status == 0)
+        let out = TestPaths.scratchFolder("cli-strip-heif-out").appendingPathComponent("private.heic")
+        let exported = try viewfinder("library", "--library", library, "export", "1", "--strip-location", "-o", out.path)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        func tags(_ url: URL) throws -> [String] {
+            try Subprocess.run("exiftool", ["-G1", "-a", "-s", "-s", url.path]).stdout.split(separator: "\n").map(String.init)
+                .filter { !$0.hasPrefix("[System]") }
+        }
+        let original = try tags(photo), stripped = try tags(out)
+        #expect(original.contains { $0.hasPrefix("[GPS]") }, "the source carries GPS: the check below could fail")
+        #expect(stripped == original.filter { !$0.contains("GPS") })
+        #expect(try Subprocess.run("exiftool", ["-gps:all", "-s", out.path]).stdout.isEmpty)
+        let before = try Data(contentsOf: photo), after = try Data(contentsOf: out)
+        #expect(before.count == after.count)
+        #expect(zip(before, after).filter { $0 != $1 }.count < 200, "only GPS bytes change")
+    }
+
+    @Test("export --strip-location of a video whose location it cannot reach (Matroska): one line, exit 1, nothing written")
+    func stripVideoLocationRefused() throws {
+        let folder = TestPaths.scratchFolder("cli-strip-mkv")
+        let library = folder.appendingPathComponent("Lib").path
+        let clip = folder.appendingPathComponent("place.mkv")
+        let fixture = try FixtureFactory.shared.fixture(.h264BFrames)
+        #expect(try Subprocess.run("ffmpeg", ["-v", "error", "-i", fixture.url.path, "-c", "copy",
+                                              "-metadata", "location=+48.8584+002.2945/", clip.path]).status == 0)
+        #expect(try viewfinder(["library", "--library", library, "import", clip.path, "-q"]).status == 0)
+        let out = folder.appendingPathComponent("out/private.mkv")
+        try FileManager.default.createDirectory(at: out.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let refused = try viewfinder("library", "--library", library, "export", "1", "--strip-location", "-o", out.path)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.split(separator: "\n").count == 1)
+        #expect(refused.stderr.contains("keeps its location in a place this tool cannot rewrite (format:LOCATION)"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.deletingLastPathComponent().path).isEmpty)
+    }
+
     @Test("list --json shows each asset's metadata from the catalogue: the photo's and the video's GPS as exiftool reads them")
     func listMetadata() throws {
         let library = TestPaths.scratchFolder("cli-meta").appendingPathComponent("Lib").path

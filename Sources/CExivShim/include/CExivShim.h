@@ -20,7 +20,8 @@ typedef struct {
 } vf_photo_metadata;
 
 /// Reads the metadata of the file at `path`: 0 on success, 1 when the file opened but showed
-/// no EXIF (what it had is in `out`), -1 with a reason in `error` when it could not be read.
+/// no EXIF (what it had is in `out`), 2 for a JPEG without EXIF (nothing more to find), -1
+/// with a reason in `error` when it could not be read. A JPEG's EXIF segment is read alone.
 int vf_exiv_read(const char *path, vf_photo_metadata *out, char *error, size_t error_size);
 
 /// Reads a raw EXIF block ("Exif\0\0" and a TIFF header, or the TIFF header alone), for
@@ -30,5 +31,10 @@ int vf_exiv_read_exif(const unsigned char *data, size_t length, vf_photo_metadat
 /// Removes every location tag (EXIF GPS, XMP exif:GPS*, XMP and IPTC place names) from the file
 /// at `path`, rewriting its metadata only (pixels untouched). 0 on success.
 int vf_exiv_strip_location(const char *path, char *error, size_t error_size);
+
+/// Empties the GPS directory of a HEIF file's EXIF item in place (this exiv2 cannot write
+/// HEIF): the GPS values become zero bytes, the file keeps its size and every other byte.
+/// 0 on success (also when there was no GPS directory).
+int vf_heif_strip_gps(const char *path, char *error, size_t error_size);
 
 #endif

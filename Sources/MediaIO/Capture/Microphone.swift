@@ -22,11 +22,34 @@ public struct MicrophoneDevice: Sendable, Equatable {
     /// The sound server's default input.
     public static let soundServerDefault = MicrophoneDevice(id: "pulse:default", name: "Default input of the sound server", kind: .pulse)
 
-    /// The microphones on this machine: the sound server's default input when a PulseAudio (or
-    /// PipeWire-Pulse) server runs, then every ALSA capture device in /proc/asound/pcm.
+    /// A source the sound server offers (a microphone, or the monitor of an output), as it
+    /// names and describes it.
+    public struct SoundSource: Sendable, Equatable {
+        public let name: String
+        public let description: String
+        public let isDefault: Bool
+
+        public init(name: String, description: String, isDefault: Bool) {
+            self.name = name
+            self.description = description
+            self.isDefault = isDefault
+        }
+    }
+
+    /// The microphones on this machine: when a PulseAudio (or PipeWire-Pulse) server runs, each
+    /// source it lists (its default first), or its default input when it lists none; then every
+    /// ALSA capture device in /proc/asound/pcm. `sources` asks the server (tests pass their own).
     public static func microphones(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                   alsaList: String = "/proc/asound/pcm") -> [MicrophoneDevice] {
-        var found: [MicrophoneDevice] = soundServerRuns(environment) ? [soundServerDefault] : []
+                                   alsaList: String = "/proc/asound/pcm",
+                                   sources: () -> [SoundSource]? = soundServerSources) -> [MicrophoneDevice] {
+        var found: [MicrophoneDevice] = []
+        if soundServerRuns(environment) {
+            let listed = sources() ?? []
+            found = (listed.filter(\.isDefault) + listed.filter { !$0.isDefault }).map {
+                MicrophoneDevice(id: "pulse:" + $0.name, name: $0.description, kind: .pulse)
+            }
+            if found.isEmpty { found = [soundServerDefault] }
+        }
         let listing = (try? String(contentsOfFile: alsaList, encoding: .utf8)) ?? ""
         for line in listing.split(separator: "\n") where line.contains("capture") {
             // "00-00: ALC257 Analog : ALC257 Analog : playback 1 : capture 1"
@@ -38,10 +61,26 @@ public struct MicrophoneDevice: Sendable, Equatable {
         return found
     }
 
+    /// Every source the running Pulse server lists, through libavdevice; nil when it cannot
+    /// be asked (no libavdevice, no server, a server that does not answer).
+    public static func soundServerSources() -> [SoundSource]? {
+        _ = FFmpegRuntime.configure
+        var buffer = [vf_input_source](repeating: vf_input_source(), count: 64)
+        let count = Int(vf_list_input_sources("pulse", &buffer, Int32(buffer.count)))
+        guard count >= 0 else { return nil }
+        func text<T>(_ field: T) -> String {
+            withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        return buffer.prefix(count).map {
+            SoundSource(name: text($0.name), description: text($0.description), isDefault: $0.is_default != 0)
+        }
+    }
+
     /// The system's default microphone (the first of `microphones()`), nil when there is none.
     public static func systemDefault() -> MicrophoneDevice? { microphones().first }
 
-    /// A microphone by id ("virtual", "pulse:default", "alsa:hw:0,0", or an ALSA name after "alsa:").
+    /// A microphone by id ("virtual", "pulse:default", a source the sound server lists after
+    /// "pulse:", "alsa:hw:0,0", or an ALSA name after "alsa:").
     public static func named(_ id: String) -> MicrophoneDevice? {
         if id == virtual.id { return virtual }
         if let listed = microphones().first(where: { $0.id == id }) { return listed }
@@ -50,8 +89,9 @@ public struct MicrophoneDevice: Sendable, Equatable {
         return nil
     }
 
-    /// Whether a Pulse server answers here: its socket exists (a server is never started for us).
-    static func soundServerRuns(_ environment: [String: String]) -> Bool {
+    /// Whether a Pulse server runs here: one is named (`PULSE_SERVER`) or its socket exists
+    /// (a server is never started for us).
+    public static func soundServerRuns(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
         if let server = environment["PULSE_SERVER"], !server.isEmpty { return true }
         let runtime = environment["XDG_RUNTIME_DIR"] ?? "/run/user/\(getuid())"
         return FileManager.default.fileExists(atPath: runtime + "/pulse/native")
@@ -97,7 +137,7 @@ public final class Microphone {
         guard let format = av_find_input_format(device.kind.rawValue) else {
             throw .deviceUnavailable(device: device.id, reason: "this FFmpeg has no \(device.kind.rawValue) input")
         }
-        let address = device.kind == .pulse ? "default" : String(device.id.dropFirst("alsa:".count))
+        let address = String(device.id.dropFirst(device.kind == .pulse ? "pulse:".count : "alsa:".count))
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         av_dict_set(&options, "sample_rate", "48000", 0)

@@ -13,8 +13,9 @@ enum DevicesCommand: Command {
     static let options = [OptionSpec("json", help: "Print JSON: one object per device, cameras first, each with its kind.")]
     static let discussion = """
         A camera that exists but cannot be opened is listed with the reason. Nodes are looked for in /dev, or in \
-        VIEWFINDER_DEVICES when set. Microphones are the sound server's default input when a PulseAudio or PipeWire server runs, then the ALSA \
-        capture devices; the first is the default. The virtual test camera and microphone (--device virtual, \
+        VIEWFINDER_DEVICES when set. Microphones are every source of the PulseAudio or PipeWire server when one runs (its default first; \
+        its default input alone when it lists none), then the ALSA capture devices; the first is the default. When no sound server runs, \
+        the listing says so. The virtual test camera and microphone (--device virtual, \
         --microphone virtual in capture) are always there and not listed.
         """
 
@@ -57,6 +58,9 @@ enum DevicesCommand: Command {
         }
         for (index, microphone) in microphones.enumerated() {
             print("\(microphone.id)\t\(microphone.name)\tmicrophone\(index == 0 ? " (default)" : "")")
+        }
+        if !MicrophoneDevice.soundServerRuns() {
+            print("no sound server (PulseAudio or PipeWire) is running: only ALSA capture devices are listed")
         }
         return 0
     }

@@ -41,7 +41,7 @@ enum LibraryCommand: Command {
         OptionSpec("timing", help: "list: report on stderr how long the catalogue query took."),
         OptionSpec("quiet", short: "q", help: "import: no progress display."),
         OptionSpec("json", help: "import, list, albums: print JSON."),
-        OptionSpec("strip-location", help: "export: a photo without its GPS position and place names (nothing else changes)."),
+        OptionSpec("strip-location", help: "export: without the location (a photo's GPS and place names, a video's ISO 6709 keys and ©xyz); nothing else changes."),
         OptionSpec("verify", help: "check: also re-hash every original and report any whose content changed."),
     ]
     static let discussion = """

@@ -1,0 +1,101 @@
+internal import CFFmpeg
+import Foundation
+import ViewfinderCore
+
+/// Removing a video's location, the counterpart of `PhotoMetadata.removeLocation(from:)`.
+public enum VideoMetadata {
+    /// Whether a metadata key (as FFmpeg names it, or as a QuickTime `mdta` key) holds a place:
+    /// Apple's `com.apple.quicktime.location.*` keys (ISO 6709 position, name, body, note,
+    /// role, date…) and MP4's `location` (the `©xyz` string, also as `location-eng` and
+    /// other language forms).
+    public static func isLocationKey(_ key: String) -> Bool {
+        let key = key.lowercased()
+        return key.hasPrefix("com.apple.quicktime.location.") || key == "location" || key.hasPrefix("location-")
+    }
+
+    /// Removes the location from the MP4 or QuickTime file at `url`, in place: the location
+    /// atoms inside its movie box become free space of the same size, so every sample (and
+    /// every other box) stays the same bytes at the same place. Then FFmpeg reads the file
+    /// back: a location key still there, or any other tag changed, is an error. For a file the
+    /// caller owns (a copy being written), never an original.
+    public static func removeLocation(from url: URL) throws(MediaIOError) {
+        let before = try tags(of: url)
+        let handle: FileHandle
+        do { handle = try FileHandle(forUpdating: url) } catch {
+            throw .writeFailed(path: url.path, reason: "cannot open it to edit")
+        }
+        defer { try? handle.close() }
+        if let (offset, movie) = try movieBox(in: handle, path: url.path) {
+            var editor = MovieLocationEditor(movie: movie, isLocationKey: isLocationKey)
+            if editor.removeLocation() > 0 {
+                guard editor.bytes.count == movie.count else {
+                    throw .corrupt(path: url.path, detail: "its movie box would change size")
+                }
+                do {
+                    try handle.seek(toOffset: offset)
+                    try handle.write(contentsOf: editor.bytes)
+                    try handle.synchronize()
+                } catch {
+                    throw .writeFailed(path: url.path, reason: "\(error.localizedDescription)")
+                }
+            }
+        }
+        let after = try tags(of: url)
+        if let kept = after.keys.sorted().first(where: { isLocationKey(String($0.split(separator: ":").last ?? "")) }) {
+            throw .locationKept(path: url.path, tag: kept)
+        }
+        let expected = before.filter { !isLocationKey(String($0.key.split(separator: ":").last ?? "")) }
+        if let changed = expected.keys.sorted().first(where: { after[$0] != expected[$0] }) ?? after.keys.sorted().first(where: { expected[$0] == nil }) {
+            throw .corrupt(path: url.path, detail: "the tag \(changed) changed while its location was removed")
+        }
+    }
+
+    /// Every tag FFmpeg reads from the file, keyed "format:KEY" and "stream N:KEY".
+    static func tags(of url: URL) throws(MediaIOError) -> [String: String] {
+        let container = try MediaContainer(url: url, analyze: false)
+        var result: [String: String] = [:]
+        func collect(_ dictionary: OpaquePointer?, _ scope: String) {
+            var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+            while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+                entry = next
+                guard let key = next.pointee.key else { continue }
+                result["\(scope):\(String(cString: key))"] = next.pointee.value.map { String(cString: $0) } ?? ""
+            }
+        }
+        collect(container.context.pointee.metadata, "format")
+        for stream in container.streams { collect(stream.pointee.metadata, "stream \(stream.pointee.index)") }
+        return result
+    }
+
+    /// The largest movie box this reads into memory (real ones are kilobytes to a few megabytes).
+    static let maxMovieBox = 256 << 20
+
+    /// Where the top-level `moov` box starts and its bytes; nil for a file without one (not
+    /// MP4 or QuickTime).
+    private static func movieBox(in handle: FileHandle, path: String) throws(MediaIOError) -> (UInt64, [UInt8])? {
+        do {
+            let length = try handle.seekToEnd()
+            var offset: UInt64 = 0
+            while offset + 8 <= length {
+                try handle.seek(toOffset: offset)
+                let header = [UInt8](try handle.read(upToCount: 16) ?? Data())
+                guard let (size, _) = MovieLocationEditor.header(header, at: 0, remaining: length - offset) else { return nil }
+                if header[4 ..< 8].elementsEqual("moov".utf8) {
+                    guard size <= UInt64(maxMovieBox) else {
+                        throw MediaIOError.corrupt(path: path, detail: "its movie box is \(size >> 20) MB, more than this tool edits")
+                    }
+                    try handle.seek(toOffset: offset)
+                    let movie = [UInt8](try handle.read(upToCount: Int(size)) ?? Data())
+                    guard movie.count == Int(size) else { return nil }
+                    return (offset, movie)
+                }
+                offset += size
+            }
+            return nil
+        } catch let error as MediaIOError {
+            throw error
+        } catch {
+            throw .unreadable(path: path, reason: error.localizedDescription)
+        }
+    }
+}
