@@ -30,7 +30,7 @@ public final class LibraryBrowser {
     public enum KindFilter: String, Sendable, CaseIterable {
         /// Photos and videos.
         case all
-        /// Photos only.
+        /// Photos only (live ones among them).
         case photos
         /// Videos only.
         case videos
@@ -39,7 +39,7 @@ public final class LibraryBrowser {
         public var kinds: Set<AssetKind> {
             switch self {
             case .all: return Set(AssetKind.allCases)
-            case .photos: return [.photo]
+            case .photos: return AssetKind.stills
             case .videos: return [.video]
             }
         }

@@ -43,6 +43,8 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     case thumbnailFailed(id: Int64, reason: String)
     /// A video was needed (a poster is chosen for videos only).
     case notAVideo(Int64)
+    /// A live asset was needed (only it has a key photo to choose).
+    case notLive(Int64)
     /// A photo was needed (only a photo's location can be removed on export, for now).
     case notAPhoto(Int64)
     /// A poster time outside the video.
@@ -74,7 +76,8 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot store \((file as NSString).lastPathComponent) in the library at \(library): \(reason)"
         case .thumbnailFailed(let id, let reason):
             return "cannot make a thumbnail of asset \(id): \(reason)"
-        case .notAVideo(let id): return "asset \(id) is a photo; only a video has a cover to choose"
+        case .notAVideo(let id): return "asset \(id) is a photo; only a video (or a Live Photo) has a cover to choose"
+        case .notLive(let id): return "asset \(id) is not a Live Photo; only a live asset has a key photo to choose"
         case .notAPhoto(let id): return "asset \(id) is a video; only a photo's location can be removed on export so far"
         case .posterOutOfRange(let id, let time, let duration):
             return "\(time.decimalString) s is outside asset \(id), which is \(duration.decimalString) s long"

@@ -33,7 +33,6 @@ extension MediaLibrary {
         }, chunkSize: max(1, size))
     }
 
-    /// Copies the original to `url`, atomically. `url` must lie outside the library.
     /// Writes a copy of a photo without its location (GPS and place names; everything else,
     /// pixels included, as stored): the copy appears complete or not at all.
     public func exportWithoutLocation(_ asset: Asset, to url: URL) throws(LibraryError) {
@@ -52,8 +51,18 @@ extension MediaLibrary {
         }
     }
 
+    /// Copies the original to `url`, atomically; a live asset with a chosen key photo writes
+    /// that frame instead, encoded as the name's extension says (JPEG by default).
     public func export(_ asset: Asset, to url: URL) throws(LibraryError) {
         try refuseInside(url, action: "an export there would overwrite what the library keeps; choose a place outside it")
+        if let key = try keyPhoto(of: asset) {
+            do {
+                try ImageEncoder.write(key, to: url, quality: 92)
+            } catch {
+                throw .io(path: url.path, reason: error.description)
+            }
+            return
+        }
         let original = try openOriginal(asset)
         let source = FileHandle(fileDescriptor: original.fd, closeOnDealloc: false)
         do throws(AtomicFile.WriteError) {
@@ -87,7 +96,9 @@ extension MediaLibrary {
         try requireWritable()
         let asset = try asset(id: id)
         try catalogue { try database.prepare("DELETE FROM assets WHERE id = ?").run([.int(id)]) }
-        if let relative = asset.relativePath, storage.kind(of: relative) == .file { storage.remove(relative) }
+        for relative in [asset.relativePath, asset.motion?.relativePath].compactMap({ $0 }) where storage.kind(of: relative) == .file {
+            storage.remove(relative)
+        }
         removeThumbnails(of: id)
     }
 }

@@ -51,7 +51,7 @@ extension Studio {
         }
         events.emit("open", ["id": asset.id, "kind": asset.kind.rawValue])
         switch asset.kind {
-        case .photo: openAvatar(origin)
+        case .photo, .live: openAvatar(origin)
         case .video: openCover(origin)
         }
     }
