@@ -164,6 +164,11 @@ public final class LibraryBrowser {
         try library.originalURL(of: asset)
     }
 
+    /// The stored video behind a video or a live asset (see `MediaLibrary.movieURL`).
+    public func movieURL(of asset: Asset) throws(LibraryError) -> URL {
+        try library.movieURL(of: asset)
+    }
+
     /// The asset's square, filled thumbnail of `side` pixels (smaller only when the original
     /// is), made off the main actor and kept in memory for the next time the cell scrolls in.
     ///
@@ -237,8 +242,8 @@ public final class LibraryBrowser {
         return asset
     }
 
-    /// Chooses a library video's cover (see `MediaLibrary.setPoster`), then reloads: the grid
-    /// shows the new poster.
+    /// Chooses a library video's cover, or a live asset's key photo (see
+    /// `MediaLibrary.setPoster`), then reloads: the grid shows the new picture.
     @discardableResult
     public func setPoster(of asset: Asset, at time: MediaTime?) async throws(LibraryError) -> Asset {
         let updated = try await worker.setPoster(of: asset, at: time)
