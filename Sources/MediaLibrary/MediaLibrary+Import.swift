@@ -115,7 +115,7 @@ extension MediaLibrary {
         let stored = try asset(id: id)
         if outcome.joined { removeThumbnails(of: id) }
         // The grid shows a live asset's still: a movie's own picture is not cached for it.
-        if let box, let picture = probe.thumbnail, stored.kind == probe.kind {
+        if let box, let picture = probe.thumbnail, probe.kind != .video || stored.kind == .video {
             cacheThumbnail(picture, of: stored, size: box, mode: .fill)
         }
         return (stored, true)
@@ -150,8 +150,10 @@ extension MediaLibrary {
                     .text(url.lastPathComponent), .int(copy.bytes), .text(copy.hash), .text(path), .int(partner)])
             return
         }
+        // A cover chosen for the lone movie is not carried over as a key photo: the still shows.
         try database.prepare("""
-            UPDATE assets SET kind = 'live', motion_filename = original_filename, motion_byte_size = byte_size,
+            UPDATE assets SET kind = 'live', poster_value = NULL, poster_scale = NULL,
+                              motion_filename = original_filename, motion_byte_size = byte_size,
                               motion_hash = content_hash, motion_path = path, original_filename = ?, byte_size = ?,
                               content_hash = ?, path = ?, width = ?, height = ?, creation_date = ?,
                               \(Catalogue.metadataColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?

@@ -76,7 +76,8 @@ extension Studio {
         let chooser = CoverChooser(video: origin.url, limit: limit, conversion: conversion, cache: cacheFolder,
                                    hud: hudOverlay, displayName: origin.displayName)
         chooser.offersPlayback = live
-        chooser.offersSaveIntoVideo = !live && finish == nil
+        // Beside a file only: a library original's folder is the library's own.
+        if case .file = origin { chooser.offersSaveIntoVideo = !live && finish == nil } else { chooser.offersSaveIntoVideo = false }
         chooser.onPlayback = { [unowned self, unowned chooser] playing in
             self.events.emit("playback", ["playing": playing, "time": chooser.session.preview?.frame.time.seconds ?? -1,
                                           "video": chooser.session.video.path])
