@@ -57,7 +57,8 @@ public final class FolderBrowser: AssetBrowser {
             found.append(Asset(id: id, kind: probe.kind, creationDate: probe.creationDate ?? modified, importDate: modified,
                                size: probe.size, duration: probe.duration, originalFilename: name,
                                byteSize: (attributes[.size] as? NSNumber)?.int64Value ?? 0, contentHash: "",
-                               source: .imported, posterTime: nil, metadata: probe.metadata, relativePath: nil))
+                               source: .imported, posterTime: nil, metadata: probe.metadata, relativePath: nil,
+                               contentIdentifier: nil, motion: nil))
             files[id] = url
         }
         self.found = found

@@ -30,7 +30,7 @@ public final class LibraryBrowser {
     public enum KindFilter: String, Sendable, CaseIterable {
         /// Photos and videos.
         case all
-        /// Photos only.
+        /// Photos only (live ones among them).
         case photos
         /// Videos only.
         case videos
@@ -39,7 +39,7 @@ public final class LibraryBrowser {
         public var kinds: Set<AssetKind> {
             switch self {
             case .all: return Set(AssetKind.allCases)
-            case .photos: return [.photo]
+            case .photos: return AssetKind.stills
             case .videos: return [.video]
             }
         }
@@ -164,6 +164,11 @@ public final class LibraryBrowser {
         try library.originalURL(of: asset)
     }
 
+    /// The stored video behind a video or a live asset (see `MediaLibrary.movieURL`).
+    public func movieURL(of asset: Asset) throws(LibraryError) -> URL {
+        try library.movieURL(of: asset)
+    }
+
     /// The asset's square, filled thumbnail of `side` pixels (smaller only when the original
     /// is), made off the main actor and kept in memory for the next time the cell scrolls in.
     ///
@@ -243,8 +248,8 @@ public final class LibraryBrowser {
         try await worker.exportWithoutLocation(asset, to: url)
     }
 
-    /// Chooses a library video's cover (see `MediaLibrary.setPoster`), then reloads: the grid
-    /// shows the new poster.
+    /// Chooses a library video's cover, or a live asset's key photo (see
+    /// `MediaLibrary.setPoster`), then reloads: the grid shows the new picture.
     @discardableResult
     public func setPoster(of asset: Asset, at time: MediaTime?) async throws(LibraryError) -> Asset {
         let updated = try await worker.setPoster(of: asset, at: time)

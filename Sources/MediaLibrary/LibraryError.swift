@@ -43,6 +43,8 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     case thumbnailFailed(id: Int64, reason: String)
     /// A video was needed (a poster is chosen for videos only).
     case notAVideo(Int64)
+    /// A live asset was needed (only it has a key photo to choose).
+    case notLive(Int64)
     /// A poster time outside the video.
     case posterOutOfRange(id: Int64, time: MediaTime, duration: MediaTime)
 
@@ -72,7 +74,8 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot store \((file as NSString).lastPathComponent) in the library at \(library): \(reason)"
         case .thumbnailFailed(let id, let reason):
             return "cannot make a thumbnail of asset \(id): \(reason)"
-        case .notAVideo(let id): return "asset \(id) is a photo; only a video has a cover to choose"
+        case .notAVideo(let id): return "asset \(id) is a photo; only a video (or a Live Photo) has a cover to choose"
+        case .notLive(let id): return "asset \(id) is not a Live Photo; only a live asset has a key photo to choose"
         case .posterOutOfRange(let id, let time, let duration):
             return "\(time.decimalString) s is outside asset \(id), which is \(duration.decimalString) s long"
         }

@@ -20,7 +20,8 @@ public struct ImportFailure: Sendable, Equatable, CustomStringConvertible {
 
 /// What an import of many files did.
 public struct ImportReport: Sendable, Equatable {
-    /// Assets new to the library, in the order their files were given.
+    /// Assets new to the library, in the order their files were given (a Live Photo pair's two
+    /// files once).
     public var imported: [Asset] = []
     /// Files whose content the library held already (it is stored once).
     public var duplicates = 0
@@ -179,7 +180,13 @@ private final class ImportResults: @unchecked Sendable {
         for (path, outcome) in zip(paths, outcomes) {
             switch outcome {
             case .new(let asset)?:
-                report.imported.append(asset)
+                // Both files of a Live Photo pair are new, but they make one asset: it is listed
+                // once, as it ended up (live).
+                if let earlier = report.imported.firstIndex(where: { $0.id == asset.id }) {
+                    if asset.kind == .live { report.imported[earlier] = asset }
+                } else {
+                    report.imported.append(asset)
+                }
                 report.storedFiles.append(StoredFile(path: path, asset: asset, isNew: true))
             case .duplicate(let asset)?:
                 report.duplicates += 1

@@ -21,6 +21,9 @@ public struct CheckReport: Sendable, Equatable {
     public var orphanFiles: [String] = []
     /// Rows whose file is missing.
     public var missingFiles: [Int64] = []
+    /// Live assets whose still is there but whose motion is missing: `repair` keeps them as
+    /// photos (the still is never dropped for want of its motion).
+    public var missingMotions: [Int64] = []
     /// Unfinished imports in the incoming folder.
     public var partialImports = 0
     /// Unfinished thumbnails (hidden `.partial` files) in the thumbnail cache.
@@ -39,7 +42,7 @@ public struct CheckReport: Sendable, Equatable {
 
     /// True when nothing was wrong.
     public var isClean: Bool {
-        orphanFiles.isEmpty && missingFiles.isEmpty && partialImports == 0 && partialThumbnails == 0
+        orphanFiles.isEmpty && missingFiles.isEmpty && missingMotions.isEmpty && partialImports == 0 && partialThumbnails == 0
             && damagedRows.isEmpty && foreignEntries.isEmpty && corruptOriginals.isEmpty
     }
 
@@ -59,12 +62,21 @@ extension MediaLibrary {
     public func check(repair: Bool = true, verify: Bool = false) throws(LibraryError) -> CheckReport {
         if repair { try requireWritable() }
         var report = CheckReport()
-        var known: [String: Asset] = [:]
+        // Every stored file a row names, with the hash it must have: an original, and a live
+        // asset's motion.
+        var known: [String: (asset: Asset, hash: String)] = [:]
         for asset in try assets() {
             if let relative = asset.relativePath {
-                known[relative] = asset
+                known[relative] = (asset, asset.contentHash)
             } else {
                 report.damagedRows.append(.init(id: asset.id, reason: "its catalogue row names a stored file the library did not make"))
+            }
+            if let motion = asset.motion {
+                if let relative = motion.relativePath {
+                    known[relative] = (asset, motion.contentHash)
+                } else if asset.relativePath != nil {
+                    report.damagedRows.append(.init(id: asset.id, reason: "its catalogue row names a stored motion the library did not make"))
+                }
             }
         }
         let store = storage
@@ -136,11 +148,13 @@ extension MediaLibrary {
             }
         }
         report.orphanFiles = onDisk.subtracting(known.keys).sorted()
-        report.missingFiles = known.filter { !onDisk.contains($0.key) }.map(\.value.id).sorted()
+        let missing = known.filter { !onDisk.contains($0.key) }.map(\.value)
+        report.missingFiles = Set(missing.filter { $0.hash == $0.asset.contentHash }.map(\.asset.id)).sorted()
+        report.missingMotions = Set(missing.map(\.asset.id)).subtracting(report.missingFiles).sorted()
         if verify {
-            for (relative, asset) in known where onDisk.contains(relative) {
-                if let reason = verifyContent(of: asset, at: relative) {
-                    report.corruptOriginals.append(.init(id: asset.id, reason: reason))
+            for (relative, entry) in known where onDisk.contains(relative) {
+                if let reason = verifyContent(of: entry.asset, at: relative, hash: entry.hash) {
+                    report.corruptOriginals.append(.init(id: entry.asset.id, reason: reason))
                 }
             }
             report.corruptOriginals.sort { $0.id < $1.id }
@@ -151,20 +165,26 @@ extension MediaLibrary {
         for path in report.orphanFiles { store.remove(path) }
         for (folder, name) in removable { LibraryFolder.remove(name, in: folder) }
         let dropped = report.missingFiles + report.damagedRows.map(\.id)
-        if !dropped.isEmpty {
+        if !dropped.isEmpty || !report.missingMotions.isEmpty {
             try catalogue {
                 try database.transaction {
                     let delete = try database.prepare("DELETE FROM assets WHERE id = ?")
                     for id in dropped { try delete.run([.int(id)]) }
+                    let still = try database.prepare("""
+                        UPDATE assets SET kind = 'photo', duration_value = NULL, duration_scale = NULL, poster_value = NULL,
+                                          poster_scale = NULL, motion_filename = NULL, motion_byte_size = NULL,
+                                          motion_hash = NULL, motion_path = NULL WHERE id = ?
+                        """)
+                    for id in report.missingMotions { try still.run([.int(id)]) }
                 }
             }
-            for id in dropped { removeThumbnails(of: id) }
+            for id in dropped + report.missingMotions { removeThumbnails(of: id) }
         }
         return report
     }
 
     /// Why a stored original no longer matches its row (its hash or size), or nil when it does.
-    private func verifyContent(of asset: Asset, at relative: String) -> String? {
+    private func verifyContent(of asset: Asset, at relative: String, hash: String) -> String? {
         guard let file = try? storage.openFile(relative) else { return "its stored file cannot be opened" }
         var hasher = SHA256()
         var total: Int64 = 0
@@ -177,8 +197,9 @@ extension MediaLibrary {
             hasher.update(buffer[0..<count])
             total += Int64(count)
         }
-        if hasher.finalize() != asset.contentHash {
-            return "its stored file no longer matches its content hash (\(total) bytes, \(asset.byteSize) when stored)"
+        if hasher.finalize() != hash {
+            let stored = hash == asset.contentHash ? asset.byteSize : asset.motion?.byteSize ?? 0
+            return "its stored \(hash == asset.contentHash ? "file" : "motion") no longer matches its content hash (\(total) bytes, \(stored) when stored)"
         }
         return nil
     }

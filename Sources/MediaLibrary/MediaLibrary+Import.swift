@@ -18,6 +18,16 @@ extension MediaLibrary {
         var metadata = CaptureMetadata()
         /// The grid thumbnail, when asked for: made by the same decode that validates the file.
         var thumbnail: RasterImage? = nil
+        /// What the file is in a Live Photo or Motion Photo, if anything.
+        var livePhoto: LivePhotoRole? = nil
+
+        /// The identifier an iPhone Live Photo's still and movie share.
+        var contentIdentifier: String? {
+            switch livePhoto {
+            case .appleStill(let id)?, .appleMotion(let id)?: return id
+            case .motionPhoto?, nil: return nil
+            }
+        }
     }
 
     /// Saves a photo or video into the library (seeds.md: "save to the library"). The file's
@@ -57,34 +67,151 @@ extension MediaLibrary {
             throw .storeFailed(file: url.path, library: folder.path, reason: error.reason)
         }
         committed = true
-        let id: Int64
+        // A Motion Photo's MP4 is stored beside it as its motion (see `Asset.MotionFile`).
+        var motion: (file: Asset.MotionFile, path: String, duration: MediaTime)?
+        if case .motionPhoto(let layout)? = probe.livePhoto {
+            do throws(LibraryError) {
+                motion = try storeMotion(of: relative, layout: layout, name: url.lastPathComponent)
+            } catch {
+                storage.remove(relative)
+                throw error
+            }
+        }
+        let outcome: (id: Int64, joined: Bool)
         do throws(LibraryError) {
-            id = try catalogue {
+            outcome = try catalogue {
                 try database.transaction {
+                    // Under the write lock: the partner of a Live Photo pair, imported earlier or by
+                    // a parallel lane a moment ago, is joined instead of a second asset made.
+                    if let partner = try livePartner(of: probe) {
+                        try join(partner, with: probe, url: url, copy: copy, path: relative)
+                        return (partner, true)
+                    }
                     try database.prepare("""
                         INSERT INTO assets (kind, creation_date, import_date, width, height, duration_value, duration_scale,
-                                            original_filename, byte_size, content_hash, path, source, \(Self.metadataColumnList))
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(Self.metadataPlaceholders))
+                                            original_filename, byte_size, content_hash, path, source, \(Self.metadataColumnList),
+                                            \(Self.liveColumnList))
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(Self.metadataPlaceholders), \(Self.livePlaceholders))
                         """).run([
                             .text(probe.kind.rawValue), .double((probe.creationDate ?? copy.modified).timeIntervalSince1970),
                             .double(Date().timeIntervalSince1970), .int(Int64(probe.size.width)), .int(Int64(probe.size.height)),
-                            probe.duration.map { .int($0.value) } ?? .null, probe.duration.map { .int($0.timescale) } ?? .null,
+                        ] + Self.durationValues(motion?.duration ?? probe.duration) + [
                             .text(url.lastPathComponent), .int(copy.bytes), .text(copy.hash), .text(relative), .text(source.rawValue),
-                        ] + Catalogue.metadataValues(probe.metadata))
-                    return database.lastInsertID
+                        ] + Catalogue.metadataValues(probe.metadata)
+                          + Catalogue.liveValues(contentIdentifier: probe.contentIdentifier, motion: motion?.file, path: motion?.path))
+                    return (database.lastInsertID, false)
                 }
             }
         } catch {
+            if let motion, (try? existingAsset(hash: motion.file.contentHash)) == nil { storage.remove(motion.path) }
             // Another connection (a parallel lane, another process) stored the same content
             // between the check above and this insert: it is a duplicate, not a failure.
             guard case .catalogue(.constraint) = error, let existing = try existingAsset(hash: copy.hash) else { throw error }
             return try storedAlready(existing, from: url, copy: copy, move: move, album: album)
         }
+        let id = outcome.id
         if let album { try add([id], toAlbum: album) }
         if move { removeSource(url) }
         let stored = try asset(id: id)
-        if let box, let picture = probe.thumbnail { cacheThumbnail(picture, of: stored, size: box, mode: .fill) }
+        if outcome.joined { removeThumbnails(of: id) }
+        // The grid shows a live asset's still: a movie's own picture is not cached for it.
+        if let box, let picture = probe.thumbnail, probe.kind != .video || stored.kind == .video {
+            cacheThumbnail(picture, of: stored, size: box, mode: .fill)
+        }
         return (stored, true)
+    }
+
+    private static let liveColumnList = Catalogue.liveColumns.joined(separator: ", ")
+    private static let livePlaceholders = Catalogue.liveColumns.map { _ in "?" }.joined(separator: ", ")
+
+    static func durationValues(_ duration: MediaTime?) -> [Statement.Value] {
+        [duration.map { .int($0.value) } ?? .null, duration.map { .int($0.timescale) } ?? .null]
+    }
+
+    /// The asset an iPhone Live Photo's still or movie joins: a lone movie with the same content
+    /// identifier for a still, a still without motion for a movie.
+    private func livePartner(of probe: Probe) throws -> Int64? {
+        guard let identifier = probe.contentIdentifier else { return nil }
+        let wanted = probe.kind == .photo ? "kind = 'video'" : "kind = 'photo' AND motion_hash IS NULL"
+        let query = try database.prepare("SELECT id FROM assets WHERE content_identifier = ? AND \(wanted) ORDER BY id LIMIT 1")
+        try query.bind([.text(identifier)])
+        return try query.step() ? query.int(0) : nil
+    }
+
+    /// Makes `partner` one live asset with the file just stored: a movie joins a still as its
+    /// motion; a still joining a movie becomes the asset's original, and the movie its motion
+    /// (its stored file stays where it is: only the row changes). The id stays the same.
+    private func join(_ partner: Int64, with probe: Probe, url: URL, copy: ImportCopy, path: String) throws {
+        if probe.kind == .video {
+            try database.prepare("""
+                UPDATE assets SET kind = 'live', duration_value = ?, duration_scale = ?, motion_filename = ?,
+                                  motion_byte_size = ?, motion_hash = ?, motion_path = ? WHERE id = ?
+                """).run(Self.durationValues(probe.duration) + [
+                    .text(url.lastPathComponent), .int(copy.bytes), .text(copy.hash), .text(path), .int(partner)])
+            return
+        }
+        // A cover chosen for the lone movie is not carried over as a key photo: the still shows.
+        try database.prepare("""
+            UPDATE assets SET kind = 'live', poster_value = NULL, poster_scale = NULL,
+                              motion_filename = original_filename, motion_byte_size = byte_size,
+                              motion_hash = content_hash, motion_path = path, original_filename = ?, byte_size = ?,
+                              content_hash = ?, path = ?, width = ?, height = ?, creation_date = ?,
+                              \(Catalogue.metadataColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?
+            """).run([.text(url.lastPathComponent), .int(copy.bytes), .text(copy.hash), .text(path),
+                      .int(Int64(probe.size.width)), .int(Int64(probe.size.height)),
+                      .double((probe.creationDate ?? copy.modified).timeIntervalSince1970)]
+                     + Catalogue.metadataValues(probe.metadata) + [.int(partner)])
+    }
+
+    /// Copies the MP4 a Motion Photo carries (`layout` in the stored original at `relative`)
+    /// into the library as its motion, checked by decoding like any video.
+    private func storeMotion(of relative: String, layout: MotionPhotoLayout,
+                             name: String) throws(LibraryError) -> (file: Asset.MotionFile, path: String, duration: MediaTime) {
+        let source = folder.appendingPathComponent(relative).path
+        let temporary: (folder: LibraryFolder.Descriptor, name: String, file: LibraryFolder.Descriptor)
+        let original: LibraryFolder.Descriptor
+        do {
+            original = try storage.openFile(relative)
+            temporary = try storage.createTemporary(in: LibraryFolder.incoming)
+        } catch {
+            throw .storeFailed(file: name, library: folder.path, reason: error.reason)
+        }
+        var kept = false
+        defer { if !kept { LibraryFolder.remove(temporary.name, in: temporary.folder) } }
+        var hasher = SHA256()
+        var offset = layout.offset
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while offset < layout.offset + layout.length {
+            let wanted = Int(min(Int64(buffer.count), layout.offset + layout.length - offset))
+            let count = buffer.withUnsafeMutableBytes { pread(original.fd, $0.baseAddress, wanted, off_t(offset)) }
+            guard count > 0 else { throw .invalidData(path: source, reason: "its Motion Photo video ends before the length its XMP gives") }
+            hasher.update(buffer[0..<count])
+            do {
+                try LibraryFolder.writeAll(Data(buffer[0..<count]), to: temporary.file.fd, path: temporary.name)
+            } catch {
+                throw .storeFailed(file: name, library: folder.path, reason: error.reason)
+            }
+            offset += Int64(count)
+        }
+        let duration: MediaTime
+        do {
+            let reader = try FrameReader(url: folder.appendingPathComponent("\(LibraryFolder.incoming)/\(temporary.name)"))
+            _ = try reader.frame(at: .time(.zero), mode: .fast, size: .fit(PixelSize(width: 32, height: 32)))
+            duration = reader.duration
+        } catch {
+            throw .invalidData(path: name, reason: "its Motion Photo video cannot be decoded (\(error))")
+        }
+        let hash = hasher.finalize()
+        let path = LibraryFolder.storedPath(hash: hash, extension: "mp4")
+        do {
+            let prefix = try storage.openFolder("\(LibraryFolder.originals)/\(hash.prefix(2))", create: true)
+            try LibraryFolder.rename(temporary.name, in: temporary.folder, to: (path as NSString).lastPathComponent, in: prefix)
+        } catch {
+            throw .storeFailed(file: name, library: folder.path, reason: error.reason)
+        }
+        kept = true
+        return (Asset.MotionFile(filename: name + "#motion.mp4", byteSize: layout.length, contentHash: hash, relativePath: path),
+                path, duration)
     }
 
     private static let metadataColumnList = Catalogue.metadataColumns.joined(separator: ", ")
@@ -117,7 +244,11 @@ extension MediaLibrary {
         if let header = try? ImageInfo.probe(url) {
             do {
                 let photo = try Photo(url: url, info: header)
-                var probe = Probe(kind: .photo, size: photo.size, duration: nil, creationDate: photo.info.creationDate)
+                let role = LivePhotoProbe.role(ofPhoto: url)
+                var kind = AssetKind.photo
+                if case .motionPhoto? = role { kind = .live }
+                var probe = Probe(kind: kind, size: photo.size, duration: nil, creationDate: photo.info.creationDate)
+                probe.livePhoto = role
                 // A photo whose metadata exiv2 cannot read is still a photo: it is stored without.
                 probe.metadata = (try? PhotoMetadata.read(url)) ?? CaptureMetadata()
                 if let box {
@@ -135,6 +266,7 @@ extension MediaLibrary {
             var probe = Probe(kind: .video, size: reader.video.displaySize, duration: reader.duration,
                               creationDate: reader.info.creationDate)
             probe.metadata = reader.info.metadata
+            probe.livePhoto = reader.info.livePhoto
             if let box {
                 // The grid's picture is the video's poster (never a black lead-in), as later renders make it.
                 let poster = try posterPicture(chosen: nil, from: reader, size: .fit(PixelSize(width: box.width * 4, height: box.height * 4)))
@@ -226,8 +358,9 @@ extension MediaLibrary {
 
     private func existingAsset(hash: String) throws(LibraryError) -> Asset? {
         try catalogue {
-            let statement = try database.prepare("SELECT \(Catalogue.columns) FROM assets WHERE content_hash = ?")
-            try statement.bind([.text(hash)])
+            // A movie or a Motion Photo's video stored as a live asset's motion counts as stored.
+            let statement = try database.prepare("SELECT \(Catalogue.columns) FROM assets WHERE content_hash = ? OR motion_hash = ?")
+            try statement.bind([.text(hash), .text(hash)])
             return try statement.step() ? Catalogue.asset(statement) : nil
         }
     }

@@ -45,7 +45,7 @@ extension MediaLibrary {
         try export(asset, to: temporary)
         do {
             switch asset.kind {
-            case .photo: try PhotoMetadata.removeLocation(from: temporary)
+            case .photo, .live: try PhotoMetadata.removeLocation(from: temporary)
             case .video: try VideoMetadata.removeLocation(from: temporary)
             }
             try AtomicFile.commit(temporary, to: url)
@@ -58,9 +58,18 @@ extension MediaLibrary {
         }
     }
 
-    /// Copies the original to `url`, atomically. `url` must lie outside the library.
+    /// Copies the original to `url`, atomically; a live asset with a chosen key photo writes
+    /// that frame instead, encoded as the name's extension says (JPEG by default).
     public func export(_ asset: Asset, to url: URL) throws(LibraryError) {
         try refuseInside(url, action: "an export there would overwrite what the library keeps; choose a place outside it")
+        if let key = try keyPhoto(of: asset) {
+            do {
+                try ImageEncoder.write(key, to: url, quality: 92)
+            } catch {
+                throw .io(path: url.path, reason: error.description)
+            }
+            return
+        }
         let original = try openOriginal(asset)
         let source = FileHandle(fileDescriptor: original.fd, closeOnDealloc: false)
         do throws(AtomicFile.WriteError) {
@@ -94,7 +103,9 @@ extension MediaLibrary {
         try requireWritable()
         let asset = try asset(id: id)
         try catalogue { try database.prepare("DELETE FROM assets WHERE id = ?").run([.int(id)]) }
-        if let relative = asset.relativePath, storage.kind(of: relative) == .file { storage.remove(relative) }
+        for relative in [asset.relativePath, asset.motion?.relativePath].compactMap({ $0 }) where storage.kind(of: relative) == .file {
+            storage.remove(relative)
+        }
         removeThumbnails(of: id)
     }
 }

@@ -5,11 +5,12 @@ import ViewfinderCore
 extension MediaLibrary {
     /// Chooses a video's cover (its poster in the grid and its thumbnails): the exact frame at
     /// `time`; nil goes back to the cover embedded in the file, else the best suggested frame.
-    /// The video's thumbnails are made again. Returns the updated asset.
+    /// On a live asset this chooses its key photo (see `setKeyPhoto`). The asset's thumbnails
+    /// are made again. Returns the updated asset.
     @discardableResult
     public func setPoster(of asset: Asset, at time: MediaTime?) throws(LibraryError) -> Asset {
         try requireWritable()
-        guard asset.kind == .video else { throw .notAVideo(asset.id) }
+        guard asset.kind != .photo else { throw .notAVideo(asset.id) }
         if let time, let duration = asset.duration, time < .zero || time > duration {
             throw .posterOutOfRange(id: asset.id, time: time, duration: duration)
         }
@@ -21,10 +22,44 @@ extension MediaLibrary {
         return try self.asset(id: asset.id)
     }
 
-    /// The time of the best suggested cover of a video (`FrameReader.suggestedCovers`).
+    /// Chooses a live asset's key photo: the exact frame of its motion at `time` becomes the
+    /// still its grid cell, thumbnails and `export` show; nil restores the original still, which
+    /// the library always keeps. Returns the updated asset.
+    @discardableResult
+    public func setKeyPhoto(of asset: Asset, at time: MediaTime?) throws(LibraryError) -> Asset {
+        guard asset.kind == .live else { throw .notLive(asset.id) }
+        return try setPoster(of: asset, at: time)
+    }
+
+    /// The stored video behind an asset: a video's original, a live asset's motion.
+    public func movieURL(of asset: Asset) throws(LibraryError) -> URL {
+        switch asset.kind {
+        case .photo: throw .notAVideo(asset.id)
+        case .video: return try originalURL(of: asset)
+        case .live:
+            guard let motion = asset.motion else { throw .notAVideo(asset.id) }
+            _ = try storage.openOriginal(motion.relativePath, id: asset.id)
+            return folder.appendingPathComponent(motion.relativePath ?? "")
+        }
+    }
+
+    /// The chosen key photo of a live asset as pixels (the exact frame of its motion), nil when
+    /// it shows its original still.
+    func keyPhoto(of asset: Asset) throws(LibraryError) -> PixelBuffer? {
+        guard asset.kind == .live, let time = asset.posterTime else { return nil }
+        let url = try movieURL(of: asset)
+        do {
+            let reader = try FrameReader(url: url)
+            return try reader.frame(at: .time(min(time, reader.duration)), mode: .exact, size: .original).image
+        } catch {
+            throw .thumbnailFailed(id: asset.id, reason: "its motion cannot be decoded (\(error))")
+        }
+    }
+
+    /// The time of the best suggested cover of a video, or key photo of a live asset
+    /// (`FrameReader.suggestedCovers`).
     public func bestPosterTime(of asset: Asset) throws(LibraryError) -> MediaTime {
-        guard asset.kind == .video else { throw .notAVideo(asset.id) }
-        let url = try originalURL(of: asset)
+        let url = try movieURL(of: asset)
         do {
             return try FrameReader(url: url).suggestedCovers(count: 1).first?.time ?? .zero
         } catch {

@@ -22,7 +22,7 @@ public enum ThumbnailResizeMode: String, Sendable {
 
 extension MediaLibrary {
     /// The asset's picture at `size` (cached on disk; rebuilt when missing). Videos show their
-    /// poster (see `setPoster`).
+    /// poster (see `setPoster`), live assets their key photo (see `setKeyPhoto`).
     public func thumbnail(_ asset: Asset, size: PixelSize, mode: ThumbnailContentMode = .fit,
                           resize: ThumbnailResizeMode = .exact) throws(LibraryError) -> URL {
         guard size.width > 0, size.height > 0 else { throw .invalidThumbnailSize(width: size.width, height: size.height) }
@@ -84,9 +84,11 @@ extension MediaLibrary {
     private func render(_ asset: Asset, size: PixelSize, mode: ThumbnailContentMode,
                         resize: ThumbnailResizeMode) throws(LibraryError) -> RasterImage {
         let url = try originalURL(of: asset)
+        let key = try keyPhoto(of: asset)
         do {
+            if let key { return try Self.thumbnail(of: key, size: size, mode: mode) }
             switch asset.kind {
-            case .photo:
+            case .photo, .live:
                 return try Self.thumbnail(of: try Photo(url: url), size: size, mode: mode, resize: resize)
             case .video:
                 return try Self.thumbnail(of: try Self.posterPicture(of: asset, at: url), size: size, mode: mode)

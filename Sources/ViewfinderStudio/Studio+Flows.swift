@@ -84,10 +84,25 @@ extension Studio {
     /// The cover chooser (limit, MOV conversion under the HUD, the cover screen), its events,
     /// and what Done does: save the cover beside the file or into the library.
     /// With `finish` (pick), the outcome goes there instead.
+    /// With `live`, the chooser is a Live Photo's key-photo screen over its motion: Play shows
+    /// the motion, Done makes the frame the asset's still (nothing is written beside it).
     func openCover(_ origin: Origin, limit: DurationLimit = .standard, conversion: CoverFlow.Conversion = .auto,
-                   finish: ((PickerOutcome<CoverChooser.Choice>) -> Void)? = nil) {
+                   live: Bool = false, finish: ((PickerOutcome<CoverChooser.Choice>) -> Void)? = nil) {
         let chooser = CoverChooser(video: origin.url, limit: limit, conversion: conversion, cache: cacheFolder,
                                    hud: hudOverlay, displayName: origin.displayName)
+        chooser.offersPlayback = live
+        // Beside a file only: a library original's folder is the library's own.
+        if case .file = origin { chooser.offersSaveIntoVideo = !live && finish == nil } else { chooser.offersSaveIntoVideo = false }
+        chooser.onPlayback = { [unowned self, unowned chooser] playing in
+            self.events.emit("playback", ["playing": playing, "time": chooser.session.preview?.frame.time.seconds ?? -1,
+                                          "video": chooser.session.video.path])
+        }
+        chooser.onSavedIntoVideo = { [unowned self] outcome in
+            switch outcome {
+            case .success(let url): self.events.emit("saved-into-video", ["path": url.path])
+            case .failure(let failure): self.events.emit("error", ["what": failure.what, "message": failure.message])
+            }
+        }
         chooser.onConversion = { [unowned self] step in
             switch step {
             case .started(let input, let output): self.events.emit("converting", ["input": input.path, "output": output.path])
@@ -114,10 +129,11 @@ extension Studio {
                 self.events.emit("cover-ready", ["duration": chooser.session.info?.duration.seconds ?? 0, "strip": strip])
             }
         }
-        if finish == nil { chooser.onTrim = { [unowned self] in self.openTrim(origin) } }
+        if finish == nil && !live { chooser.onTrim = { [unowned self] in self.openTrim(origin) } }
         chooser.completion = { [unowned self, unowned chooser] outcome in
             if let finish { return finish(outcome) }
             switch outcome {
+            case .done(let cover) where live: self.saveKeyPhoto(cover, origin: origin, chooser: chooser)
             case .done(let cover): self.saveCover(cover, origin: origin)
             case .cancelled: self.leave(chooser)
             case .failed(let failure):
@@ -127,6 +143,33 @@ extension Studio {
         }
         push(chooser)
         chooser.start()
+    }
+
+    /// A Live Photo's key photo: the cover chooser over its motion, never converted (the
+    /// library keeps the motion as it was imported).
+    func openKeyPhoto(_ asset: Asset) {
+        guard let library else { return }
+        let motion: URL
+        do {
+            motion = try library.movieURL(of: asset)
+        } catch {
+            return report(error, doing: "Cannot open the Live Photo")
+        }
+        openCover(.library(asset, motion), conversion: .passthrough, live: true)
+    }
+
+    private func saveKeyPhoto(_ cover: CoverChooser.Choice, origin: Origin, chooser: CoverChooser) {
+        guard case .library(let asset, _) = origin, let library else { return leave(chooser) }
+        Task {
+            do {
+                let updated = try await library.setPoster(of: asset, at: cover.time)
+                events.emit("key-photo-set", ["id": updated.id, "time": cover.time.seconds, "frame": cover.frame ?? -1])
+                hudOverlay.flash(.success, label: "Key photo set")
+            } catch {
+                report(error, doing: "Cannot set the key photo")
+            }
+            leave(chooser)
+        }
     }
 
     private func saveCover(_ cover: CoverChooser.Choice, origin: Origin) {

@@ -23,8 +23,9 @@ extension Studio {
             self.events.emit("library", ["count": library.assets.count, "group": "\(library.selectedGroup)",
                                          "filter": library.filter.rawValue, "order": library.order.rawValue])
         }
-        picker.onThumbnail = { [unowned self] asset in
-            self.events.emit("thumbnail", ["id": asset.id, "poster": asset.posterTime?.seconds ?? -1])
+        picker.onThumbnail = { [unowned self, unowned picker] asset in
+            self.events.emit("thumbnail", ["id": asset.id, "poster": asset.posterTime?.seconds ?? -1,
+                                           "badge": picker.badge(of: asset.id) ?? ""])
         }
         if finish == nil {
             picker.onInfo = { [unowned self] asset in self.openInfo(asset) }
@@ -43,7 +44,8 @@ extension Studio {
         return picker
     }
 
-    /// Opens a library item: a photo in the avatar editor, a video in the cover chooser.
+    /// Opens a library item: a photo in the avatar editor, a video in the cover chooser, a Live
+    /// Photo in the cover chooser over its motion (its key photo).
     func open(_ asset: Asset) {
         guard let library else { return }
         let origin: Origin
@@ -55,6 +57,7 @@ extension Studio {
         events.emit("open", ["id": asset.id, "kind": asset.kind.rawValue])
         switch asset.kind {
         case .photo: openAvatar(origin)
+        case .live: openKeyPhoto(asset)
         case .video: openCover(origin)
         }
     }

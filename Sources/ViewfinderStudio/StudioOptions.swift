@@ -50,7 +50,8 @@ struct StudioOptions {
                viewfinder-studio pick media|cover|avatar|photo|video … (see 'viewfinder-studio pick --help')
 
         Viewfinder Studio: the desktop app. Browse and import into the photo library, take photos and
-        videos, choose a video's cover frame, crop an avatar, trim a video, with progress you can cancel.
+        videos, choose a video's cover frame (and save it into the video), play a Live Photo and choose
+        its key photo, crop an avatar, trim a video, with progress you can cancel.
 
         options:
         \(OptionSpec.helpLines(options))

@@ -56,6 +56,22 @@ public final class CoverChooser: Component {
     public let doneButton = Button("Done")
     public let backButton = Button("Back")
     public let trimButton = Button("Trim…")
+    /// Writes the video again beside the input, streams copied, with the frame shown inside it
+    /// as its cover art (the flow of `viewfinder cover --embed`).
+    public let saveIntoVideoButton = Button("Save into video")
+    /// Plays the video through the preview, frame by frame at its own pace (a Live Photo's
+    /// motion); shown only when `offersPlayback` is set before `start`.
+    public let playButton = Button("Play")
+    /// Show Play (a Live Photo's key-photo screen); set before `start`.
+    public var offersPlayback = false
+    /// Show "Save into video" (hidden for a Live Photo, whose motion the library keeps as it
+    /// is); set before `start`.
+    public var offersSaveIntoVideo = true
+    private var playback: Task<Void, Never>?
+    /// Told when playback starts (true) and ends (false).
+    public var onPlayback: ((_ playing: Bool) -> Void)?
+    /// Told when "Save into video" has written its file, or why it failed.
+    public var onSavedIntoVideo: ((Result<URL, PickerFailure>) -> Void)?
     /// One picture per strip cell; nil for a cell whose slice holds no frame.
     private var stripImages: [CairoImage?] = []
     private var dragStartValue = 0.0
@@ -102,9 +118,14 @@ public final class CoverChooser: Component {
         doneButton.on("clicked") { [unowned self] in self.done() }
         backButton.on("clicked") { [unowned self] in self.finish(.cancelled) }
         trimButton.on("clicked") { [unowned self] in self.onTrim?() }
+        saveIntoVideoButton.on("clicked") { [unowned self] in self.saveIntoVideo() }
+        playButton.on("clicked") { [unowned self] in self.togglePlayback() }
+        saveIntoVideoButton.isSensitive = false
+        playButton.isSensitive = false
+        saveIntoVideoButton.setAccessibleName("Save into video: write the video again with this frame inside it as its cover")
 
         root.setMargins(16)
-        for part in [preview.area, frameLabel, strip, tip, buttonRow([backButton], [trimButton, doneButton])] {
+        for part in [preview.area, frameLabel, strip, tip, buttonRow([backButton], [playButton, trimButton, saveIntoVideoButton, doneButton])] {
             root.append(part)
         }
         bindSession()
@@ -152,6 +173,8 @@ public final class CoverChooser: Component {
     /// Runs the flow: the limit from the header, the conversion when needed, then the screen.
     public func start() {
         trimButton.isVisible = onTrim != nil
+        playButton.isVisible = offersPlayback
+        saveIntoVideoButton.isVisible = offersSaveIntoVideo
         let plan: CoverFlow.Plan
         do {
             plan = try CoverFlow.plan(for: video, limit: limit, cache: cache, conversion: conversion)
@@ -194,6 +217,8 @@ public final class CoverChooser: Component {
         try await session.open()
         stripImages = session.strip.map { $0.frame.flatMap { CairoImage($0.image) } }
         doneButton.isSensitive = true
+        saveIntoVideoButton.isSensitive = true
+        playButton.isSensitive = true
         strip.queueDraw()
         // A keyboard user starts on the strip.
         strip.grabFocus()
@@ -223,7 +248,7 @@ public final class CoverChooser: Component {
     public var previewImageRect: Rect? { preview.imageRect }
 
     public func button(named name: String) -> Widget? {
-        ["done": doneButton, "back": backButton, "trim": trimButton][name]
+        ["done": doneButton, "back": backButton, "trim": trimButton, "save-into-video": saveIntoVideoButton, "play": playButton][name]
     }
 
     /// The slider value under `x` in the strip: the thumb's centre follows the pointer.
@@ -289,8 +314,78 @@ public final class CoverChooser: Component {
     }
 
     public func leave() {
+        playback?.cancel()
         session.cancel()
         moveTask?.cancel()
+    }
+
+    // MARK: - Playing and saving into the video
+
+    /// Play from the first frame to the last, each exact frame shown no earlier than its time
+    /// after the start (slower when decoding is slower); Pause, or a second press, stops it
+    /// where it is.
+    public func togglePlayback() {
+        if let playback {
+            playback.cancel()
+            return
+        }
+        guard session.phase == .ready else { return }
+        playButton.title = "Pause"
+        onPlayback?(true)
+        playback = Task { [weak self] in
+            guard let session = self?.session else { return }
+            _ = try? await session.moveSlider(to: 0)
+            let clock = ContinuousClock(), start = clock.now
+            var last = session.preview?.frame.time
+            while !Task.isCancelled {
+                // A variable-rate video has gaps longer than a step at its average rate: step
+                // further until the picture changes, or the end is reached.
+                var next: CoverPickerSession.Preview?
+                for frames in 1...8 where next == nil && session.sliderValue < 1 {
+                    guard let shown = try? await session.step(frames: frames) else { break }
+                    if shown.frame.time > (last ?? MediaTime(value: -1, timescale: 1)) { next = shown }
+                }
+                guard let shown = next else { break }
+                last = shown.frame.time
+                self?.strip.queueDraw()
+                let due = start.advanced(by: .nanoseconds(Int64(shown.frame.time.seconds * 1e9)))
+                if clock.now < due { try? await clock.sleep(until: due) }
+            }
+            self?.playback = nil
+            self?.playButton.title = "Play"
+            self?.onPlayback?(false)
+        }
+    }
+
+    /// The exact frame shown, inside a copy of the video written beside the input (streams
+    /// copied, as `cover --embed`; the exporter writes a temporary file and renames it into
+    /// place), under the HUD; the HUD says where it went.
+    public func saveIntoVideo() {
+        guard session.phase == .ready else { return }
+        let source = session.video, time = session.preview?.frame.time ?? session.sliderTime
+        let target = CoverPicker.freeURL(in: video.deletingLastPathComponent(),
+                                         stem: (video.lastPathComponent as NSString).deletingPathExtension + " with cover", extension: "mp4")
+        let limit = self.limit
+        let progress = Progress(totalUnitCount: 1)
+        saveIntoVideoButton.isSensitive = false
+        hud.follow(progress, label: "Saving the cover into the video", details: target.lastPathComponent)
+        Task {
+            let outcome = await Task.detached { () -> Result<URL, PickerFailure> in
+                do {
+                    _ = try CoverPicker.export(source, to: target, settings: ExportSettings(preset: .passthrough),
+                                               cover: .at(.time(time)), limit: limit, progress: progress)
+                    return .success(target)
+                } catch {
+                    return .failure(PickerFailure("Cannot save the cover into the video", error))
+                }
+            }.value
+            saveIntoVideoButton.isSensitive = true
+            switch outcome {
+            case .success(let url): hud.flash(.success, label: "Saved into the video", details: url.lastPathComponent)
+            case .failure(let failure): hud.flash(.error, label: failure.what, details: failure.message)
+            }
+            onSavedIntoVideo?(outcome)
+        }
     }
 
     private func show(_ shown: CoverPickerSession.Preview) {

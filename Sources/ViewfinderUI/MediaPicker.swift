@@ -195,6 +195,12 @@ public final class MediaPicker: Component {
     /// Cells the grid has made (it makes only about a screenful and reuses them).
     public var cellCount: Int { grid?.visibleCells.count ?? 0 }
 
+    /// The badge the visible cell of asset `id` shows (a video's length, or "Live"); nil when
+    /// no visible cell shows it or it has no badge.
+    public func badge(of id: Int64) -> String? {
+        grid?.visibleCells.first { $0.assetID == id }?.badgeText
+    }
+
     /// Scrolls the grid to `position` (0 top, 1 bottom).
     public func scroll(to position: Double) {
         scroller?.verticalPosition = position
@@ -323,7 +329,7 @@ public final class MediaPicker: Component {
     }
 }
 
-/// One grid cell: the thumbnail, a badge with a video's length, the item's number in a
+/// One grid cell: the thumbnail, a badge with a video's length (or "Live"), the item's number in a
 /// multiple pick, and why it cannot be chosen when the rules refuse it.
 @MainActor
 final class ThumbnailCell: GridCell {
@@ -358,13 +364,16 @@ final class ThumbnailCell: GridCell {
         assetID = asset.id
         picture.setTexture(nil)
         hasPicture = false
-        badge.text = asset.duration.map { PickerRules.clock($0.seconds) } ?? ""
-        badge.isVisible = asset.duration != nil
+        // A Live Photo says so (its motion's length is not what a person looks for).
+        badge.text = asset.kind == .live ? "Live" : asset.duration.map { PickerRules.clock($0.seconds) } ?? ""
+        badge.isVisible = asset.kind == .live || asset.duration != nil
         refusal.text = reason ?? ""
         refusal.isVisible = reason != nil
         picture.opacity = reason == nil ? 1 : 0.4
         showNumber(position)
     }
+
+    var badgeText: String? { badge.isVisible ? badge.text : nil }
 
     func showNumber(_ position: Int?) {
         number.text = position.map(String.init) ?? ""

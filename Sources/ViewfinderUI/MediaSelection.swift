@@ -27,7 +27,7 @@ public struct PickerRules: Sendable, Equatable {
 
     private init(checked configuration: MediaPickerConfiguration) {
         self.configuration = configuration
-        kinds = Set(configuration.mediaTypes.map { $0 == .photo ? AssetKind.photo : .video })
+        kinds = Set(configuration.mediaTypes.flatMap { $0 == .photo ? AssetKind.stills : [.video] })
     }
 
     /// True when each activation finishes the pick at once.
@@ -35,7 +35,9 @@ public struct PickerRules: Sendable, Equatable {
 
     /// Why `asset` cannot be chosen, in the words a grid cell shows; nil when it can.
     public func refusal(for asset: Asset) -> String? {
-        guard kinds.contains(asset.kind) else { return "Not a \(kinds.count == 1 ? kinds.first?.rawValue ?? "" : "photo or video")" }
+        guard kinds.contains(asset.kind) else {
+            return "Not a \(kinds.contains(.video) ? kinds.contains(.photo) ? "photo or video" : "video" : "photo")"
+        }
         if let maxDuration, let duration = asset.duration, duration > maxDuration {
             return "Longer than \(Self.clock(maxDuration.seconds)) (\(Self.clock(duration.seconds)))"
         }

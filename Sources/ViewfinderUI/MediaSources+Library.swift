@@ -7,7 +7,7 @@ extension LibraryContents {
     public init(_ library: MediaLibrary) throws(LibraryError) {
         func kinds(in group: AssetGroup) throws(LibraryError) -> Set<MediaType> {
             var found: Set<MediaType> = []
-            if try library.count(FetchRequest(group: group, kinds: [.photo])) > 0 { found.insert(.photo) }
+            if try library.count(FetchRequest(group: group, kinds: AssetKind.stills)) > 0 { found.insert(.photo) }
             if try library.count(FetchRequest(group: group, kinds: [.video])) > 0 { found.insert(.video) }
             return found
         }

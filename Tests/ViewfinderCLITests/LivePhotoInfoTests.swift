@@ -36,3 +36,38 @@ struct LivePhotoInfoTests {
         #expect(!(try viewfinder("info", jpeg.path)).stdout.contains("live"))
     }
 }
+
+@Suite("library on Live Photos and Motion Photos")
+struct LibraryLiveCommandTests {
+    @Test("the pair imports as one live asset (both files in one call); list --json gives both paths; cover --at sets its key photo")
+    func importListAndKeyPhoto() throws {
+        let library = TestPaths.scratchFolder("cli-live").appendingPathComponent("Lib").path
+        let still = TestPaths.media.appendingPathComponent("images/iphone13pro_livephoto_still_small.HEIC")
+        let movie = TestPaths.media.appendingPathComponent("phone_video/iphone13pro_livephoto_companion_h264_vfr.MOV")
+        let imported = try viewfinder("library", "--library", library, "import", still.path, movie.path, "-q")
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.hasSuffix("2 of 2 files stored\n"), "\(imported.stdout)")
+        let items = try #require(try JSONSerialization.jsonObject(with: try viewfinder("library", "--library", library, "list", "--json").stdoutData) as? [[String: Any]])
+        #expect(items.count == 1)
+        let item = try #require(items.first)
+        #expect(item["kind"] as? String == "live")
+        #expect(item["contentIdentifier"] as? String == LivePhotoInfoTests.id)
+        #expect(item["motionFilename"] as? String == movie.lastPathComponent)
+        let path = try #require(item["path"] as? String), motionPath = try #require(item["motionPath"] as? String)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(contentsOf: still))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: motionPath)) == Data(contentsOf: movie))
+        let id = try #require(item["id"] as? Int)
+        #expect(try viewfinder("library", "--library", library, "list", "--type", "live").stdout.split(separator: "\n").count == 1)
+
+        let set = try viewfinder("library", "--library", library, "cover", "\(id)", "--at", "0.5")
+        #expect(set.stdout == "asset \(id): key photo at 0.5 s of its motion\n", "\(set.stderr)")
+        let key = TestPaths.scratchFolder("cli-live-out").appendingPathComponent("key.jpg")
+        #expect(try viewfinder("library", "--library", library, "export", "\(id)", "-o", key.path).status == 0)
+        let size = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", key.path])
+        #expect(size.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "480,640", "the key photo is a frame of the 480×640 motion")
+        let cleared = try viewfinder("library", "--library", library, "cover", "\(id)", "--clear")
+        #expect(cleared.stdout == "asset \(id): key photo is the original still\n")
+        #expect(try viewfinder("library", "--library", library, "export", "\(id)", "-o", key.path).status == 0)
+        #expect(try Data(contentsOf: key) == Data(contentsOf: still), "the original still is back")
+    }
+}

@@ -13,7 +13,8 @@ struct MediaSelectionTests {
         Asset(id: id, kind: kind, creationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(id)),
               importDate: Date(timeIntervalSince1970: 1_700_000_000), size: PixelSize(width: 64, height: 48),
               duration: seconds.map { MediaTime(seconds: $0) }, originalFilename: "item\(id)", byteSize: 10,
-              contentHash: String(repeating: "0", count: 64), source: .imported, posterTime: nil, metadata: CaptureMetadata(), relativePath: nil)
+              contentHash: String(repeating: "0", count: 64), source: .imported, posterTime: nil, metadata: CaptureMetadata(), relativePath: nil,
+              contentIdentifier: nil, motion: nil)
     }
 
     /// A library that holds both kinds (the rules under test, not a folder's contents).
@@ -50,6 +51,6 @@ struct MediaSelectionTests {
         #expect(selection.toggle(Self.asset(2, .photo)) == .refused("Not a video"))
         #expect(selection.toggle(Self.asset(3, .video, seconds: 4)) == .added(1))
         #expect(selection.rules.kinds == [.video] && !selection.rules.isSingle)
-        #expect(PickerRules.any.isSingle && PickerRules.any.kinds == [.photo, .video])
+        #expect(PickerRules.any.isSingle && PickerRules.any.kinds == [.photo, .live, .video])
     }
 }

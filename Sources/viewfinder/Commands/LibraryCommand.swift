@@ -13,7 +13,7 @@ enum LibraryCommand: Command {
     [--library DIR] SUBCOMMAND
            init
            import FILE… [--album A] [--move] [--thumbnail-size N] [--json]
-           list [--type photo|video] [--sort newest|oldest] [--group G | --album A] [--limit N] [--json]
+           list [--type photo|video|live] [--sort newest|oldest] [--group G | --album A] [--limit N] [--json]
            albums [--json]
            album create NAME | album rename NAME NEW | album delete NAME
            album add NAME ID… | album remove NAME ID…
@@ -28,14 +28,14 @@ enum LibraryCommand: Command {
         OptionSpec("library", value: "DIR", help: "The library folder (default $VIEWFINDER_LIBRARY, else $XDG_DATA_HOME/viewfinder/Library)."),
         OptionSpec("album", value: "A", help: "import: also add to this album; list: only this album."),
         OptionSpec("move", help: "import: remove the original after it is stored."),
-        OptionSpec("type", value: "T", help: "list: photo or video."),
+        OptionSpec("type", value: "T", help: "list: photo, video or live (Live Photos and Motion Photos)."),
         OptionSpec("group", value: "G", help: "list: all, photos, videos, captures or album:NAME."),
         OptionSpec("sort", value: "S", help: "list: newest (default) or oldest, by creation date."),
         OptionSpec("limit", value: "N", help: "list: at most N assets."),
         OptionSpec("size", value: "N", help: "thumbnail: the box, N×N pixels."),
         OptionSpec("fill", help: "thumbnail: fill the box (crop) instead of fitting inside it."),
-        OptionSpec("at", value: "TIME", help: "cover: the video's cover is the exact frame at TIME, or best (the best suggestion)."),
-        OptionSpec("clear", help: "cover: forget the chosen cover (the embedded one, else the best suggestion, shows)."),
+        OptionSpec("at", value: "TIME", help: "cover: the video's cover is the exact frame at TIME, or best (the best suggestion); on a live asset, its key photo is that frame of its motion."),
+        OptionSpec("clear", help: "cover: forget the chosen cover (the embedded one, else the best suggestion, shows); on a live asset, restore its original still."),
         OptionSpec("output", short: "o", value: "OUT", help: "thumbnail, export: the file to write."),
         OptionSpec("thumbnail-size", value: "N", help: "import: also make the N×N grid thumbnail (default 256, 0 = none)."),
         OptionSpec("timing", help: "list: report on stderr how long the catalogue query took."),
@@ -47,6 +47,10 @@ enum LibraryCommand: Command {
     static let discussion = """
     Files are checked by decoding before they are stored: anything that is not a readable photo
     or video is refused ("Invalid data") and nothing is stored. Identical files are stored once.
+    An iPhone Live Photo (a still and a MOV that share a content identifier, imported together or
+    one after the other) and a Motion Photo (a JPEG/HEIC with its MP4 inside) become one asset
+    of kind live: the still for the grid, the motion (listed as motionPath) for playback.
+    cover --at on a live asset chooses its key photo, the frame thumbnails and export then show.
     Creation dates come from EXIF DateTimeOriginal, else the container's creation time, else the
     file's modification time. Import goes on past bad files and lists them at the end (exit 1).
 
@@ -136,7 +140,11 @@ enum LibraryCommand: Command {
                 }
             }
             let updated = try library.setPoster(of: asset, at: time)
-            print("asset \(updated.id): " + (updated.posterTime.map { "cover at \($0.decimalString) s" } ?? "cover chosen by the library"))
+            if updated.kind == .live {
+                print("asset \(updated.id): " + (updated.posterTime.map { "key photo at \($0.decimalString) s of its motion" } ?? "key photo is the original still"))
+            } else {
+                print("asset \(updated.id): " + (updated.posterTime.map { "cover at \($0.decimalString) s" } ?? "cover chosen by the library"))
+            }
         case "export":
             try expect(1...1)
             let output = URL(fileURLWithPath: try arguments.required("output"))
@@ -165,7 +173,7 @@ enum LibraryCommand: Command {
     private static func list(_ library: MediaLibrary, _ arguments: ParsedArguments) throws {
         var request = FetchRequest()
         if let type = arguments.value("type") {
-            guard let kind = AssetKind(rawValue: type) else { throw arguments.invalid("type", "photo or video, not '\(type)'") }
+            guard let kind = AssetKind(rawValue: type) else { throw arguments.invalid("type", "photo, video or live, not '\(type)'") }
             request.kinds = [kind]
         }
         if let sort = arguments.value("sort") {
@@ -197,6 +205,10 @@ enum LibraryCommand: Command {
             ViewfinderTool.standardError(String(format: "listed %d assets in %.3f ms", assets.count, Date().timeIntervalSince(started) * 1000))
         }
         let dates = ISO8601DateFormatter()
+        func motionPath(_ asset: Asset) -> JSONValue {
+            guard asset.kind == .live, let url = try? library.movieURL(of: asset) else { return .null }
+            return .string(url.path)
+        }
         if arguments.flag("json") {
             print(JSONValue.array(assets.map { asset in
                 .object([
@@ -210,6 +222,9 @@ enum LibraryCommand: Command {
                     ("source", .string(asset.source.rawValue)),
                     ("coverTime", asset.posterTime.map(JSONValue.time) ?? .null),
                     ("path", (try? library.originalURL(of: asset)).map { .string($0.path) } ?? .null),
+                    ("motionPath", motionPath(asset)),
+                    ("motionFilename", asset.motion.map { JSONValue.string($0.filename) } ?? JSONValue.null),
+                    ("contentIdentifier", asset.contentIdentifier.map(JSONValue.string) ?? JSONValue.null),
                     ("metadata", asset.metadata.json),
                 ])
             }).rendered())
@@ -265,6 +280,7 @@ enum LibraryCommand: Command {
         let verb = repaired ? "removed" : "found"
         var parts = ["\(report.orphanFiles.count) orphan file(s)", "\(report.missingFiles.count) row(s) without a file",
                      "\(report.partialImports) unfinished import(s)"]
+        if !report.missingMotions.isEmpty { parts.append("\(report.missingMotions.count) Live Photo(s) without their motion (kept as photos)") }
         if report.partialThumbnails > 0 { parts.append("\(report.partialThumbnails) unfinished thumbnail(s)") }
         if !report.damagedRows.isEmpty { parts.append("\(report.damagedRows.count) damaged row(s)") }
         let removable = report.foreignEntries.filter { !$0.hasSuffix("/") }
