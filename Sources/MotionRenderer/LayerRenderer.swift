@@ -71,28 +71,27 @@ public final class LayerRenderer {
     /// building a `PresentedLayer` tree.
     public func render(_ root: Layer, at t: Double, sceneSize: Size? = nil, size: PixelSize,
                        background: RGBA = .black) throws(MotionRendererError) -> PixelBuffer {
-        root.advance(to: t)
-        let canvas = try draw(root, state: root.presentation(at: t), at: t, sceneSize: sceneSize, size: size,
-                              background: background)
-        return canvas.pixelBuffer(over: background)
+        try canvas(showing: root, at: t, sceneSize: sceneSize, size: size, background: background).pixelBuffer(over: background)
     }
 
     /// The frame showing `root`'s tree at `t` seconds (see `render(_:at:…)`) in BT.709 video
     /// range 4:2:0, as an H.264 encoder takes it, converted straight from the canvas.
     public func renderPlanar(_ root: Layer, at t: Double, sceneSize: Size? = nil, size: PixelSize,
                              background: RGBA = .black) throws(MotionRendererError) -> PlanarPicture {
-        root.advance(to: t)
-        let canvas = try draw(root, state: root.presentation(at: t), at: t, sceneSize: sceneSize, size: size,
-                              background: background)
-        return canvas.planarPicture(over: background)
+        try canvas(showing: root, at: t, sceneSize: sceneSize, size: size, background: background).planarPicture(over: background)
     }
 
     /// The frame showing `root`'s tree at `t` seconds, as straight RGBA (see `render(_:at:…)`).
     public func renderRGBA(_ root: Layer, at t: Double, sceneSize: Size? = nil, size: PixelSize,
                            background: RGBA = .clear) throws(MotionRendererError) -> RasterImage {
+        try canvas(showing: root, at: t, sceneSize: sceneSize, size: size, background: background).rasterImage()
+    }
+
+    /// The canvas with `root`'s tree drawn at `t`, its stop events up to `t` delivered first.
+    private func canvas(showing root: Layer, at t: Double, sceneSize: Size?, size: PixelSize,
+                        background: RGBA) throws(MotionRendererError) -> Canvas {
         root.advance(to: t)
-        return try draw(root, state: root.presentation(at: t), at: t, sceneSize: sceneSize, size: size,
-                        background: background).rasterImage()
+        return try draw(root, state: root.presentation(at: t), at: t, sceneSize: sceneSize, size: size, background: background)
     }
 
     private func draw<Node: RenderNode>(_ root: Node, state: LayerState, at t: Double, sceneSize: Size?,

@@ -125,7 +125,10 @@ public final class CoverChooser: Component {
         saveIntoVideoButton.setAccessibleName("Save into video: write the video again with this frame inside it as its cover")
 
         root.setMargins(16)
-        for part in [preview.area, frameLabel, strip, tip, buttonRow([backButton], [playButton, trimButton, saveIntoVideoButton, doneButton])] {
+        // The buttons wrap onto a second line in a narrow window (360 points does not hold five).
+        let buttons = WrappingRow()
+        for button in [backButton, playButton, trimButton, saveIntoVideoButton, doneButton] { buttons.append(button) }
+        for part in [preview.area, frameLabel, strip, tip, buttons] {
             root.append(part)
         }
         bindSession()

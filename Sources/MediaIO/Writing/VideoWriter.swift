@@ -38,14 +38,9 @@ public final class VideoWriter {
         guard picture.size == size else {
             throw .encodeFailed(path: output.destination.path, detail: "picture is \(picture.size), expected \(size)")
         }
-        guard let frame = OwnedFrame() else { throw .encodeFailed(path: output.destination.path, detail: "out of memory") }
+        let frame = try makeFrame(AV_PIX_FMT_RGB24)
         let f = frame.pointer
-        f.pointee.format = AV_PIX_FMT_RGB24.rawValue
-        f.pointee.width = Int32(size.width)
-        f.pointee.height = Int32(size.height)
-        guard av_frame_get_buffer(f, 0) >= 0, let plane = f.pointee.data.0 else {
-            throw .encodeFailed(path: output.destination.path, detail: "out of memory")
-        }
+        guard let plane = f.pointee.data.0 else { throw .encodeFailed(path: output.destination.path, detail: "out of memory") }
         let stride = Int(f.pointee.linesize.0)
         picture.bytes.withUnsafeBufferPointer { rgb in
             guard let base = rgb.baseAddress else { return }
@@ -68,14 +63,11 @@ public final class VideoWriter {
             // not) gets RGB through the scaler instead.
             throw .encodeFailed(path: output.destination.path, detail: "the encoder does not take 4:2:0 pictures")
         }
-        guard let frame = OwnedFrame() else { throw .encodeFailed(path: output.destination.path, detail: "out of memory") }
+        let frame = try makeFrame(AV_PIX_FMT_YUV420P)
         let f = frame.pointer
-        f.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        f.pointee.width = Int32(size.width)
-        f.pointee.height = Int32(size.height)
         f.pointee.color_range = AVCOL_RANGE_MPEG
         f.pointee.colorspace = AVCOL_SPC_BT709
-        guard av_frame_get_buffer(f, 0) >= 0, let y = f.pointee.data.0, let u = f.pointee.data.1, let v = f.pointee.data.2 else {
+        guard let y = f.pointee.data.0, let u = f.pointee.data.1, let v = f.pointee.data.2 else {
             throw .encodeFailed(path: output.destination.path, detail: "out of memory")
         }
         let strides = (Int(f.pointee.linesize.0), Int(f.pointee.linesize.1), Int(f.pointee.linesize.2))
@@ -90,6 +82,17 @@ public final class VideoWriter {
         copy(picture.cr, width: picture.chromaWidth, rows: picture.chromaHeight, to: v, stride: strides.2)
         try write(try encoder.encode(frame, pts: nextPTS))
         nextPTS += 1
+    }
+
+    /// A frame of the writer's size in `format`, its buffers allocated.
+    private func makeFrame(_ format: AVPixelFormat) throws(MediaIOError) -> OwnedFrame {
+        guard let frame = OwnedFrame() else { throw .encodeFailed(path: output.destination.path, detail: "out of memory") }
+        let f = frame.pointer
+        f.pointee.format = format.rawValue
+        f.pointee.width = Int32(size.width)
+        f.pointee.height = Int32(size.height)
+        guard av_frame_get_buffer(f, 0) >= 0 else { throw .encodeFailed(path: output.destination.path, detail: "out of memory") }
+        return frame
     }
 
     /// Whether `append(_: PlanarPicture)` takes pictures (the encoder codes 4:2:0 as they are).
