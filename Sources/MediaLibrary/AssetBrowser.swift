@@ -24,6 +24,17 @@ public protocol AssetBrowser: AnyObject {
     func originalURL(of asset: Asset) throws(LibraryError) -> URL
     /// The asset's square, filled thumbnail of `side` pixels, made off the main actor.
     func thumbnail(for asset: Asset, side: Int) async throws(LibraryError) -> RasterImage
+    /// Files still being read before they can show (a folder fills its grid as it reads).
+    var pendingCount: Int { get }
+    /// Files that were read and cannot show, each with why.
+    var refusedFiles: [ImportFailure] { get }
+}
+
+extension AssetBrowser {
+    /// A library's catalogue is read whole on each reload: nothing is left to read.
+    public var pendingCount: Int { 0 }
+    /// A library holds only what its imports took in.
+    public var refusedFiles: [ImportFailure] { [] }
 }
 
 extension LibraryBrowser: AssetBrowser {}

@@ -3,9 +3,14 @@ import ViewfinderCore
 
 /// A plain folder of photos and videos as a picker's grid sees it, with no library: the
 /// readable photos and videos directly in it (not in subfolders, not hidden), each probed once
-/// as an import would (kind, size, length, date taken). Files that are not photos or videos
-/// are left out. An asset's id is its place in the folder sorted by name (from 1), its original
-/// the file itself; nothing is written anywhere, thumbnails are kept in memory only.
+/// as an import would (kind, size, length, date taken). The folder is listed at once and its
+/// files are probed off the main thread, a batch at a time in name order, so a window over it
+/// opens at once and its grid fills as they are read (`pendingCount` says how many are left;
+/// `onProbed` hears when none are). Files that are not readable photos or videos are left out
+/// of the grid and listed in `refusedFiles` with why; the others go on being read. An asset's
+/// id is its place among the folder's readable files sorted by name (from 1), so an item shown
+/// (or picked) keeps its id while the rest arrive; its original is the file itself. Nothing is
+/// written anywhere; thumbnails are kept in memory only.
 @MainActor
 public final class FolderBrowser: AssetBrowser {
     /// The folder shown.
@@ -13,7 +18,7 @@ public final class FolderBrowser: AssetBrowser {
     /// All, Photos and Videos (a folder has no Captures or albums).
     public private(set) var groups: [LibraryBrowser.GroupEntry] = []
     public private(set) var assets: [Asset] = []
-    /// A folder is read once, so no reload fails.
+    /// A folder is listed once, so no reload fails.
     public let lastError: LibraryError? = nil
     public var onChange: (@MainActor () -> Void)?
     public var selectedGroup: AssetGroup = .all {
@@ -25,13 +30,20 @@ public final class FolderBrowser: AssetBrowser {
     public var order: SortOrder = .newestFirst {
         didSet { if order != oldValue { select() } }
     }
-    /// Every photo and video found, by id.
-    private let found: [Asset]
-    private let files: [Int64: URL]
+    /// Files listed but not probed yet.
+    public private(set) var pendingCount: Int
+    /// Files probed and found not to be readable photos or videos, in name order, with why.
+    public private(set) var refusedFiles: [ImportFailure] = []
+    /// Told once, on the main actor, when every file has been probed (after the last `onChange`).
+    public var onProbed: (@MainActor () -> Void)?
+    /// Every photo and video probed so far, by id.
+    private var found: [Asset] = []
+    private var files: [Int64: URL] = [:]
     private var cache: RecentlyUsed<[Int64], RasterImage>
 
-    /// Reads `folder`; throws `.io` when it is missing, not a folder or cannot be listed.
-    public init(folder: URL, thumbnailCacheCount: Int = 512) throws(LibraryError) {
+    /// Lists `folder` and starts probing its files, `batchSize` at a time, off the main thread;
+    /// throws `.io` when it is missing, not a folder or cannot be listed.
+    public init(folder: URL, thumbnailCacheCount: Int = 512, batchSize: Int = 16) throws(LibraryError) {
         self.folder = folder
         cache = RecentlyUsed(capacity: thumbnailCacheCount)
         var isFolder: ObjCBool = false
@@ -45,24 +57,67 @@ public final class FolderBrowser: AssetBrowser {
         } catch {
             throw .io(path: folder.path, reason: "the folder cannot be read (\((error as NSError).localizedDescription))")
         }
-        var found: [Asset] = []
-        var files: [Int64: URL] = [:]
-        for name in names.filter({ !$0.hasPrefix(".") }).sorted() {
-            let url = folder.appendingPathComponent(name)
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-                  attributes[.type] as? FileAttributeType == .typeRegular,
-                  let probe = try? MediaLibrary.probe(url) else { continue }
-            let modified = attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0)
-            let id = Int64(found.count + 1)
-            found.append(Asset(id: id, kind: probe.kind, creationDate: probe.creationDate ?? modified, importDate: modified,
-                               size: probe.size, duration: probe.duration, originalFilename: name,
-                               byteSize: (attributes[.size] as? NSNumber)?.int64Value ?? 0, contentHash: "",
-                               source: .imported, posterTime: nil, metadata: probe.metadata, relativePath: nil,
-                               contentIdentifier: nil, motion: nil))
-            files[id] = url
+        let listed = names.filter { !$0.hasPrefix(".") }.sorted().map { folder.appendingPathComponent($0) }
+        pendingCount = listed.count
+        select()
+        let batch = max(1, batchSize)
+        Task { [self] in
+            for start in stride(from: 0, to: listed.count, by: batch) {
+                let urls = Array(listed[start..<min(start + batch, listed.count)])
+                let read = await BlockingWork.run(named: "viewfinder-folder-probe") { urls.map(Self.read) }
+                add(read)
+            }
+            onProbed?()
         }
-        self.found = found
-        self.files = files
+    }
+
+    /// What probing one file found.
+    private enum Read: Sendable {
+        /// A photo or video (the asset still without its id).
+        case media(URL, MediaLibrary.Probe, modified: Date, byteSize: Int64)
+        /// Not a regular file: not listed at all.
+        case skipped
+        case refused(ImportFailure)
+    }
+
+    /// Probes the file at `url` (off the main thread).
+    nonisolated private static func read(_ url: URL) -> Read {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+              attributes[.type] as? FileAttributeType == .typeRegular else { return .skipped }
+        let probe: MediaLibrary.Probe
+        do {
+            probe = try MediaLibrary.probe(url)
+        } catch {
+            let message: String
+            if case .invalidData(_, let reason) = error {
+                message = "not a readable photo or video (\(reason))"
+            } else {
+                message = error.description
+            }
+            return .refused(ImportFailure(path: url.path, message: message))
+        }
+        return .media(url, probe, modified: attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0),
+                      byteSize: (attributes[.size] as? NSNumber)?.int64Value ?? 0)
+    }
+
+    /// Adds a probed batch (in name order) to what is shown, then reselects.
+    private func add(_ batch: [Read]) {
+        for read in batch {
+            switch read {
+            case .media(let url, let probe, let modified, let byteSize):
+                let id = Int64(found.count + 1)
+                found.append(Asset(id: id, kind: probe.kind, creationDate: probe.creationDate ?? modified, importDate: modified,
+                                   size: probe.size, duration: probe.duration, originalFilename: url.lastPathComponent,
+                                   byteSize: byteSize, contentHash: "", source: .imported, posterTime: nil,
+                                   metadata: probe.metadata, relativePath: nil, contentIdentifier: nil, motion: nil))
+                files[id] = url
+            case .refused(let failure):
+                refusedFiles.append(failure)
+            case .skipped:
+                break
+            }
+        }
+        pendingCount -= batch.count
         select()
     }
 

@@ -145,6 +145,10 @@ extension Automation {
             // Activates grid item INDEX of the media picker shown, as a click does.
             let picker: MediaPicker = try top()
             let index = Int(try number(args, 0))
+            // A folder still being read fills its grid: wait, as a person would, for the item.
+            try await until(60, "grid item \(index)") {
+                picker.library.assets.indices.contains(index) || picker.library.pendingCount == 0
+            }
             guard picker.library.assets.indices.contains(index) else {
                 throw StepError(description: "the grid has \(picker.library.assets.count) items, not \(index + 1)")
             }

@@ -21,7 +21,8 @@ extension Studio {
         picker.onDrop = { [unowned self] urls in self.importFiles(urls) }
         picker.onRefresh = { [unowned self, unowned library] in
             self.events.emit("library", ["count": library.assets.count, "group": "\(library.selectedGroup)",
-                                         "filter": library.filter.rawValue, "order": library.order.rawValue])
+                                         "filter": library.filter.rawValue, "order": library.order.rawValue,
+                                         "pending": library.pendingCount])
         }
         picker.onThumbnail = { [unowned self, unowned picker] asset in
             self.events.emit("thumbnail", ["id": asset.id, "poster": asset.posterTime?.seconds ?? -1,

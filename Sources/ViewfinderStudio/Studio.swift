@@ -52,7 +52,13 @@ final class Studio {
         if let folder = options.pick?.folder {
             // A pick from a plain folder opens no library at all; a folder that cannot be read
             // is an error before any window opens.
-            pickFolder = try FolderBrowser(folder: folder)
+            let browser = try FolderBrowser(folder: folder)
+            pickFolder = browser
+            // Its files are probed after the window opens; this says when the last is in.
+            browser.onProbed = { [unowned self, unowned browser] in
+                self.events.emit("probed", ["count": browser.assets.count,
+                                            "refused": browser.refusedFiles.map { ($0.path as NSString).lastPathComponent }])
+            }
         } else {
             library = try LibraryBrowser(folder: libraryFolder)
             // Imports, deletions and covers made by another program show up within a quarter second.

@@ -177,14 +177,17 @@ public final class MediaPicker: Component {
             sidebar.append(button)
         }
         grid?.itemCount = library.assets.count
+        let pending = library.pendingCount, refused = library.refusedFiles.count
         if let error = library.lastError {
             status.text = "The library could not be read: \(error)"
-        } else if library.assets.isEmpty {
+        } else if library.assets.isEmpty && pending == 0 && refused == 0 {
             status.text = "Nothing here yet. Import photos and videos with Import… (Ctrl+I) or drop files on this window."
         } else {
             let count = library.assets.count
             status.text = "\(count) item\(count == 1 ? "" : "s"), \(library.order == .newestFirst ? "newest" : "oldest") first"
                 + (rules.isSingle ? "" : " · choose up to \(rules.limit), then Done")
+                + (pending > 0 ? " · reading \(pending) more file\(pending == 1 ? "" : "s")…" : "")
+                + (refused > 0 ? " · \(refused) file\(refused == 1 ? "" : "s") not a readable photo or video" : "")
         }
         onRefresh?()
     }

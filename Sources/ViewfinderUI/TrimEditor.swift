@@ -62,6 +62,8 @@ public final class TrimEditor: Component {
         let hint = Label("Drag the yellow handles to keep part of the video; Play shows the kept part. "
                          + "Keep this range marks it (in green) to be joined with other marked ranges.")
         hint.addStyleClass("dim-label")
+        hint.setWraps(true)
+        rangeLabel.setWraps(true)
         exportButton.addStyleClass("suggested-action")
         for button in [playButton, exportButton, markButton, clearButton] { button.isSensitive = false }
         markButton.on("clicked") { [unowned self] in self.markRange() }
@@ -70,7 +72,10 @@ public final class TrimEditor: Component {
         exportButton.on("clicked") { [unowned self] in self.stopPlaying(); self.export() }
         backButton.on("clicked") { [unowned self] in self.completion?(.cancelled) }
         root.setMargins(16)
-        for part in [preview.area, rangeLabel, strip, hint, buttonRow([backButton], [markButton, clearButton, playButton, exportButton])] {
+        // Back and the actions on one line, wrapping onto more (a button at a time) in a narrow window.
+        let buttons = WrappingRow()
+        for button in [backButton, markButton, clearButton, playButton, exportButton] { buttons.append(button) }
+        for part in [preview.area, rangeLabel, strip, hint, buttons] {
             root.append(part)
         }
     }

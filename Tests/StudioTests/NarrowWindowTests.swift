@@ -79,5 +79,16 @@ extension StudioWindowTests {
                                                  names: ["grid", "newest", "oldest", "camera", "import"], in: folder)
             Self.allShown(library.narrow, "library")
         }
+
+        @Test("trimmer at 360 points: the preview, the strip and every button show inside the window")
+        func narrowTrim() async throws {
+            let folder = TestPaths.scratchFolder("narrow-trim")
+            let video = try await CoverScreenTests.clip(in: folder, seconds: 3)
+            let trim = try await Self.measure(["--trim", video.path], ready: "trim-ready",
+                                              names: ["preview", "strip", "back", "mark", "clear", "play", "export"], in: folder)
+            Self.allShown(trim.narrow, "trim")
+            let previewNarrow = try #require(trim.narrow.frames["preview"] ?? nil)
+            #expect(previewNarrow.width < 360, "\(previewNarrow)")
+        }
     }
 }

@@ -120,6 +120,38 @@ extension StudioWindowTests {
             }
         }
 
+        @Test("pick media --folder over 60 photos and a broken one: the window opens before the files are probed, the grid fills in name order, an item picked while it fills comes back, the broken file is refused")
+        func folderFills() async throws {
+            let folder = TestPaths.scratchFolder("pick-folder-fills")
+            let source = folder.appendingPathComponent("shots")
+            let made = try await StudioHarness.offThePool { try FixtureFactory.shotFolder(source, count: 60, brokenAfter: 30) }
+            let run = try await StudioHarness.pick([
+                "order oldest", "activate 0", "wait selection", "wait probed", "activate 59", "press done", "wait pick-ended",
+            ], arguments: ["pick", "media", "--folder", source.path, "--multiple", "2"], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr.suffix(1000))")
+            let names = run.events.compactMap { $0["event"] as? String }
+            let started = try #require(names.firstIndex(of: "started"), "\(names)")
+            let probed = try #require(names.firstIndex(of: "probed"), "\(names)")
+            #expect(started < probed)
+            // The grid was drawn half filled after the window opened: batches of 16 files, the
+            // second holding the broken one.
+            let libraries = run.events.enumerated().filter { $0.element["event"] as? String == "library" }
+            var pending: [Int] = []
+            for (_, event) in libraries {
+                if let left = event["pending"] as? Int, left != pending.last { pending.append(left) }
+            }
+            #expect(pending == [61, 45, 29, 13, 0])
+            let firstFilled = try #require(libraries.first { ($0.element["pending"] as? Int ?? 61) < 61 })
+            #expect(firstFilled.offset > started)
+            #expect(run.events("probed").first?["count"] as? Int == 60)
+            #expect(run.events("probed").first?["refused"] as? [String] == [made.broken.lastPathComponent])
+            // Picked while the grid was filling, the first item is still the first shot.
+            #expect(run.events("selection").first?["ids"] as? [Int] == [1])
+            let picked = try #require(try Self.result(run) as? [[String: Any]])
+            #expect(picked.compactMap { ($0["id"] as? NSNumber)?.int64Value } == [1, 60])
+            #expect(picked.compactMap { $0["file"] as? String } == [made.shots[0].path, made.shots[59].path])
+        }
+
         @Test("a third item over --multiple 2 is refused: Up to 2 items")
         func limit() async throws {
             let folder = TestPaths.scratchFolder("pick-limit")

@@ -189,3 +189,24 @@ public enum FFprobe {
         return json
     }
 }
+
+extension FixtureFactory {
+    /// A folder of `count` tiny JPEGs made with the ffmpeg CLI, `shot-01.jpg`, `shot-02.jpg` …,
+    /// modified a minute apart in name order (so oldest first is name order), and after shot
+    /// number `brokenAfter` a broken one, `shot-NNb.jpg`: the first 100 bytes of a JPEG. Blocks
+    /// while ffmpeg runs (call it off the test pool).
+    public static func shotFolder(_ folder: URL, count: Int, brokenAfter: Int) throws -> (shots: [URL], broken: URL) {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let made = try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=32x24:rate=1",
+                                                 "-frames:v", "\(count)", folder.appendingPathComponent("shot-%02d.jpg").path])
+        guard made.status == 0 else { throw SubprocessError.failed("ffmpeg", made.stderr) }
+        let shots = (1...count).map { folder.appendingPathComponent(String(format: "shot-%02d.jpg", $0)) }
+        for (index, shot) in shots.enumerated() {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_600_000_000 + Double(index) * 60)],
+                                                  ofItemAtPath: shot.path)
+        }
+        let broken = folder.appendingPathComponent(String(format: "shot-%02db.jpg", brokenAfter))
+        try Data(try Data(contentsOf: shots[0]).prefix(100)).write(to: broken)
+        return (shots, broken)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+@testable import MediaLibrary
+
+@Suite("Folder browser")
+@MainActor
+struct FolderBrowserTests {
+    /// What the browser showed at one change: how many items, how many files still to read.
+    final class Changes {
+        var seen: [[Int]] = []
+        var firstShown: Asset?
+    }
+
+    @Test("a folder of 60 photos and a broken one opens with nothing probed, then fills a batch at a time in name order; the first item shown keeps its id; the broken file is refused and the rest still read")
+    func fillsWhileProbing() async throws {
+        let folder = TestPaths.scratchFolder("folder-browser").appendingPathComponent("shots")
+        let made = try await Task.detached { try FixtureFactory.shotFolder(folder, count: 60, brokenAfter: 30) }.value
+        let browser = try FolderBrowser(folder: folder, batchSize: 16)
+        browser.order = .oldestFirst
+        // Made without probing anything: the 61 files are only listed.
+        #expect(browser.assets.isEmpty)
+        #expect(browser.pendingCount == 61)
+        #expect(browser.groups.map(\.count) == [0, 0, 0])
+        let changes = Changes()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            browser.onChange = { [unowned browser] in
+                changes.seen.append([browser.assets.count, browser.pendingCount])
+                if changes.firstShown == nil { changes.firstShown = browser.assets.first }
+            }
+            browser.onProbed = { continuation.resume() }
+        }
+        // Batches of 16 files; the second holds the broken one.
+        #expect(changes.seen == [[16, 45], [31, 29], [47, 13], [60, 0]])
+        let first = try #require(changes.firstShown)
+        #expect(first.id == 1 && first.originalFilename == "shot-01.jpg")
+        #expect(browser.assets.first?.id == first.id)
+        #expect(try browser.originalURL(of: first) == made.shots[0])
+        #expect(browser.assets.map(\.originalFilename) == made.shots.map(\.lastPathComponent))
+        #expect(browser.assets.map(\.id) == Array(1...60))
+        #expect(browser.assets.allSatisfy { $0.kind == .photo && $0.size == PixelSize(width: 32, height: 24) })
+        #expect(browser.groups.map(\.count) == [60, 60, 0])
+        #expect(browser.refusedFiles.map(\.path) == [made.broken.path])
+        #expect(browser.refusedFiles.first?.message.hasPrefix("not a readable photo or video (") == true,
+                "\(browser.refusedFiles)")
+    }
+}
