@@ -28,19 +28,52 @@ extension Canvas {
     /// The picture composited over the opaque `background` as `pixelBuffer(over:)` does, in
     /// BT.709 video-range 4:2:0 for an H.264 encoder: one pass from Cairo's pixels, no RGB copy.
     public func planarPicture(over background: Color = .black) -> PlanarPicture {
+        snapshot(over: background).planarPicture()
+    }
+
+    /// A copy of the canvas's pixels as they are (premultiplied ARGB32, rows packed), to be
+    /// composited and converted later on another thread (`Snapshot.planarPicture()`): the copy
+    /// is the cheapest hand-off, so the drawing thread can go on to the next frame.
+    public func snapshot(over background: Color = .black) -> Snapshot {
         cairo_surface_flush(surface)
-        guard let data = cairo_image_surface_get_data(surface) else { return PlanarPicture(width: 0, height: 0) { _, _ in } }
+        let (width, height) = (size.width, size.height)
+        let data = cairo_image_surface_get_data(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
-        let over = Self.compositor(over: background)
-        let width = size.width
-        return PlanarPicture(width: size.width, height: size.height) { y, row in
-            let source = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<width { row[x] = over(source[x]) }
+        // Every word is written below (or the picture is blank when Cairo has no pixels).
+        let words = [UInt32](unsafeUninitializedCapacity: width * height) { out, count in
+            guard let base = out.baseAddress else { return }
+            if let data {
+                for y in 0..<height {
+                    (base + y * width).initialize(from: UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self), count: width)
+                }
+            } else {
+                base.initialize(repeating: 0, count: width * height)
+            }
+            count = width * height
+        }
+        return Snapshot(width: width, height: height, words: words, over: Self.compositor(over: background))
+    }
+
+    /// A canvas's pixels copied out (see `snapshot(over:)`), with the background they go over.
+    public struct Snapshot: Sendable {
+        public let width: Int
+        public let height: Int
+        let words: [UInt32]
+        fileprivate let over: Compositor
+
+        /// The pixels over the background, in BT.709 video-range 4:2:0.
+        public func planarPicture() -> PlanarPicture {
+            let (width, over) = (self.width, self.over)
+            return words.withUnsafeBufferPointer { words in
+                PlanarPicture(width: width, height: height) { y, row in
+                    for x in 0..<width { row[x] = over(words[y * width + x]) }
+                }
+            }
         }
     }
 
     /// Premultiplied ARGB32 over an opaque colour, c + bg·(1 − a), as 0x··RRGGBB.
-    private struct Compositor {
+    fileprivate struct Compositor: Sendable {
         let br, bg, bb: UInt32
 
         @inline(__always)
@@ -54,7 +87,7 @@ extension Canvas {
         }
     }
 
-    private static func compositor(over background: Color) -> Compositor {
+    fileprivate static func compositor(over background: Color) -> Compositor {
         Compositor(br: byte(background.red), bg: byte(background.green), bb: byte(background.blue))
     }
 

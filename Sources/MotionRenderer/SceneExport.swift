@@ -64,9 +64,10 @@ public struct SceneExport {
         try renderer.render(tree, at: t, sceneSize: scene.size, size: size, background: scene.background)
     }
 
-    /// The frame at `t` (see `frame(of:at:)`) as the encoder's 4:2:0.
-    func planarFrame(of tree: Layer, at t: Double) throws -> PlanarPicture {
-        try renderer.renderPlanar(tree, at: t, sceneSize: scene.size, size: size, background: scene.background)
+    /// The frame at `t` (see `frame(of:at:)`) as the canvas's pixels, for the encoder's thread
+    /// to convert.
+    func snapshot(of tree: Layer, at t: Double) throws -> Canvas.Snapshot {
+        try renderer.renderSnapshot(tree, at: t, sceneSize: scene.size, size: size, background: scene.background)
     }
 
     /// Writes the frame at `t` as a PNG.
@@ -100,9 +101,9 @@ public struct SceneExport {
         case .mp4:
             let writer = try VideoWriter(url: url, size: size, framesPerSecond: Int32(fps), keyframeInterval: Int32(fps * 2), bFrames: 2)
             // Draw the next frames on a second thread while this one encodes (a few frames
-            // ahead at most), so drawing and x264 keep both cores busy. The drawing thread
-            // also converts each frame to the encoder's 4:2:0 straight from the canvas, work the
-            // scaler would otherwise do on this one after an RGB copy.
+            // ahead at most), so drawing and x264 keep both cores busy. Drawing is the longer
+            // path, so the drawing thread only copies its canvas out; this thread composites and
+            // converts it to the encoder's 4:2:0 in one pass (no RGB copy, no scaler).
             let planar = writer.takesPlanarPictures
             let pipe = FramePipe<Frame>(capacity: 4)
             let job = Lent((export: self, tree: scene.makeLayerTree()))
@@ -112,7 +113,7 @@ public struct SceneExport {
                     if progress.isCancelled || pipe.isClosed { break }
                     pipe.put(Result {
                         let (export, tree) = job.value
-                        return planar ? .planar(try export.planarFrame(of: tree, at: time(i))) : .rgb(try export.frame(of: tree, at: time(i)))
+                        return planar ? .canvas(try export.snapshot(of: tree, at: time(i))) : .rgb(try export.frame(of: tree, at: time(i)))
                     })
                 }
                 pipe.close()
@@ -123,7 +124,7 @@ public struct SceneExport {
             while let next = pipe.take() {
                 if progress.isCancelled { throw MediaIOError.cancelled }
                 switch try next.get() {
-                case .planar(let picture): try writer.append(picture)
+                case .canvas(let snapshot): try writer.append(snapshot.planarPicture())
                 case .rgb(let picture): try writer.append(picture)
                 }
                 written += 1
@@ -135,9 +136,9 @@ public struct SceneExport {
     }
 }
 
-/// A drawn frame on its way to the encoder: already 4:2:0, or RGB for the scaler.
+/// A drawn frame on its way to the encoder: the canvas's pixels, or RGB for the scaler.
 enum Frame: Sendable {
-    case planar(PlanarPicture)
+    case canvas(Canvas.Snapshot)
     case rgb(PixelBuffer)
 }
 
