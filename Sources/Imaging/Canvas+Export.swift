@@ -25,14 +25,9 @@ extension Canvas {
         return picture
     }
 
-    /// The picture composited over the opaque `background` as `pixelBuffer(over:)` does, in
-    /// BT.709 video-range 4:2:0 for an H.264 encoder: one pass from Cairo's pixels, no RGB copy.
-    public func planarPicture(over background: Color = .black) -> PlanarPicture {
-        snapshot(over: background).planarPicture()
-    }
-
     /// A copy of the canvas's pixels as they are (premultiplied ARGB32, rows packed), to be
-    /// composited and converted later on another thread (`Snapshot.planarPicture()`): the copy
+    /// composited over `background` and converted to BT.709 4:2:0 later, on another thread
+    /// (`Snapshot.planarPicture()`, one pass, no RGB copy): the copy
     /// is the cheapest hand-off, so the drawing thread can go on to the next frame.
     public func snapshot(over background: Color = .black) -> Snapshot {
         cairo_surface_flush(surface)

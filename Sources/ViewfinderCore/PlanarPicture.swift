@@ -54,22 +54,26 @@ public struct PlanarPicture: Sendable, Equatable {
         let pair = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * width)
         defer { pair.deallocate() }
         luma.withUnsafeMutableBufferPointer { luma in
+            guard let lumaBase = luma.baseAddress else { return }
+            func lumaRow(_ line: Int, _ source: UnsafeMutablePointer<UInt32>) {
+                let out = lumaBase + line * width
+                for x in 0..<width {
+                    let p = source[x]
+                    let r = Int32(p >> 16 & 0xFF), g = Int32(p >> 8 & 0xFF), b = Int32(p & 0xFF)
+                    out[x] = UInt8(truncatingIfNeeded: (yr &* r &+ yg &* g &+ yb &* b &+ (16 << 16 | 1 << 15)) >> 16)
+                }
+            }
             cb.withUnsafeMutableBufferPointer { cb in
                 cr.withUnsafeMutableBufferPointer { cr in
+                    guard let cbBase = cb.baseAddress, let crBase = cr.baseAddress else { return }
                     for cy in 0..<ch {
                         let top = pair, bottom = pair + width
                         rows(2 * cy, top)
                         let hasBottom = 2 * cy + 1 < height
                         if hasBottom { rows(2 * cy + 1, bottom) } else { bottom.update(from: top, count: width) }
-                        for (line, source) in (hasBottom ? [(2 * cy, top), (2 * cy + 1, bottom)] : [(2 * cy, top)]) {
-                            let out = luma.baseAddress! + line * width
-                            for x in 0..<width {
-                                let p = source[x]
-                                let r = Int32(p >> 16 & 0xFF), g = Int32(p >> 8 & 0xFF), b = Int32(p & 0xFF)
-                                out[x] = UInt8(truncatingIfNeeded: (yr &* r &+ yg &* g &+ yb &* b &+ (16 << 16 | 1 << 15)) >> 16)
-                            }
-                        }
-                        let outU = cb.baseAddress! + cy * cw, outV = cr.baseAddress! + cy * cw
+                        lumaRow(2 * cy, top)
+                        if hasBottom { lumaRow(2 * cy + 1, bottom) }
+                        let outU = cbBase + cy * cw, outV = crBase + cy * cw
                         for cx in 0..<cw {
                             let x0 = 2 * cx, x1 = min(2 * cx + 1, width - 1)
                             let a = top[x0], b1 = top[x1], c = bottom[x0], d = bottom[x1]
