@@ -90,8 +90,9 @@ int vf_vips_orientation(VipsImage *image) {
     return 1;
 }
 
-int vf_vips_save_jpeg(VipsImage *image, int quality, void **buffer, size_t *length) {
-    return vips_jpegsave_buffer(image, buffer, length, "Q", quality, "optimize_coding", TRUE, "strip", TRUE, NULL);
+int vf_vips_save_jpeg(VipsImage *image, int quality, int half_chroma, void **buffer, size_t *length) {
+    return vips_jpegsave_buffer(image, buffer, length, "Q", quality, "optimize_coding", TRUE, "strip", TRUE,
+                                "subsample_mode", half_chroma ? VIPS_FOREIGN_SUBSAMPLE_ON : VIPS_FOREIGN_SUBSAMPLE_AUTO, NULL);
 }
 
 int vf_vips_save_png(VipsImage *image, int compression, void **buffer, size_t *length) {

@@ -17,8 +17,10 @@ public enum CoverPicker {
 
     /// Opens `url` for picking a cover, once. The duration limit is checked first from the
     /// header alone (nothing analyzed or decoded, as the original failed to do), then again from
-    /// the full probe of the same open file.
-    public static func open(_ url: URL, limit: DurationLimit) throws(CoverPickerError) -> FrameReader {
+    /// the full probe of the same open file (with `analysis` `.headerWhenComplete`, from the
+    /// header once more when it says enough to skip that probe).
+    public static func open(_ url: URL, limit: DurationLimit,
+                            analysis: FrameReader.StreamAnalysis = .full) throws(CoverPickerError) -> FrameReader {
         let header: MediaHeader
         do {
             header = try MediaHeader(url: url)
@@ -28,7 +30,7 @@ public enum CoverPicker {
         if limit.maximum != nil, let recorded = header.recordedDuration { try limit.check(duration: recorded, path: url.path) }
         let reader: FrameReader
         do {
-            reader = try FrameReader(header: header)
+            reader = try FrameReader(header: header, analysis: analysis)
         } catch {
             throw .media(error)
         }

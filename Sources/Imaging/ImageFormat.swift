@@ -4,8 +4,10 @@ import ViewfinderCore
 
 /// An output image format.
 public enum ImageFormat: Sendable, Hashable {
-    /// JPEG at a quality from 1 to 100.
-    case jpeg(quality: Int)
+    /// JPEG at a quality from 1 to 100; with `halfChroma`, colour is stored at half resolution
+    /// both ways (4:2:0, as video frames carry it), else libvips decides (full resolution from
+    /// quality 90 up).
+    case jpeg(quality: Int, halfChroma: Bool = false)
     /// Lossless PNG.
     case png
     /// WebP at a quality from 1 to 100.

@@ -40,7 +40,9 @@ int vf_vips_exif_blob(VipsImage *image, void **data, size_t *length);
 int vf_vips_orientation(VipsImage *image);
 
 /// Encoders into a g_malloc'd buffer that the caller frees with vf_vips_free_buffer().
-int vf_vips_save_jpeg(VipsImage *image, int quality, void **buffer, size_t *length);
+/// JPEG at `quality`; `half_chroma` nonzero stores colour at half resolution both ways (4:2:0),
+/// else libvips decides (full resolution from quality 90 up).
+int vf_vips_save_jpeg(VipsImage *image, int quality, int half_chroma, void **buffer, size_t *length);
 int vf_vips_save_png(VipsImage *image, int compression, void **buffer, size_t *length);
 int vf_vips_save_webp(VipsImage *image, int quality, void **buffer, size_t *length);
 void vf_vips_free_buffer(void *buffer);

@@ -24,3 +24,47 @@ public struct CoverArt: Sendable, Hashable {
         self.time = time
     }
 }
+
+/// The cover art an export attaches: ready, or still being made on a thread of its own. The
+/// MP4 header only declares the picture's stream (its format), and the mp4 muxer
+/// writes the picture itself with the trailer, so a remux copies its packets while the cover
+/// frame is decoded and encoded beside it, and waits for it only at the end.
+public final class CoverAttachment: Sendable, Hashable {
+    /// How the picture will be encoded.
+    public let format: CoverArt.Format
+    /// The picture's size when it is already known (a ready picture's).
+    public let knownSize: PixelSize?
+    private let outcome: Handoff<Result<CoverArt, any Error>>
+
+    /// Cover art that is ready.
+    public init(_ art: CoverArt) {
+        format = art.format
+        knownSize = art.size
+        outcome = Handoff(.success(art))
+    }
+
+    /// Starts `make` on another thread at once; `art()` waits for what it returns or throws.
+    public init(format: CoverArt.Format, making make: @escaping @Sendable () throws -> CoverArt) {
+        self.format = format
+        knownSize = nil
+        let outcome = Handoff<Result<CoverArt, any Error>>()
+        self.outcome = outcome
+        DispatchQueue.global(qos: .userInitiated).async {
+            do { outcome.settle(.success(try make())) } catch { outcome.settle(.failure(error)) }
+        }
+    }
+
+    /// The picture, once made (blocks until then).
+    public func art() throws -> CoverArt {
+        try outcome.wait().get()
+    }
+
+    /// Why the picture could not be made, once that is known (blocks until then); nil when it was.
+    public var failure: (any Error)? {
+        if case .failure(let error) = outcome.wait() { return error }
+        return nil
+    }
+
+    public static func == (a: CoverAttachment, b: CoverAttachment) -> Bool { a === b }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

@@ -147,13 +147,13 @@ public struct ExportSettings: Sendable, Hashable {
     public var keyframeCut: Bool
     /// Refuse inputs longer than this (checked from metadata before any work).
     public var maxDuration: MediaTime?
-    /// A picture to attach as the output's cover art (any cover art of the input is dropped
-    /// either way, so this replaces it).
-    public var cover: CoverArt?
+    /// A picture to attach as the output's cover art, ready or being made beside the export
+    /// (any cover art of the input is dropped either way, so this replaces it).
+    public var cover: CoverAttachment?
 
     public init(preset: ExportPreset = .auto, fastStart: Bool = true, range: ExportRange? = nil,
                 keyframeCut: Bool = false, maxDuration: MediaTime? = nil, method: TrimMethod = .smart,
-                cover: CoverArt? = nil) {
+                cover: CoverAttachment? = nil) {
         self.preset = preset
         self.cover = cover
         self.fastStart = fastStart

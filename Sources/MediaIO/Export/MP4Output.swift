@@ -9,12 +9,14 @@ final class MP4Output {
     let temporary: URL
     let context: UnsafeMutablePointer<AVFormatContext>
     private let fastStart: Bool
-    /// Cover art attached in `start()`, after every other stream.
-    private let cover: CoverArt?
+    /// Cover art: its stream is added in `start()`, after every other stream, and its picture
+    /// written in `finish()`, so it may still be in the making while packets are copied.
+    private let cover: CoverAttachment?
+    private var coverStream: UnsafeMutablePointer<AVStream>?
     private var started = false
     private var finished = false
 
-    init(url: URL, fastStart: Bool, cover: CoverArt? = nil) throws(MediaIOError) {
+    init(url: URL, fastStart: Bool, cover: CoverAttachment? = nil) throws(MediaIOError) {
         _ = FFmpegRuntime.configure
         destination = url
         temporary = AtomicFile.temporaryURL(beside: url)
@@ -97,9 +99,9 @@ final class MP4Output {
         }
     }
 
-    /// Opens the file and writes the header (and the cover art, when there is one).
+    /// Opens the file and writes the header (declaring the cover art's stream, when there is one).
     func start() throws(MediaIOError) {
-        let coverStream = try cover.map { art throws(MediaIOError) in try addCoverStream(art) }
+        coverStream = try cover.map { attachment throws(MediaIOError) in try addCoverStream(attachment) }
         var status = avio_open(&context.pointee.pb, temporary.path, AVIO_FLAG_WRITE)
         if status >= 0 {
             var options: OpaquePointer?
@@ -109,30 +111,43 @@ final class MP4Output {
         }
         guard status >= 0 else { throw .writeFailed(path: destination.path, reason: ffmpegMessage(status)) }
         started = true
-        if let cover, let coverStream { try writeCover(cover, to: coverStream) }
     }
 
     /// The stream of an attached picture. FFmpeg's mp4 muxer treats a stream whose disposition
     /// is exactly `AV_DISPOSITION_ATTACHED_PIC` as cover art: no track, its one packet kept and
-    /// written into `moov/udta/meta/ilst/covr` with the trailer.
-    private func addCoverStream(_ art: CoverArt) throws(MediaIOError) -> UnsafeMutablePointer<AVStream> {
-        guard art.size.width > 0, art.size.height > 0, !art.data.isEmpty else {
+    /// written into `moov/udta/meta/ilst/covr` with the trailer (so the packet may come last).
+    private func addCoverStream(_ attachment: CoverAttachment) throws(MediaIOError) -> UnsafeMutablePointer<AVStream> {
+        // The muxer's header wants a size for every video stream; `covr` stores none, so a
+        // picture still being made declares 1×1 until `writeCover` sets its own.
+        let size = attachment.knownSize ?? PixelSize(width: 1, height: 1)
+        guard size.width > 0, size.height > 0 else {
             throw .encodeFailed(path: destination.path, detail: "the cover picture is empty")
         }
         guard let stream = avformat_new_stream(context, nil), let par = stream.pointee.codecpar else {
             throw .encodeFailed(path: destination.path, detail: "cannot add the cover stream")
         }
         par.pointee.codec_type = AVMEDIA_TYPE_VIDEO
-        par.pointee.codec_id = art.format == .png ? AV_CODEC_ID_PNG : AV_CODEC_ID_MJPEG
-        par.pointee.width = Int32(clamping: art.size.width)
-        par.pointee.height = Int32(clamping: art.size.height)
+        par.pointee.codec_id = attachment.format == .png ? AV_CODEC_ID_PNG : AV_CODEC_ID_MJPEG
+        par.pointee.width = Int32(clamping: size.width)
+        par.pointee.height = Int32(clamping: size.height)
         stream.pointee.disposition = AV_DISPOSITION_ATTACHED_PIC
         stream.pointee.time_base = AVRational(num: 1, den: 90000)
         return stream
     }
 
-    /// Hands the muxer the cover's one packet, right after the header.
-    private func writeCover(_ art: CoverArt, to stream: UnsafeMutablePointer<AVStream>) throws(MediaIOError) {
+    /// Waits for the cover's picture and hands the muxer its one packet, before the trailer.
+    private func writeCover(_ attachment: CoverAttachment, to stream: UnsafeMutablePointer<AVStream>) throws(MediaIOError) {
+        let art: CoverArt
+        do {
+            art = try attachment.art()
+        } catch {
+            throw .encodeFailed(path: destination.path, detail: "the cover could not be made: \(error)")
+        }
+        guard art.size.width > 0, art.size.height > 0, !art.data.isEmpty, art.format == attachment.format else {
+            throw .encodeFailed(path: destination.path, detail: "the cover picture is empty")
+        }
+        stream.pointee.codecpar.pointee.width = Int32(clamping: art.size.width)
+        stream.pointee.codecpar.pointee.height = Int32(clamping: art.size.height)
         guard let packet = OwnedPacket(), av_new_packet(packet.pointer, Int32(clamping: art.data.count)) >= 0 else {
             throw .encodeFailed(path: destination.path, detail: "out of memory")
         }
@@ -156,6 +171,7 @@ final class MP4Output {
     /// (a throw leaves nothing) and moves it into place.
     func finish(verify: ((URL) throws(MediaIOError) -> Void)? = nil) throws(MediaIOError) {
         guard started, !finished else { return }
+        if let cover, let coverStream { try writeCover(cover, to: coverStream) }
         let status = av_write_trailer(context)
         avio_closep(&context.pointee.pb)
         guard status >= 0 else { throw .writeFailed(path: destination.path, reason: ffmpegMessage(status)) }

@@ -84,7 +84,7 @@ public final class VideoExporter: Sendable {
         let trimsEnd: Bool
         let audioCodec: String?
         /// The picture attached as the output's cover art.
-        let cover: CoverArt?
+        let cover: CoverAttachment?
     }
 
     private func makePlan(_ reader: FrameReader) throws(MediaIOError) -> Plan {

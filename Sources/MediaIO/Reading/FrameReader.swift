@@ -50,9 +50,23 @@ public final class FrameReader {
 
     /// Goes on from a file whose header was read (and found acceptable): the same open file is
     /// analyzed and read, never opened again. A header serves one reader.
-    public convenience init(header: MediaHeader, limits: DecodeLimits = .default) throws(MediaIOError) {
-        try header.container.analyzeStreams()
+    public convenience init(header: MediaHeader, limits: DecodeLimits = .default,
+                            analysis: StreamAnalysis = .full) throws(MediaIOError) {
+        let stream = header.container.videoStream?.parameters
+        let complete = stream.map { $0.codec_id != AV_CODEC_ID_NONE && $0.width > 0 && $0.height > 0 } ?? false
+        if analysis == .full || !complete { try header.container.analyzeStreams() }
         try self.init(opened: header.container, limits: limits)
+    }
+
+    /// How much of a file a reader analyzes before it reads frames.
+    public enum StreamAnalysis: Sendable, Hashable {
+        /// Read (and for some codecs decode) the first packets to learn every stream detail.
+        case full
+        /// Only the header, when it names the video's codec and picture size (MP4 and MOV
+        /// headers do), which saves decoding the first frame: the pixel format is then unknown
+        /// (`video.pixelFormat` is nil), and a sample aspect ratio that only the bitstream
+        /// carries is missed, so compare `video` with a fully analyzed reader's where it matters.
+        case headerWhenComplete
     }
 
     private init(opened container: MediaContainer, limits: DecodeLimits) throws(MediaIOError) {

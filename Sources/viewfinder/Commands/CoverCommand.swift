@@ -86,7 +86,7 @@ enum CoverCommand: Command {
     /// `--embed`: the video copied with the cover inside it.
     private static func embed(_ input: URL, arguments: ParsedArguments, limit: DurationLimit) throws -> Int32 {
         for option in ["max-size", "quality"] where arguments.value(option) != nil {
-            throw UsageError(message: "--embed attaches the whole frame as a JPEG at quality \(CoverFlow.coverQuality); it takes no --\(option)", command: name)
+            throw UsageError(message: "--embed attaches the whole frame as a 4:2:0 JPEG at quality \(CoverFlow.coverQuality); it takes no --\(option)", command: name)
         }
         let choice = try ExportOptions.coverChoice(arguments.value("at") ?? "0", option: "at", in: arguments) ?? .best
         return try ExportOptions.perform(input: input, arguments: arguments, settings: ExportSettings(preset: .passthrough),

@@ -19,7 +19,7 @@ enum ExportOptions {
     /// `--cover` explained, for `convert`, `trim` and `cover --embed`.
     static let coverHelp = """
     --cover TIME|best (for `cover --embed`, its --at) attaches the exact frame at TIME (as
-    `cover --at` picks it, upright, a JPEG at quality \(CoverFlow.coverQuality)) as the file's cover
+    `cover --at` picks it, upright, a 4:2:0 JPEG at quality \(CoverFlow.coverQuality)) as the file's cover
     art: an attached picture, written as MP4's `covr` item, which file managers, players and
     uploads show. Any cover the input carried is dropped, so the new one replaces it; the video
     and audio are written as without it.
