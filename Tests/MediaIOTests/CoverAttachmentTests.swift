@@ -58,6 +58,18 @@ struct CoverAttachmentTests {
         }
     }
 
+    @Test("a picture given ready is attached byte for byte, at its own size")
+    func readyPicture() throws {
+        let fixture = try FixtureFactory.shared.fixture(Self.clip)
+        let folder = TestPaths.scratchFolder("attach-ready")
+        let art = try Self.jpeg(in: folder)
+        let attachment = CoverAttachment(CoverArt(data: art, format: .jpeg, size: PixelSize(width: 64, height: 48)))
+        #expect(attachment.knownSize == PixelSize(width: 64, height: 48))
+        let out = folder.appendingPathComponent("ready.mp4")
+        _ = try VideoExporter(input: fixture.url, output: out, settings: ExportSettings(preset: .passthrough, cover: attachment)).run()
+        #expect(try Self.attachedBytes(of: out, in: folder) == art)
+    }
+
     @Test("a picture that cannot be made fails the export with its reason and leaves nothing behind")
     func pictureFails() throws {
         struct Broken: Error, CustomStringConvertible { var description: String { "the frame would not decode" } }
