@@ -15,11 +15,6 @@ extension Canvas {
     /// clip and any open group are). Each pixel covered is sampled bilinearly from `source`
     /// through the inverse mapping, premultiplied, then painted with `alpha`. Nothing is drawn
     /// when a corner of `source` maps behind the viewer (w ≤ 0).
-    ///
-    /// Painted at full alpha with Cairo's usual `over`, outside any group and under at most a
-    /// pixel-aligned rectangular clip, the samples are blended straight into the canvas's pixels
-    /// with pixman's arithmetic (the same bytes as painting them from a scratch surface);
-    /// otherwise they go through a kept scratch surface that Cairo paints.
     public func drawProjected(_ source: Canvas, mapping: Homography, alpha: Double = 1) {
         guard alpha > 0, let inverse = mapping.inverted else { return }
         let (sw, sh) = (Double(source.size.width), Double(source.size.height))
@@ -32,35 +27,20 @@ extension Canvas {
         // pixels touched are those the picture grown by that half pixel covers.
         let rim = corners(0.5)
         let corners = inFront(rim) ? rim : corners(0)
-        var x0 = max(0, Int(corners.map(\.point.x).min()!.rounded(.down)))
-        var y0 = max(0, Int(corners.map(\.point.y).min()!.rounded(.down)))
-        var x1 = min(size.width, Int(corners.map(\.point.x).max()!.rounded(.up)))
-        var y1 = min(size.height, Int(corners.map(\.point.y).max()!.rounded(.up)))
-        let direct = alpha >= 1 ? directClip() : nil
-        if let clip = direct {
-            (x0, y0, x1, y1) = (max(x0, clip.x0), max(y0, clip.y0), min(x1, clip.x1), min(y1, clip.y1))
-        }
-        guard x1 > x0, y1 > y0 else { return }
-        let target: OpaquePointer
-        if direct != nil {
-            target = surface
-        } else {
-            guard let scratch = projectionScratch(fitting: x1 - x0, y1 - y0) else { return }
-            target = scratch.surface
-        }
+        let x0 = max(0, Int(corners.map(\.point.x).min()!.rounded(.down)))
+        let y0 = max(0, Int(corners.map(\.point.y).min()!.rounded(.down)))
+        let x1 = min(size.width, Int(corners.map(\.point.x).max()!.rounded(.up)))
+        let y1 = min(size.height, Int(corners.map(\.point.y).max()!.rounded(.up)))
+        guard x1 > x0, y1 > y0, let scratch = projectionScratch(fitting: x1 - x0, y1 - y0) else { return }
+        let target = scratch.surface
         cairo_surface_flush(source.surface)
         cairo_surface_flush(target)
-        guard let input = cairo_image_surface_get_data(source.surface), let data = cairo_image_surface_get_data(target) else { return }
+        guard let input = cairo_image_surface_get_data(source.surface), let output = cairo_image_surface_get_data(target) else { return }
         let inStride = Int(cairo_image_surface_get_stride(source.surface)) / 4
         let outStride = Int(cairo_image_surface_get_stride(target)) / 4
-        // The scratch surface starts at (x0, y0) and is cleared; the canvas is blended onto.
-        let output = direct != nil ? data + (y0 * outStride + x0) * 4 : data
-        if direct == nil {
-            for y in 0..<(y1 - y0) {
-                (output + y * outStride * 4).initialize(repeating: 0, count: (x1 - x0) * 4)
-            }
+        for y in 0..<(y1 - y0) {
+            (output + y * outStride * 4).initialize(repeating: 0, count: (x1 - x0) * 4)
         }
-        let blending = direct != nil
         let pixels = UnsafeRawPointer(input).assumingMemoryBound(to: UInt32.self)
         let out = UnsafeMutableRawPointer(output).assumingMemoryBound(to: UInt32.self)
         let (width, height) = (source.size.width, source.size.height)
@@ -110,8 +90,7 @@ extension Canvas {
                         let iu = Int(u) - 1, iv = Int(v) - 1
                         let wu = UInt32((u - Double(iu + 1)) * 256), wv = UInt32((v - Double(iv + 1)) * 256)
                         let top = pixels + iv * inStride + iu
-                        let p = Self.blend(top[0], top[1], top[inStride], top[inStride + 1], wu, wv)
-                        row[i - x0] = blending ? Self.over(p, row[i - x0]) : p
+                        row[i - x0] = Self.blend(top[0], top[1], top[inStride], top[inStride + 1], wu, wv)
                     }
                 } else {
                     for i in x..<stop {
@@ -130,16 +109,11 @@ extension Canvas {
                         let p10 = inU1 && inV0 ? pixels[iv * inStride + iu + 1] : 0
                         let p01 = inU0 && inV1 ? pixels[(iv + 1) * inStride + iu] : 0
                         let p11 = inU1 && inV1 ? pixels[(iv + 1) * inStride + iu + 1] : 0
-                        let p = Self.blend(p00, p10, p01, p11, wu, wv)
-                        row[i - x0] = blending ? Self.over(p, row[i - x0]) : p
+                        row[i - x0] = Self.blend(p00, p10, p01, p11, wu, wv)
                     }
                 }
                 x = stop
             }
-        }
-        if blending {
-            cairo_surface_mark_dirty_rectangle(surface, Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
-            return
         }
         cairo_surface_mark_dirty(target)
         cairo_save(context)
@@ -149,26 +123,6 @@ extension Canvas {
         cairo_set_source_surface(context, target, Double(x0), Double(y0))
         cairo_paint_with_alpha(context, Self.unit(alpha))
         cairo_restore(context)
-    }
-
-    /// The device-pixel rectangle a projection may blend straight into the canvas's pixels, or
-    /// nil when it must be painted by Cairo: inside a group (which draws elsewhere), with
-    /// another operator than `over`, or under a clip that is not one pixel-aligned rectangle.
-    private func directClip() -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
-        guard openGroups == 0, cairo_get_operator(context) == CAIRO_OPERATOR_OVER,
-              cairo_get_target(context) == surface else { return nil }
-        cairo_save(context)
-        cairo_identity_matrix(context)
-        let list = cairo_copy_clip_rectangle_list(context)
-        cairo_restore(context)
-        guard let list else { return nil }
-        defer { cairo_rectangle_list_destroy(list) }
-        let rectangles = list.pointee
-        guard rectangles.status == CAIRO_STATUS_SUCCESS, rectangles.num_rectangles == 1,
-              let r = rectangles.rectangles?.pointee else { return nil }
-        let edges = [r.x, r.y, r.x + r.width, r.y + r.height]
-        guard edges.allSatisfy({ $0.isFinite && $0 == $0.rounded() && abs($0) < 1e9 }) else { return nil }
-        return (max(0, Int(edges[0])), max(0, Int(edges[1])), min(size.width, Int(edges[2])), min(size.height, Int(edges[3])))
     }
 
     /// The kept projection surface, grown when it is smaller than `width` × `height`.
@@ -212,28 +166,6 @@ extension Canvas {
         let odd = ((p00 >> 8 & 0x00FF00FF) &* w00 &+ (p10 >> 8 & 0x00FF00FF) &* w10
             &+ (p01 >> 8 & 0x00FF00FF) &* w01 &+ (p11 >> 8 & 0x00FF00FF) &* w11) >> 8
         return (even & 0x00FF00FF) | ((odd & 0x00FF00FF) << 8)
-    }
-}
-
-extension Canvas {
-    /// Premultiplied `source` over `destination`, channel by channel as pixman does it:
-    /// destination × (255 − source alpha) / 255 rounded (t = x·a + 128, (t + t/256) / 256),
-    /// plus the source, saturated.
-    @inline(__always)
-    static func over(_ source: UInt32, _ destination: UInt32) -> UInt32 {
-        let alpha = source >> 24
-        if alpha == 255 { return source }
-        if source == 0 { return destination }
-        let a = 255 - alpha
-        var even = (destination & 0x00FF00FF) &* a &+ 0x00800080
-        even = (even &+ (even >> 8 & 0x00FF00FF)) >> 8 & 0x00FF00FF
-        var odd = (destination >> 8 & 0x00FF00FF) &* a &+ 0x00800080
-        odd = (odd &+ (odd >> 8 & 0x00FF00FF)) >> 8 & 0x00FF00FF
-        var low = even &+ (source & 0x00FF00FF)
-        low = (low | (0x01000100 &- (low >> 8 & 0x00FF00FF))) & 0x00FF00FF
-        var high = odd &+ (source >> 8 & 0x00FF00FF)
-        high = (high | (0x01000100 &- (high >> 8 & 0x00FF00FF))) & 0x00FF00FF
-        return low | high << 8
     }
 }
 

@@ -23,9 +23,8 @@ public final class Canvas {
     /// Where projected pixels are written before they are painted (see `Canvas+Projection`),
     /// kept between draws so that a frame of many layers in perspective allocates nothing.
     var projectionScratch: ProjectionScratch?
-    /// How many groups are open, so `endGroup` can refuse to close one that was never opened
-    /// (and a projection knows whether it draws onto the canvas's own pixels).
-    private(set) var openGroups = 0
+    /// How many groups are open, so `endGroup` can refuse to close one that was never opened.
+    private var openGroups = 0
 
     /// A transparent canvas of `size` pixels.
     public init(size: PixelSize) throws(Canvas.Error) {

@@ -90,75 +90,16 @@ struct CanvasProjectionTests {
         #expect(mismatches == 0, "\(name): \(mismatches) pixels differ from the definition, first \(firstMismatch)")
     }
 
-    @Test("a canvas painting many projections with alpha reuses one scratch surface, grown only when needed")
+    @Test("a canvas drawing many projections reuses one scratch surface, grown only when needed")
     func scratchIsKept() throws {
         let source = try Self.blocks(PixelSize(width: 20, height: 20))
         let canvas = try Canvas(size: PixelSize(width: 64, height: 64))
         canvas.drawProjected(source, mapping: Homography([1, 0, 2, 0, 1, 2, 0, 0, 1]))
-        #expect(canvas.projectionScratch == nil, "at full alpha the samples are blended into the canvas itself")
-        canvas.drawProjected(source, mapping: Homography([1, 0, 2, 0, 1, 2, 0, 0, 1]), alpha: 0.5)
         let first = try #require(canvas.projectionScratch)
-        canvas.drawProjected(source, mapping: Homography([0.5, 0, 30, 0, 0.5, 30, 0, 0, 1]), alpha: 0.5)
+        canvas.drawProjected(source, mapping: Homography([0.5, 0, 30, 0, 0.5, 30, 0, 0, 1]))
         #expect(canvas.projectionScratch === first)
-        canvas.drawProjected(source, mapping: Homography([2.5, 0, 0, 0, 2.5, 0, 0, 0, 1]), alpha: 0.5)
+        canvas.drawProjected(source, mapping: Homography([2.5, 0, 0, 0, 2.5, 0, 0, 0, 1]))
         #expect(canvas.projectionScratch !== first)
         #expect((canvas.projectionScratch?.width ?? 0) >= 50)
-    }
-
-    /// A picture with transparent and half-transparent parts, so blending over matters.
-    static func translucentBlocks(_ size: PixelSize) throws -> Canvas {
-        let canvas = try Canvas(size: size)
-        for y in 0..<size.height {
-            for x in 0..<size.width where (x + 2 * y) % 5 != 0 {
-                canvas.fill(Rect(x: Double(x), y: Double(y), width: 1, height: 1),
-                            color: Canvas.Color(red: Double(x) / Double(size.width), green: 0.8, blue: Double(y) / Double(size.height),
-                                                alpha: Double((x * 7 + y * 3) % 11) / 10))
-            }
-        }
-        return canvas
-    }
-
-    @Test("blended straight into the canvas, a projection leaves the bytes Cairo's painting of it leaves, clipped or not",
-          arguments: 0..<mappings.count)
-    func blendsAsCairoPaints(_ index: Int) throws {
-        let (name, mapping) = Self.mappings[index]
-        let source = try Self.translucentBlocks(PixelSize(width: 37, height: 23))
-        let size = PixelSize(width: 71, height: 53)
-        // No clip, and a pixel-aligned rectangle (still blended directly). Inside a group Cairo
-        // paints the projection, then the group, over the canvas: the same bytes when the clip
-        // covers whole pixels.
-        for clip in [nil, Rect(x: 9, y: 7, width: 40, height: 31)] {
-            func drawn(inGroup: Bool) throws -> RasterImage {
-                let canvas = try Self.translucentBlocks(size)
-                canvas.save()
-                if let clip { canvas.clip(to: clip) }
-                if inGroup { canvas.beginGroup() }
-                canvas.drawProjected(source, mapping: mapping)
-                if inGroup { canvas.endGroup(alpha: 1) }
-                canvas.restore()
-                #expect((canvas.projectionScratch == nil) == !inGroup, "\(name): blended directly outside a group")
-                return canvas.rasterImage()
-            }
-            let direct = try drawn(inGroup: false), painted = try drawn(inGroup: true)
-            let untouched = try Self.translucentBlocks(size).rasterImage()
-            #expect(direct.bytes != untouched.bytes, "\(name): the projection shows")
-            let differing = (0..<(direct.bytes.count / 4)).filter { direct.bytes[$0 * 4..<$0 * 4 + 4] != painted.bytes[$0 * 4..<$0 * 4 + 4] }
-            #expect(differing.isEmpty, "\(name), clip \(String(describing: clip)): \(differing.count) pixels differ, first at \(differing.first.map { ($0 % size.width, $0 / size.width, Array(direct.bytes[$0 * 4..<$0 * 4 + 4]), Array(painted.bytes[$0 * 4..<$0 * 4 + 4]), Array(untouched.bytes[$0 * 4..<$0 * 4 + 4])) } as Any)")
-        }
-    }
-
-    @Test("under a clip of fractional pixels the projection is painted by Cairo, and only inside the clip")
-    func roundedClipIsPainted() throws {
-        let source = try Self.translucentBlocks(PixelSize(width: 37, height: 23))
-        let canvas = try Canvas(size: PixelSize(width: 71, height: 53))
-        canvas.save()
-        canvas.clip(to: Rect(x: 9.5, y: 7, width: 40, height: 31), cornerRadius: 6)
-        canvas.drawProjected(source, mapping: Homography([1.6, 0.2, 5.3, 0, 1.8, 4.7, 0, 0, 1]))
-        canvas.restore()
-        #expect(canvas.projectionScratch != nil)
-        let image = canvas.rasterImage()
-        func alpha(_ x: Int, _ y: Int) -> UInt8 { image.bytes[(y * 71 + x) * 4 + 3] }
-        #expect(alpha(5, 20) == 0 && alpha(60, 20) == 0 && alpha(30, 3) == 0, "nothing outside the clip")
-        #expect((10..<48).contains { alpha($0, 20) > 0 }, "something inside it")
     }
 }
