@@ -83,14 +83,17 @@ extension Canvas {
                 let interior = x >= innerFirst && x < innerEnd
                 let stop = interior ? innerEnd : (x < innerFirst ? innerFirst : end)
                 if interior {
+                    // Inside the span every tap lies in the picture (the bounds tests above),
+                    // so the index arithmetic cannot overflow: it wraps rather than checks.
                     for i in x..<stop {
                         let cx = Double(i) + 0.5
                         let nu = h0 * cx + au + bu, nv = h3 * cx + av + bv, nw = h6 * cx + aw + bw
                         let u = nu / nw + 0.5, v = nv / nw + 0.5
-                        let iu = Int(u) - 1, iv = Int(v) - 1
-                        let wu = UInt32((u - Double(iu + 1)) * 256), wv = UInt32((v - Double(iv + 1)) * 256)
-                        let top = pixels + iv * inStride + iu
-                        row[i - x0] = Self.blend(top[0], top[1], top[inStride], top[inStride + 1], wu, wv)
+                        let tu = Int(u), tv = Int(v)
+                        let wu = UInt32(truncatingIfNeeded: Int((u - Double(tu)) * 256))
+                        let wv = UInt32(truncatingIfNeeded: Int((v - Double(tv)) * 256))
+                        let top = pixels + ((tv &- 1) &* inStride &+ (tu &- 1))
+                        row[i &- x0] = Self.blend(top[0], top[1], top[inStride], top[inStride &+ 1], wu, wv)
                     }
                 } else {
                     for i in x..<stop {
