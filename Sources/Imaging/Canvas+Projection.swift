@@ -160,10 +160,11 @@ extension Canvas {
 
     /// Four premultiplied pixels blended with bilinear weights in 1/256ths: the weights sum to
     /// exactly 256, so an opaque inside stays opaque; two channels at a time (bytes 0 and 2,
-    /// then 1 and 3), each sum below 2^16.
+    /// then 1 and 3), each sum below 2^16. With `wu` and `wv` below 256 no weight can fall
+    /// below 0 (w11 ≤ wu, wv, and w00 ≥ 0), so the arithmetic wraps rather than checks.
     @inline(__always)
     private static func blend(_ p00: UInt32, _ p10: UInt32, _ p01: UInt32, _ p11: UInt32, _ wu: UInt32, _ wv: UInt32) -> UInt32 {
-        let w11 = (wu * wv) >> 8, w10 = wu - w11, w01 = wv - w11, w00 = 256 + w11 - wu - wv
+        let w11 = (wu &* wv) >> 8, w10 = wu &- w11, w01 = wv &- w11, w00 = 256 &+ w11 &- wu &- wv
         let even = ((p00 & 0x00FF00FF) &* w00 &+ (p10 & 0x00FF00FF) &* w10
             &+ (p01 & 0x00FF00FF) &* w01 &+ (p11 & 0x00FF00FF) &* w11) >> 8
         let odd = ((p00 >> 8 & 0x00FF00FF) &* w00 &+ (p10 >> 8 & 0x00FF00FF) &* w10
