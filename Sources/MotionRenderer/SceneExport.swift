@@ -64,10 +64,10 @@ public struct SceneExport {
         try frame(of: tree, at: t, by: renderer)
     }
 
-    /// The frame at `t` (see `frame(of:at:)`) as the canvas's pixels, drawn by `renderer` (one
-    /// per thread), for the encoder's thread to convert.
-    func snapshot(of tree: Layer, at t: Double, by renderer: LayerRenderer) throws -> Canvas.Snapshot {
-        try renderer.renderSnapshot(tree, at: t, sceneSize: scene.size, size: size, background: scene.background)
+    /// The frame at `t` (see `frame(of:at:)`) drawn by `renderer` (one per thread), in the
+    /// encoder's 4:2:0.
+    func planarFrame(of tree: Layer, at t: Double, by renderer: LayerRenderer) throws -> PlanarPicture {
+        try renderer.renderPlanar(tree, at: t, sceneSize: scene.size, size: size, background: scene.background)
     }
 
     /// The frame at `t` (see `frame(of:at:)`) drawn by `renderer`, as RGB.
@@ -111,10 +111,10 @@ public struct SceneExport {
         case .mp4:
             let writer = try VideoWriter(url: url, size: size, framesPerSecond: Int32(fps), keyframeInterval: Int32(fps * 2), bFrames: 2)
             // Draw the next frames on other threads while this one encodes (a few frames ahead
-            // at most), so drawing and x264 keep both cores busy. Drawing is the longer path:
-            // two drawers take alternate frames (each tree moves forward in time only), and each
-            // only copies its canvas out; this thread composites and converts the frames to the
-            // encoder's 4:2:0 in one pass (no RGB copy, no scaler), in order.
+            // at most), so drawing and x264 keep both cores busy. Two drawers take alternate
+            // frames (each tree moves forward in time only) and convert each straight from
+            // their canvas to the encoder's 4:2:0 (no copy, no RGB picture, no scaler); this
+            // thread hands them to x264 in order.
             let planar = writer.takesPlanarPictures
             let count = frameCount
             let lanes = max(1, min(drawingThreads ?? min(2, ProcessInfo.processInfo.activeProcessorCount), count))
@@ -129,7 +129,7 @@ public struct SceneExport {
                         if progress.isCancelled || pipe.isClosed { break }
                         pipe.put(Result {
                             let (export, tree, renderer) = job.value
-                            return planar ? .canvas(try export.snapshot(of: tree, at: time(i), by: renderer))
+                            return planar ? .planar(try export.planarFrame(of: tree, at: time(i), by: renderer))
                                           : .rgb(try export.frame(of: tree, at: time(i), by: renderer))
                         })
                     }
@@ -141,7 +141,7 @@ public struct SceneExport {
             while written < count, let next = pipes[written % lanes].take() {
                 if progress.isCancelled { throw MediaIOError.cancelled }
                 switch try next.get() {
-                case .canvas(let snapshot): try writer.append(snapshot.planarPicture())
+                case .planar(let picture): try writer.append(picture)
                 case .rgb(let picture): try writer.append(picture)
                 }
                 written += 1
@@ -153,9 +153,9 @@ public struct SceneExport {
     }
 }
 
-/// A drawn frame on its way to the encoder: the canvas's pixels, or RGB for the scaler.
+/// A drawn frame on its way to the encoder: already in its 4:2:0, or RGB for the scaler.
 enum Frame: Sendable {
-    case canvas(Canvas.Snapshot)
+    case planar(PlanarPicture)
     case rgb(PixelBuffer)
 }
 
