@@ -89,9 +89,11 @@ extension Canvas {
                         let cx = Double(i) + 0.5
                         let nu = h0 * cx + au + bu, nv = h3 * cx + av + bv, nw = h6 * cx + aw + bw
                         let u = nu / nw + 0.5, v = nv / nw + 0.5
-                        let tu = Int(u), tv = Int(v)
-                        let wu = UInt32(truncatingIfNeeded: Int((u - Double(tu)) * 256))
-                        let wv = UInt32(truncatingIfNeeded: Int((v - Double(tv)) * 256))
+                        // u and v are positive here, and scaling by 256 is exact: the whole part
+                        // of 256u is 256·⌊u⌋ plus the weight ⌊256·(u − ⌊u⌋)⌋, one conversion each.
+                        let fu = Int(u * 256), fv = Int(v * 256)
+                        let tu = fu >> 8, tv = fv >> 8
+                        let wu = UInt32(truncatingIfNeeded: fu & 255), wv = UInt32(truncatingIfNeeded: fv & 255)
                         let top = pixels + ((tv &- 1) &* inStride &+ (tu &- 1))
                         row[i &- x0] = Self.blend(top[0], top[1], top[inStride], top[inStride &+ 1], wu, wv)
                     }
