@@ -25,45 +25,20 @@ extension Canvas {
         return picture
     }
 
-    /// A copy of the canvas's pixels as they are (premultiplied ARGB32, rows packed), to be
-    /// composited over `background` and converted to BT.709 4:2:0 later, on another thread
-    /// (`Snapshot.planarPicture()`, one pass, no RGB copy): the copy
-    /// is the cheapest hand-off, so the drawing thread can go on to the next frame.
-    public func snapshot(over background: Color = .black) -> Snapshot {
+    /// The picture composited over the opaque colour `background` and converted to BT.709
+    /// video-range 4:2:0 in one pass straight from the canvas's pixels (no copy, no RGB
+    /// picture, no scaler): what an H.264 encoder takes, made on the thread that drew it.
+    public func planarPicture(over background: Color = .black) -> PlanarPicture {
+        let over = Self.compositor(over: background)
+        let width = size.width
         cairo_surface_flush(surface)
-        let (width, height) = (size.width, size.height)
-        let data = cairo_image_surface_get_data(surface)
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        // Every word is written below (or the picture is blank when Cairo has no pixels).
-        let words = [UInt32](unsafeUninitializedCapacity: width * height) { out, count in
-            guard let base = out.baseAddress else { return }
-            if let data {
-                for y in 0..<height {
-                    (base + y * width).initialize(from: UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self), count: width)
-                }
-            } else {
-                base.initialize(repeating: 0, count: width * height)
-            }
-            count = width * height
+        guard let data = cairo_image_surface_get_data(surface) else {
+            return PlanarPicture(width: width, height: size.height) { _, row in row.update(repeating: over(0), count: width) }
         }
-        return Snapshot(width: width, height: height, words: words, over: Self.compositor(over: background))
-    }
-
-    /// A canvas's pixels copied out (see `snapshot(over:)`), with the background they go over.
-    public struct Snapshot: Sendable {
-        public let width: Int
-        public let height: Int
-        let words: [UInt32]
-        fileprivate let over: Compositor
-
-        /// The pixels over the background, in BT.709 video-range 4:2:0.
-        public func planarPicture() -> PlanarPicture {
-            let (width, over) = (self.width, self.over)
-            return words.withUnsafeBufferPointer { words in
-                PlanarPicture(width: width, height: height) { y, row in
-                    for x in 0..<width { row[x] = over(words[y * width + x]) }
-                }
-            }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        return PlanarPicture(width: width, height: size.height) { y, row in
+            let source = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width { row[x] = over(source[x]) }
         }
     }
 

@@ -83,14 +83,19 @@ extension Canvas {
                 let interior = x >= innerFirst && x < innerEnd
                 let stop = interior ? innerEnd : (x < innerFirst ? innerFirst : end)
                 if interior {
+                    // Inside the span every tap lies in the picture (the bounds tests above),
+                    // so the index arithmetic cannot overflow: it wraps rather than checks.
                     for i in x..<stop {
                         let cx = Double(i) + 0.5
                         let nu = h0 * cx + au + bu, nv = h3 * cx + av + bv, nw = h6 * cx + aw + bw
                         let u = nu / nw + 0.5, v = nv / nw + 0.5
-                        let iu = Int(u) - 1, iv = Int(v) - 1
-                        let wu = UInt32((u - Double(iu + 1)) * 256), wv = UInt32((v - Double(iv + 1)) * 256)
-                        let top = pixels + iv * inStride + iu
-                        row[i - x0] = Self.blend(top[0], top[1], top[inStride], top[inStride + 1], wu, wv)
+                        // u and v are positive here, and scaling by 256 is exact: the whole part
+                        // of 256u is 256·⌊u⌋ plus the weight ⌊256·(u − ⌊u⌋)⌋, one conversion each.
+                        let fu = Int(u * 256), fv = Int(v * 256)
+                        let tu = fu >> 8, tv = fv >> 8
+                        let wu = UInt32(truncatingIfNeeded: fu & 255), wv = UInt32(truncatingIfNeeded: fv & 255)
+                        let top = pixels + ((tv &- 1) &* inStride &+ (tu &- 1))
+                        row[i &- x0] = Self.blend(top[0], top[1], top[inStride], top[inStride &+ 1], wu, wv)
                     }
                 } else {
                     for i in x..<stop {
@@ -157,10 +162,11 @@ extension Canvas {
 
     /// Four premultiplied pixels blended with bilinear weights in 1/256ths: the weights sum to
     /// exactly 256, so an opaque inside stays opaque; two channels at a time (bytes 0 and 2,
-    /// then 1 and 3), each sum below 2^16.
+    /// then 1 and 3), each sum below 2^16. With `wu` and `wv` below 256 no weight can fall
+    /// below 0 (w11 ≤ wu, wv, and w00 ≥ 0), so the arithmetic wraps rather than checks.
     @inline(__always)
     private static func blend(_ p00: UInt32, _ p10: UInt32, _ p01: UInt32, _ p11: UInt32, _ wu: UInt32, _ wv: UInt32) -> UInt32 {
-        let w11 = (wu * wv) >> 8, w10 = wu - w11, w01 = wv - w11, w00 = 256 + w11 - wu - wv
+        let w11 = (wu &* wv) >> 8, w10 = wu &- w11, w01 = wv &- w11, w00 = 256 &+ w11 &- wu &- wv
         let even = ((p00 & 0x00FF00FF) &* w00 &+ (p10 & 0x00FF00FF) &* w10
             &+ (p01 & 0x00FF00FF) &* w01 &+ (p11 & 0x00FF00FF) &* w11) >> 8
         let odd = ((p00 >> 8 & 0x00FF00FF) &* w00 &+ (p10 >> 8 & 0x00FF00FF) &* w10

@@ -122,6 +122,8 @@ final class ShadowScratch {
     private var blur = BoxBlur()
     /// Per output column of `enlarge`: the source column on the left and its weight (0…256).
     private var columns: [(index: Int, weight: UInt32)] = []
+    /// Two source rows of `enlarge` interpolated along x (kept, grown when needed).
+    private var interpolated: [UInt32] = []
 
     init(canvas: PixelSize, reduction: Int, padding: Int) {
         self.padding = padding
@@ -167,6 +169,16 @@ final class ShadowScratch {
         guard let input = cairo_image_surface_get_data(source.surface),
               let output = cairo_image_surface_get_data(surface) else { return }
         cairo_surface_flush(surface)
+        Self.enlarge(region, of: input, stride: source.stride, by: factor, into: target, of: output, stride: stride,
+                     skipping: skipping, columns: &columns, rows: &interpolated)
+    }
+
+    /// `enlarge(_:of:by:into:skipping:)` on raw A8 pixels (rows `stride` bytes apart), with the
+    /// scratch arrays it keeps.
+    static func enlarge(_ region: (x: Int, y: Int, width: Int, height: Int), of input: UnsafePointer<UInt8>, stride inStride: Int,
+                        by factor: Int, into target: (x: Int, y: Int, width: Int, height: Int),
+                        of output: UnsafeMutablePointer<UInt8>, stride outStride: Int, skipping: (x: Int, y: Int),
+                        columns: inout [(index: Int, weight: UInt32)], rows interpolated: inout [UInt32]) {
         let q = Double(factor)
         // Output pixel k of the region samples the source at (k + ½)/q − ½, in 1/256ths.
         func position(_ k: Int, limit: Int) -> (index: Int, weight: UInt32) {
@@ -176,20 +188,39 @@ final class ShadowScratch {
         }
         columns.removeAll(keepingCapacity: true)
         for k in 0..<target.width { columns.append(position(k + skipping.x, limit: region.width)) }
-        let (inStride, outStride) = (source.stride, stride)
+        // Each source row is interpolated along x once, into one of two kept rows (an output
+        // row blends two of them along y), rather than four taps per output pixel: the same
+        // sums in the same order, so the same bytes.
+        if interpolated.count < 2 * target.width { interpolated = [UInt32](repeating: 0, count: 2 * target.width) }
+        let last = region.width - 1
         columns.withUnsafeBufferPointer { columns in
-            for k in 0..<target.height {
-                let (row, g) = position(k + skipping.y, limit: region.height)
-                let upper = input + (region.y + row) * inStride + region.x
-                let lower = input + (region.y + min(row + 1, region.height - 1)) * inStride + region.x
-                let out = output + (target.y + k) * outStride + target.x
-                let last = region.width - 1
-                for x in 0..<target.width {
-                    let (i, f) = columns[x]
-                    let j = Swift.min(i &+ 1, last)
-                    let top = UInt32(upper[i]) &* (256 &- f) &+ UInt32(upper[j]) &* f
-                    let bottom = UInt32(lower[i]) &* (256 &- f) &+ UInt32(lower[j]) &* f
-                    out[x] = UInt8(truncatingIfNeeded: (top &* (256 &- g) &+ bottom &* g &+ 32768) >> 16)
+            interpolated.withUnsafeMutableBufferPointer { rows in
+                guard let base = rows.baseAddress else { return }
+                // Which source row each half of `rows` holds (−1: none yet).
+                var held = (-1, -1)
+                func row(_ r: Int) -> UnsafeMutablePointer<UInt32> {
+                    if held.0 == r { return base }
+                    if held.1 == r { return base + target.width }
+                    // Rows are asked for in order, r then r or r + 1: fetching r + 1 keeps r's half,
+                    // and fetching r drops whichever half is older.
+                    let slot = held.0 == r - 1 ? 1 : 0
+                    let into = base + slot * target.width
+                    let line = input + (region.y + r) * inStride + region.x
+                    for x in 0..<target.width {
+                        let (i, f) = columns[x]
+                        let j = Swift.min(i &+ 1, last)
+                        into[x] = UInt32(line[i]) &* (256 &- f) &+ UInt32(line[j]) &* f
+                    }
+                    if slot == 0 { held.0 = r } else { held.1 = r }
+                    return into
+                }
+                for k in 0..<target.height {
+                    let (r, g) = position(k + skipping.y, limit: region.height)
+                    let top = row(r), bottom = row(Swift.min(r + 1, region.height - 1))
+                    let out = output + (target.y + k) * outStride + target.x
+                    for x in 0..<target.width {
+                        out[x] = UInt8(truncatingIfNeeded: (top[x] &* (256 &- g) &+ bottom[x] &* g &+ 32768) >> 16)
+                    }
                 }
             }
         }

@@ -25,14 +25,18 @@ extension LayerRenderer {
         return outer.concatenating(projected ?? Homography(affineTransform(for: state)))
     }
 
-    /// What a layer draws itself, in its bounds coordinates: the bounds, grown by the blurred
-    /// and offset shadow when it casts one.
+    /// What a layer draws itself, in its bounds coordinates: the bounds, and the shadow's
+    /// shape (the bounds moved by the offset) grown by the blur's reach when it casts one —
+    /// only on the side the offset moves it to, so a picture of the layer holds no pixels the
+    /// shadow cannot reach.
     static func extent(of s: LayerState) -> Rect {
         guard s.shadowOpacity > 0 else { return s.bounds }
         let reach = 3 * max(0, min(s.shadowRadius, SceneLimits.maxShadowRadius)) + 2
-        return Rect(x: s.bounds.minX - reach - abs(s.shadowOffset.x), y: s.bounds.minY - reach - abs(s.shadowOffset.y),
-                    width: s.bounds.width + 2 * (reach + abs(s.shadowOffset.x)),
-                    height: s.bounds.height + 2 * (reach + abs(s.shadowOffset.y)))
+        let (dx, dy) = (s.shadowOffset.x, s.shadowOffset.y)
+        let b = s.bounds
+        let minX = min(b.minX, b.minX + dx - reach), maxX = max(b.maxX, b.maxX + dx + reach)
+        let minY = min(b.minY, b.minY + dy - reach), maxY = max(b.maxY, b.maxY + dy + reach)
+        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
     /// A layer's own look, drawn flat: see `renderFace(of:named:scale:)`.

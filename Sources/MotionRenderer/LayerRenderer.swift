@@ -74,11 +74,11 @@ public final class LayerRenderer {
         try canvas(showing: root, at: t, sceneSize: sceneSize, size: size, background: background).pixelBuffer(over: background)
     }
 
-    /// The frame showing `root`'s tree at `t` seconds (see `render(_:at:…)`) as the canvas's
-    /// own pixels copied out, to be converted to an encoder's 4:2:0 on another thread.
-    public func renderSnapshot(_ root: Layer, at t: Double, sceneSize: Size? = nil, size: PixelSize,
-                               background: RGBA = .black) throws(MotionRendererError) -> Canvas.Snapshot {
-        try canvas(showing: root, at: t, sceneSize: sceneSize, size: size, background: background).snapshot(over: background)
+    /// The frame showing `root`'s tree at `t` seconds (see `render(_:at:…)`) in BT.709
+    /// video-range 4:2:0, converted straight from the canvas on this thread.
+    public func renderPlanar(_ root: Layer, at t: Double, sceneSize: Size? = nil, size: PixelSize,
+                             background: RGBA = .black) throws(MotionRendererError) -> PlanarPicture {
+        try canvas(showing: root, at: t, sceneSize: sceneSize, size: size, background: background).planarPicture(over: background)
     }
 
     /// The frame showing `root`'s tree at `t` seconds, as straight RGBA (see `render(_:at:…)`).

@@ -61,13 +61,18 @@ public struct SceneExport {
     /// The frame at `t` seconds, drawn from `tree` (a tree made by `scene.makeLayerTree()` and
     /// moved forward in time only).
     public func frame(of tree: Layer, at t: Double) throws -> PixelBuffer {
-        try renderer.render(tree, at: t, sceneSize: scene.size, size: size, background: scene.background)
+        try frame(of: tree, at: t, by: renderer)
     }
 
-    /// The frame at `t` (see `frame(of:at:)`) as the canvas's pixels, for the encoder's thread
-    /// to convert.
-    func snapshot(of tree: Layer, at t: Double) throws -> Canvas.Snapshot {
-        try renderer.renderSnapshot(tree, at: t, sceneSize: scene.size, size: size, background: scene.background)
+    /// The frame at `t` (see `frame(of:at:)`) drawn by `renderer` (one per thread), in the
+    /// encoder's 4:2:0.
+    func planarFrame(of tree: Layer, at t: Double, by renderer: LayerRenderer) throws -> PlanarPicture {
+        try renderer.renderPlanar(tree, at: t, sceneSize: scene.size, size: size, background: scene.background)
+    }
+
+    /// The frame at `t` (see `frame(of:at:)`) drawn by `renderer`, as RGB.
+    func frame(of tree: Layer, at t: Double, by renderer: LayerRenderer) throws -> PixelBuffer {
+        try renderer.render(tree, at: t, sceneSize: scene.size, size: size, background: scene.background)
     }
 
     /// Writes the frame at `t` as a PNG.
@@ -78,7 +83,12 @@ public struct SceneExport {
     /// Writes every frame to `url` as `format` (.mp4 or .gif), following `progress` (its total
     /// becomes the frame count; cancelling stops before the next frame with
     /// `MediaIOError.cancelled`, and nothing is left). Written beside the target and renamed.
-    public func write(to url: URL, as format: Format, progress: Progress) throws {
+    ///
+    /// An MP4's frames are drawn by `drawingThreads` threads (nil: one per core, at most two),
+    /// each with its own renderer and layer tree, taking every n-th frame; the frames reach the
+    /// encoder in order, and each is a function of its time alone, so the file's bytes do not
+    /// depend on the number of threads.
+    public func write(to url: URL, as format: Format, progress: Progress, drawingThreads: Int? = nil) throws {
         progress.totalUnitCount = Int64(frameCount)
         let fps = self.fps
         let time: @Sendable (Int) -> Double = { Double($0) / Double(fps) }
@@ -100,31 +110,38 @@ public struct SceneExport {
             try writer.finish()
         case .mp4:
             let writer = try VideoWriter(url: url, size: size, framesPerSecond: Int32(fps), keyframeInterval: Int32(fps * 2), bFrames: 2)
-            // Draw the next frames on a second thread while this one encodes (a few frames
-            // ahead at most), so drawing and x264 keep both cores busy. Drawing is the longer
-            // path, so the drawing thread only copies its canvas out; this thread composites and
-            // converts it to the encoder's 4:2:0 in one pass (no RGB copy, no scaler).
+            // Draw the next frames on other threads while this one encodes (a few frames ahead
+            // at most), so drawing and x264 keep both cores busy. Two drawers take alternate
+            // frames (each tree moves forward in time only) and convert each straight from
+            // their canvas to the encoder's 4:2:0 (no copy, no RGB picture, no scaler); this
+            // thread hands them to x264 in order.
             let planar = writer.takesPlanarPictures
-            let pipe = FramePipe<Frame>(capacity: 4)
-            let job = Lent((export: self, tree: scene.makeLayerTree()))
             let count = frameCount
-            let drawer = Thread {
-                for i in 0..<count {
-                    if progress.isCancelled || pipe.isClosed { break }
-                    pipe.put(Result {
-                        let (export, tree) = job.value
-                        return planar ? .canvas(try export.snapshot(of: tree, at: time(i))) : .rgb(try export.frame(of: tree, at: time(i)))
-                    })
+            let lanes = max(1, min(drawingThreads ?? min(2, ProcessInfo.processInfo.activeProcessorCount), count))
+            let pipes = (0..<lanes).map { _ in FramePipe<Frame>(capacity: lanes > 1 ? 2 : 4) }
+            defer { for pipe in pipes { pipe.close() } }
+            for lane in 0..<lanes {
+                let pipe = pipes[lane]
+                let renderer = lane == 0 ? self.renderer : LayerRenderer(imageDirectory: self.renderer.imageDirectory, maxImageSize: self.renderer.maxImageSize)
+                let job = Lent((export: self, tree: scene.makeLayerTree(), renderer: renderer))
+                let drawer = Thread {
+                    for i in Swift.stride(from: lane, to: count, by: lanes) {
+                        if progress.isCancelled || pipe.isClosed { break }
+                        pipe.put(Result {
+                            let (export, tree, renderer) = job.value
+                            return planar ? .planar(try export.planarFrame(of: tree, at: time(i), by: renderer))
+                                          : .rgb(try export.frame(of: tree, at: time(i), by: renderer))
+                        })
+                    }
+                    pipe.close()
                 }
-                pipe.close()
+                drawer.start()
             }
-            drawer.start()
-            defer { pipe.close() }
             var written = 0
-            while let next = pipe.take() {
+            while written < count, let next = pipes[written % lanes].take() {
                 if progress.isCancelled { throw MediaIOError.cancelled }
                 switch try next.get() {
-                case .canvas(let snapshot): try writer.append(snapshot.planarPicture())
+                case .planar(let picture): try writer.append(picture)
                 case .rgb(let picture): try writer.append(picture)
                 }
                 written += 1
@@ -136,9 +153,9 @@ public struct SceneExport {
     }
 }
 
-/// A drawn frame on its way to the encoder: the canvas's pixels, or RGB for the scaler.
+/// A drawn frame on its way to the encoder: already in its 4:2:0, or RGB for the scaler.
 enum Frame: Sendable {
-    case canvas(Canvas.Snapshot)
+    case planar(PlanarPicture)
     case rgb(PixelBuffer)
 }
 

@@ -40,11 +40,20 @@ public struct BoxBlur {
                     let (first, last) = (UInt32(row[0]), UInt32(row[w - 1]))
                     var sum: UInt32 = extend ? first &* UInt32(radius) : 0
                     for x in 0..<radius { sum &+= x < w ? UInt32(row[x]) : (extend ? last : 0) }
-                    for x in 0..<w {
+                    @inline(__always) func step(_ x: Int) {
                         sum &+= x &+ radius < w ? UInt32(row[x &+ radius]) : (extend ? last : 0)
                         out[x] = average(sum)
                         sum &-= x >= radius ? UInt32(row[x &- radius]) : (extend ? first : 0)
                     }
+                    // Where the whole window lies in the row, without the edge tests.
+                    let inner = (start: min(radius, w), end: max(min(radius, w), w - radius))
+                    for x in 0..<inner.start { step(x) }
+                    for x in inner.start..<inner.end {
+                        sum &+= UInt32(row[x &+ radius])
+                        out[x] = average(sum)
+                        sum &-= UInt32(row[x &- radius])
+                    }
+                    for x in inner.end..<w { step(x) }
                 }
                 // Vertical: work → rows, with running sums per column.
                 for x in 0..<w { sums[x] = extend ? UInt32(work[x]) &* UInt32(radius) : 0 }

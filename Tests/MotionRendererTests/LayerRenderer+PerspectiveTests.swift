@@ -52,4 +52,49 @@ struct LayerRendererPerspectiveTests {
         #expect(LayerRenderer.homography(for: state) == nil)
         #expect(LayerRenderer.homography(for: LayerState(position: .zero, bounds: Rect(x: 0, y: 0, width: 5, height: 5))) == nil)
     }
+
+    @Test("a turned layer's shadow lies in the layer's plane: where the homography puts the offset bounds, blurred only slightly")
+    func turnedShadow() throws {
+        // A white shadow moved 40 points down, so most of it shows below the red card; the
+        // card turned about x and y in perspective. Core Animation draws the shadow as part of
+        // the layer, so it turns with it: its corners are the projection of the offset bounds.
+        let json = ##"""
+        {"size": [320, 240], "background": "#000000", "layers": [{"name": "card", "position": [160, 100],
+          "bounds": [0, 0, 120, 80], "backgroundColor": "#ff0000", "rotation": [0.5, 0.6, 0], "perspective": 300,
+          "shadowColor": "#ffffff", "shadowOpacity": 1, "shadowRadius": 1, "shadowOffset": [0, 40]}]}
+        """##
+        let out = TestPaths.scratchFolder("perspective-shadow").appendingPathComponent("card.png")
+        try SceneExport(scene: try Scene.parse(Data(json.utf8)), imageDirectory: TestPaths.repository, format: .png,
+                        duration: 0).writeFrame(at: 0, to: out)
+        let raw = try Subprocess.run("ffmpeg", ["-v", "error", "-i", out.path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        let pixels = [UInt8](raw.stdoutData)
+        try #require(pixels.count == 320 * 240 * 3)
+        func quad(_ dy: Double) -> [Point] {
+            [(0.0, dy), (120.0, dy), (120.0, 80 + dy), (0.0, 80 + dy)].map {
+                PerspectiveOracle.project($0.0, $0.1, rotation: (0.5, 0.6, 0), perspective: 300, anchor: (60, 40), position: (160, 100))
+            }
+        }
+        let card = quad(0), shadow = quad(40)
+        // The blur (σ = 1 point, a little more where the plane comes nearer) reaches about 4
+        // pixels; beyond that margin each pixel is the shadow's white, the card's red or black.
+        var white = 0, black = 0, wrong: [String] = []
+        for y in 0..<240 {
+            for x in 0..<320 {
+                let p = Point(x: Double(x) + 0.5, y: Double(y) + 0.5)
+                let inCard = PerspectiveOracle.depth(p, in: card), inShadow = PerspectiveOracle.depth(p, in: shadow)
+                let o = (y * 320 + x) * 3
+                let (r, g, b) = (Int(pixels[o]), Int(pixels[o + 1]), Int(pixels[o + 2]))
+                if inCard < -6, inShadow > 6 {
+                    white += 1
+                    if r < 245 || g < 245 || b < 245 { wrong.append("(\(x), \(y)) in the shadow: \(r),\(g),\(b)") }
+                } else if inCard < -6, inShadow < -6 {
+                    black += 1
+                    if r > 8 || g > 8 || b > 8 { wrong.append("(\(x), \(y)) outside: \(r),\(g),\(b)") }
+                }
+            }
+        }
+        #expect(white > 1500, "the shadow shows below the card")
+        #expect(black > 30000)
+        #expect(wrong.isEmpty, "\(wrong.count) pixels wrong: \(wrong.prefix(6))")
+    }
 }
