@@ -1,7 +1,7 @@
 import Foundation
 
 /// A value one thread hands to others once: `settle` sets it, `wait` blocks until it is set.
-/// (A cover being made beside an export; a probe's result another thread checks against.)
+/// (A probe's result that the thread making an export's cover checks its own reader against.)
 public final class Handoff<Value: Sendable>: Sendable {
     private let condition = NSCondition()
     /// Written once under `condition`, read under it: the lock orders the two.

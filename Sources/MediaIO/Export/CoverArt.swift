@@ -34,34 +34,48 @@ public final class CoverAttachment: Sendable, Hashable {
     public let format: CoverArt.Format
     /// The picture's size when it is already known (a ready picture's).
     public let knownSize: PixelSize?
-    private let outcome: Handoff<Result<CoverArt, any Error>>
+    /// Left by the making thread once its work, and everything that work held, is released.
+    private let done = DispatchGroup()
+    /// Written once by the making thread before it leaves `done`, read only after `done`.
+    private let outcome: Lent<Result<CoverArt, any Error>?>
 
     /// Cover art that is ready.
     public init(_ art: CoverArt) {
         format = art.format
         knownSize = art.size
-        outcome = Handoff(.success(art))
+        outcome = Lent(.success(art))
     }
 
     /// Starts `make` on another thread at once; `art()` waits for what it returns or throws.
     public init(format: CoverArt.Format, making make: @escaping @Sendable () throws -> CoverArt) {
         self.format = format
         knownSize = nil
-        let outcome = Handoff<Result<CoverArt, any Error>>()
+        let outcome = Lent<Result<CoverArt, any Error>?>(nil)
         self.outcome = outcome
-        DispatchQueue.global(qos: .userInitiated).async {
-            do { outcome.settle(.success(try make())) } catch { outcome.settle(.failure(error)) }
+        DispatchQueue.global(qos: .userInitiated).async(group: done) {
+            outcome.value = Result { try make() }
         }
+    }
+
+    /// The making thread never outlives its attachment: a picture still being made when the
+    /// attachment is dropped (an export that failed early) is waited for here.
+    deinit {
+        done.wait()
+    }
+
+    private var result: Result<CoverArt, any Error> {
+        done.wait()
+        return outcome.value ?? .failure(CancellationError())
     }
 
     /// The picture, once made (blocks until then).
     public func art() throws -> CoverArt {
-        try outcome.wait().get()
+        try result.get()
     }
 
     /// Why the picture could not be made, once that is known (blocks until then); nil when it was.
     public var failure: (any Error)? {
-        if case .failure(let error) = outcome.wait() { return error }
+        if case .failure(let error) = result { return error }
         return nil
     }
 
