@@ -45,9 +45,18 @@ extension Canvas {
     /// Premultiplied ARGB32 over an opaque colour, c + bg·(1 − a), as 0x··RRGGBB.
     fileprivate struct Compositor: Sendable {
         let br, bg, bb: UInt32
+        /// What a fully transparent pixel (0) becomes: the background itself, the commonest
+        /// pixel of most frames, worked out once.
+        private let clear: UInt32
+
+        init(br: UInt32, bg: UInt32, bb: UInt32) {
+            (self.br, self.bg, self.bb) = (br, bg, bb)
+            clear = Premultiplied.scale(br, by: 255) << 16 | Premultiplied.scale(bg, by: 255) << 8 | Premultiplied.scale(bb, by: 255)
+        }
 
         @inline(__always)
         func callAsFunction(_ pixel: UInt32) -> UInt32 {
+            guard pixel != 0 else { return clear }
             let a = pixel >> 24
             guard a != 255 else { return pixel & 0x00FF_FFFF }
             let inverse = 255 - a

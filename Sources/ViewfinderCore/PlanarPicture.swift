@@ -55,12 +55,19 @@ public struct PlanarPicture: Sendable, Equatable {
         defer { pair.deallocate() }
         luma.withUnsafeMutableBufferPointer { luma in
             guard let lumaBase = luma.baseAddress else { return }
+            // Runs of one colour (a frame's background, flat shapes) are converted once: the
+            // last pixel's value is kept, the same bytes as converting each.
             func lumaRow(_ line: Int, _ source: UnsafeMutablePointer<UInt32>) {
                 let out = lumaBase + line * width
+                var last = source[0] ^ 1, lastY: UInt8 = 0
                 for x in 0..<width {
                     let p = source[x]
-                    let r = Int32(p >> 16 & 0xFF), g = Int32(p >> 8 & 0xFF), b = Int32(p & 0xFF)
-                    out[x] = UInt8(truncatingIfNeeded: (yr &* r &+ yg &* g &+ yb &* b &+ (16 << 16 | 1 << 15)) >> 16)
+                    if p != last {
+                        let r = Int32(p >> 16 & 0xFF), g = Int32(p >> 8 & 0xFF), b = Int32(p & 0xFF)
+                        lastY = UInt8(truncatingIfNeeded: (yr &* r &+ yg &* g &+ yb &* b &+ (16 << 16 | 1 << 15)) >> 16)
+                        last = p
+                    }
+                    out[x] = lastY
                 }
             }
             cb.withUnsafeMutableBufferPointer { cb in
@@ -74,15 +81,24 @@ public struct PlanarPicture: Sendable, Equatable {
                         lumaRow(2 * cy, top)
                         if hasBottom { lumaRow(2 * cy + 1, bottom) }
                         let outU = cbBase + cy * cw, outV = crBase + cy * cw
+                        // The last block of one colour throughout, and its Cb and Cr.
+                        var flat: UInt32?, flatU: UInt8 = 0, flatV: UInt8 = 0
                         for cx in 0..<cw {
                             let x0 = 2 * cx, x1 = min(2 * cx + 1, width - 1)
                             let a = top[x0], b1 = top[x1], c = bottom[x0], d = bottom[x1]
+                            let uniform = a == b1 && a == c && a == d
+                            if uniform && a == flat {
+                                outU[cx] = flatU
+                                outV[cx] = flatV
+                                continue
+                            }
                             // Sums of four pixels: the shift by 18 divides by 4 as well.
                             let r = Int32(a >> 16 & 0xFF) + Int32(b1 >> 16 & 0xFF) + Int32(c >> 16 & 0xFF) + Int32(d >> 16 & 0xFF)
                             let g = Int32(a >> 8 & 0xFF) + Int32(b1 >> 8 & 0xFF) + Int32(c >> 8 & 0xFF) + Int32(d >> 8 & 0xFF)
                             let b = Int32(a & 0xFF) + Int32(b1 & 0xFF) + Int32(c & 0xFF) + Int32(d & 0xFF)
                             outU[cx] = UInt8(truncatingIfNeeded: (ur &* r &+ ug &* g &+ ub &* b &+ (128 << 18 | 1 << 17)) >> 18)
                             outV[cx] = UInt8(truncatingIfNeeded: (vr &* r &+ vg &* g &+ vb &* b &+ (128 << 18 | 1 << 17)) >> 18)
+                            if uniform { (flat, flatU, flatV) = (a, outU[cx], outV[cx]) }
                         }
                     }
                 }

@@ -51,4 +51,38 @@ struct PlanarPictureTests {
         let worst = zip(ours, oracle).map { abs(Int($0) - Int($1)) }.max() ?? 0
         #expect(worst <= 1, "largest difference \(worst)")
     }
+
+    @Test("runs of one colour, converted once, give the bytes of each pixel and block converted alone")
+    func runsConvertAlike() throws {
+        // 10×6 in runs of a few colours, with the traps of the kept values: a block of a colour
+        // one bit away from the first pixel's, after a first block that is not of one colour.
+        let (width, height) = (10, 6)
+        let colours = [RGB(10, 20, 30), RGB(10, 20, 31), RGB(200, 40, 90), RGB(0, 0, 0)]
+        var grid = [[Int]](repeating: [Int](repeating: 2, count: width), count: height)
+        grid[0][0] = 0
+        for y in 0..<2 { for x in 2..<4 { grid[y][x] = 1 } }
+        for y in 2..<6 { for x in 0..<10 where (x / 3 + y) % 2 == 0 { grid[y][x] = 3 } }
+        grid[5][9] = 1
+        var bytes: [UInt8] = []
+        for row in grid { for c in row { bytes += [colours[c].r, colours[c].g, colours[c].b] } }
+        let picture = PlanarPicture(try #require(PixelBuffer(width: width, height: height, bytes: bytes)))
+        for y in 0..<height {
+            for x in 0..<width {
+                let alone = PlanarPicture(PixelBuffer(width: 1, height: 1, fill: colours[grid[y][x]]))
+                #expect(picture.luma[y * width + x] == alone.luma[0], "Y′ at \(x), \(y)")
+            }
+        }
+        for cy in 0..<picture.chromaHeight {
+            for cx in 0..<picture.chromaWidth {
+                var block: [UInt8] = []
+                for (dy, dx) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                    let c = colours[grid[2 * cy + dy][2 * cx + dx]]
+                    block += [c.r, c.g, c.b]
+                }
+                let alone = PlanarPicture(try #require(PixelBuffer(width: 2, height: 2, bytes: block)))
+                #expect(picture.cb[cy * picture.chromaWidth + cx] == alone.cb[0], "Cb at \(cx), \(cy)")
+                #expect(picture.cr[cy * picture.chromaWidth + cx] == alone.cr[0], "Cr at \(cx), \(cy)")
+            }
+        }
+    }
 }
