@@ -84,10 +84,12 @@ v.addEventListener('loadeddata', async () => {
   for (const t of times) {
     // 'seeked' can come before the new picture is presented (a loaded machine shows this): wait
     // for the presented frame as well (requestVideoFrameCallback, or a moment where it is
-    // missing or never fires for an unchanged frame), then read until two reads agree.
+    // missing or never fires for an unchanged frame), then read until two reads agree. The
+    // moment is long (1.5 s): on a loaded machine a new picture took more than 250 ms, and two
+    // reads of the old one agreed (a make test run read the previous probe's frame).
     const presented = new Promise(done => {
       if ('requestVideoFrameCallback' in v) v.requestVideoFrameCallback(() => done());
-      setTimeout(done, 250);
+      setTimeout(done, 1500);
     });
     await new Promise(done => { v.addEventListener('seeked', done, { once: true }); v.currentTime = t; });
     await presented;
