@@ -10,18 +10,24 @@ import ViewfinderTestSupport
 /// transform, multiplied out here, projects them.
 @Suite("Perspective")
 struct LayerRendererPerspectiveTests {
+    /// Frame 0 of a 320×240 scene, written as a PNG and read back as RGB by the ffmpeg CLI.
+    static func frameZero(of json: String, in folder: String) throws -> [UInt8] {
+        let out = TestPaths.scratchFolder(folder).appendingPathComponent("card.png")
+        try SceneExport(scene: try Scene.parse(Data(json.utf8)), imageDirectory: TestPaths.repository, format: .png,
+                        duration: 0).writeFrame(at: 0, to: out)
+        let raw = try Subprocess.run("ffmpeg", ["-v", "error", "-i", out.path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        let pixels = [UInt8](raw.stdoutData)
+        try #require(pixels.count == 320 * 240 * 3)
+        return pixels
+    }
+
     @Test("a layer turned about y and x in perspective: its PNG matches the homography computed here")
     func turnedLayer() throws {
         let json = ##"""
         {"size": [320, 240], "background": "#000000", "layers": [{"name": "card", "position": [160, 120],
           "bounds": [0, 0, 120, 80], "backgroundColor": "#ff0000", "rotation": [0.3, 0.8, 0.1], "perspective": 300}]}
         """##
-        let out = TestPaths.scratchFolder("perspective-png").appendingPathComponent("card.png")
-        try SceneExport(scene: try Scene.parse(Data(json.utf8)), imageDirectory: TestPaths.repository, format: .png,
-                        duration: 0).writeFrame(at: 0, to: out)
-        let raw = try Subprocess.run("ffmpeg", ["-v", "error", "-i", out.path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
-        let pixels = [UInt8](raw.stdoutData)
-        try #require(pixels.count == 320 * 240 * 3)
+        let pixels = try Self.frameZero(of: json, in: "perspective-png")
         let corners = [(0.0, 0.0), (120.0, 0.0), (120.0, 80.0), (0.0, 80.0)].map {
             PerspectiveOracle.project($0.0, $0.1, rotation: (0.3, 0.8, 0.1), perspective: 300, anchor: (60, 40), position: (160, 120))
         }
@@ -63,12 +69,7 @@ struct LayerRendererPerspectiveTests {
           "bounds": [0, 0, 120, 80], "backgroundColor": "#ff0000", "rotation": [0.5, 0.6, 0], "perspective": 300,
           "shadowColor": "#ffffff", "shadowOpacity": 1, "shadowRadius": 1, "shadowOffset": [0, 40]}]}
         """##
-        let out = TestPaths.scratchFolder("perspective-shadow").appendingPathComponent("card.png")
-        try SceneExport(scene: try Scene.parse(Data(json.utf8)), imageDirectory: TestPaths.repository, format: .png,
-                        duration: 0).writeFrame(at: 0, to: out)
-        let raw = try Subprocess.run("ffmpeg", ["-v", "error", "-i", out.path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
-        let pixels = [UInt8](raw.stdoutData)
-        try #require(pixels.count == 320 * 240 * 3)
+        let pixels = try Self.frameZero(of: json, in: "perspective-shadow")
         func quad(_ dy: Double) -> [Point] {
             [(0.0, dy), (120.0, dy), (120.0, 80 + dy), (0.0, 80 + dy)].map {
                 PerspectiveOracle.project($0.0, $0.1, rotation: (0.5, 0.6, 0), perspective: 300, anchor: (60, 40), position: (160, 100))
