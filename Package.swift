@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers (see ../shared/design.md): core → C shims → engines → features → front ends.
+// Layers (see ../shared/design.md), one folder each under Sources/: Core → CShims → Engines →
+// Features → UI → Apps. Targets keep their names; `path:` says which layer each lives in.
 // Dependencies only point down.
 /// glib's headers live in an architecture-specific folder on Debian.
 let glibIncludeFlags = ["-I/usr/include/glib-2.0"]
@@ -40,81 +41,81 @@ let package = Package(
     ],
     targets: [
         // Core: Foundation only.
-        .target(name: "ViewfinderCore"),
+        .target(name: "ViewfinderCore", path: "Sources/Core/ViewfinderCore"),
 
         // C shims.
         .systemLibrary(
-            name: "CFFmpeg",
+            name: "CFFmpeg", path: "Sources/CShims/CFFmpeg",
             pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev", "libavdevice-dev"])]
         ),
         // libvips' pkg-config output carries `-pthread`, which SwiftPM rejects with a warning, so
         // the module links the libraries itself and only the C shim sees glib's include paths.
         // Swift code imports the shim alone, whose header uses opaque types.
-        .systemLibrary(name: "CVips", providers: [.apt(["libvips-dev"])]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CVips", path: "Sources/CShims/CVips", providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CShims/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCairo", path: "Sources/CShims/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // libimagequant, the GIF writer's palette maker (already loaded with libvips, which uses it).
-        .systemLibrary(name: "CImageQuant", providers: [.apt(["libimagequant-dev"])]),
+        .systemLibrary(name: "CImageQuant", path: "Sources/CShims/CImageQuant", providers: [.apt(["libimagequant-dev"])]),
         // OpenSSL's libcrypto, for SHA-256 (the library names originals by their content).
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCrypto", path: "Sources/CShims/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // GTK's pkg-config output carries flags SwiftPM refuses (-pthread, -msse), so the module
         // map links the libraries and the Swift targets that import it get the include paths.
-        .systemLibrary(name: "CGtk", providers: [.apt(["libgtk-4-dev"])]),
+        .systemLibrary(name: "CGtk", path: "Sources/CShims/CGtk", providers: [.apt(["libgtk-4-dev"])]),
         // libadwaita 1.2: the GNOME look (application window, header bar, toasts, leaflet, the
         // style manager that follows the desktop's light or dark preference).
-        .systemLibrary(name: "CAdwaita", providers: [.apt(["libadwaita-1-dev"])]),
+        .systemLibrary(name: "CAdwaita", path: "Sources/CShims/CAdwaita", providers: [.apt(["libadwaita-1-dev"])]),
         .target(
             name: "CVipsShim",
-            dependencies: ["CVips"],
+            dependencies: ["CVips"], path: "Sources/CShims/CVipsShim",
             cSettings: [.unsafeFlags(glibIncludeFlags)],
             linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
         ),
         // gexiv2 (exiv2's GObject binding) behind a plain-C face: photo metadata, location stripping.
         .target(
-            name: "CExivShim",
+            name: "CExivShim", path: "Sources/CShims/CExivShim",
             cSettings: [.unsafeFlags(glibIncludeFlags)],
             linkerSettings: [.linkedLibrary("gexiv2"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
         ),
 
         // Engines.
-        .target(name: "MediaIO", dependencies: ["ViewfinderCore", "CFFmpeg", "CImageQuant"]),
-        .target(name: "Imaging", dependencies: ["ViewfinderCore", "CVips", "CVipsShim", "CCairo", "CExivShim"]),
-        .target(name: "Store", dependencies: ["ViewfinderCore", "CSQLite", "CCrypto"]),
+        .target(name: "MediaIO", dependencies: ["ViewfinderCore", "CFFmpeg", "CImageQuant"], path: "Sources/Engines/MediaIO"),
+        .target(name: "Imaging", dependencies: ["ViewfinderCore", "CVips", "CVipsShim", "CCairo", "CExivShim"], path: "Sources/Engines/Imaging"),
+        .target(name: "Store", dependencies: ["ViewfinderCore", "CSQLite", "CCrypto"], path: "Sources/Engines/Store"),
 
         // Features.
-        .target(name: "CoverPicker", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"]),
-        .target(name: "VideoEditing", dependencies: ["ViewfinderCore", "MediaIO"]),
-        .target(name: "HUD", dependencies: ["ViewfinderCore"]),
-        .target(name: "Motion", dependencies: ["ViewfinderCore"]),
-        .target(name: "MotionRenderer", dependencies: ["ViewfinderCore", "Motion", "Imaging", "MediaIO"]),
-        .target(name: "AvatarCrop", dependencies: ["ViewfinderCore", "Imaging"]),
-        .target(name: "MediaLibrary", dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store"]),
-        .target(name: "Capture", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"]),
+        .target(name: "CoverPicker", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"], path: "Sources/Features/CoverPicker"),
+        .target(name: "VideoEditing", dependencies: ["ViewfinderCore", "MediaIO"], path: "Sources/Features/VideoEditing"),
+        .target(name: "HUD", dependencies: ["ViewfinderCore"], path: "Sources/Features/HUD"),
+        .target(name: "Motion", dependencies: ["ViewfinderCore"], path: "Sources/Features/Motion"),
+        .target(name: "MotionRenderer", dependencies: ["ViewfinderCore", "Motion", "Imaging", "MediaIO"], path: "Sources/Features/MotionRenderer"),
+        .target(name: "AvatarCrop", dependencies: ["ViewfinderCore", "Imaging"], path: "Sources/Features/AvatarCrop"),
+        .target(name: "MediaLibrary", dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store"], path: "Sources/Features/MediaLibrary"),
+        .target(name: "Capture", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"], path: "Sources/Features/Capture"),
 
         // The desktop app's thin GTK layer: object ownership, signals, the main loop, drawing.
-        .target(name: "StudioKit", dependencies: ["ViewfinderCore", "CGtk", "CAdwaita", "CCairo"], swiftSettings: [gtkIncludeFlags]),
+        .target(name: "StudioKit", dependencies: ["ViewfinderCore", "CGtk", "CAdwaita", "CCairo"], path: "Sources/UI/StudioKit", swiftSettings: [gtkIncludeFlags]),
 
         // Components: the GTK 4 pickers, cover chooser, crop editor, camera, trimmer and HUD that
         // any Swift GTK app embeds (and Studio runs on).
         .target(
             name: "ViewfinderUI",
             dependencies: ["ViewfinderCore", "StudioKit", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD",
-                           "AvatarCrop", "MediaLibrary", "Capture", "Motion", "MotionRenderer"],
+                           "AvatarCrop", "MediaLibrary", "Capture", "Motion", "MotionRenderer"], path: "Sources/UI/ViewfinderUI",
             swiftSettings: [gtkIncludeFlags]
         ),
 
         // Front ends. CommandLineKit is the CLI's generic option parser, a library so the fuzz
         // targets can reach it.
-        .target(name: "CommandLineKit"),
+        .target(name: "CommandLineKit", path: "Sources/Apps/CommandLineKit"),
         .executableTarget(
             name: "viewfinder",
-            dependencies: ["CommandLineKit", "ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion", "MotionRenderer"]
+            dependencies: ["CommandLineKit", "ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion", "MotionRenderer"], path: "Sources/Apps/viewfinder"
         ),
         .executableTarget(
             name: "ViewfinderStudio",
             dependencies: ["CommandLineKit", "ViewfinderCore", "StudioKit", "ViewfinderUI", "MediaIO", "Imaging", "CoverPicker",
-                           "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion"],
+                           "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion"], path: "Sources/Apps/ViewfinderStudio",
             swiftSettings: [gtkIncludeFlags]
         ),
 
@@ -141,38 +142,38 @@ let package = Package(
         // Tests mirror the sources. The support target generates fixtures with the ffmpeg CLI
         // (the tests' independent oracle) and finds the shared media corpus and the built tool.
         .target(name: "ViewfinderTestSupport", dependencies: ["ViewfinderCore"], path: "Tests/Support"),
-        .testTarget(name: "ViewfinderCoreTests", dependencies: ["ViewfinderCore", "ViewfinderTestSupport"]),
-        .testTarget(name: "MediaIOTests", dependencies: ["ViewfinderCore", "MediaIO", "ViewfinderTestSupport"]),
-        .testTarget(name: "ImagingTests", dependencies: ["ViewfinderCore", "Imaging", "ViewfinderTestSupport"]),
+        .testTarget(name: "ViewfinderCoreTests", dependencies: ["ViewfinderCore", "ViewfinderTestSupport"], path: "Tests/Core/ViewfinderCoreTests"),
+        .testTarget(name: "MediaIOTests", dependencies: ["ViewfinderCore", "MediaIO", "ViewfinderTestSupport"], path: "Tests/Engines/MediaIOTests"),
+        .testTarget(name: "ImagingTests", dependencies: ["ViewfinderCore", "Imaging", "ViewfinderTestSupport"], path: "Tests/Engines/ImagingTests"),
         .testTarget(
             name: "CoverPickerTests",
-            dependencies: ["ViewfinderCore", "MediaIO", "CoverPicker", "ViewfinderTestSupport"]
+            dependencies: ["ViewfinderCore", "MediaIO", "CoverPicker", "ViewfinderTestSupport"], path: "Tests/Features/CoverPickerTests"
         ),
         .testTarget(
             name: "VideoEditingTests",
-            dependencies: ["ViewfinderCore", "MediaIO", "VideoEditing", "ViewfinderTestSupport"]
+            dependencies: ["ViewfinderCore", "MediaIO", "VideoEditing", "ViewfinderTestSupport"], path: "Tests/Features/VideoEditingTests"
         ),
-        .testTarget(name: "HUDTests", dependencies: ["ViewfinderCore", "HUD"]),
-        .testTarget(name: "MotionTests", dependencies: ["ViewfinderCore", "Motion", "ViewfinderTestSupport"]),
+        .testTarget(name: "HUDTests", dependencies: ["ViewfinderCore", "HUD"], path: "Tests/Features/HUDTests"),
+        .testTarget(name: "MotionTests", dependencies: ["ViewfinderCore", "Motion", "ViewfinderTestSupport"], path: "Tests/Features/MotionTests"),
         .testTarget(
             name: "MotionRendererTests",
-            dependencies: ["ViewfinderCore", "Motion", "Imaging", "MotionRenderer", "ViewfinderTestSupport"]
+            dependencies: ["ViewfinderCore", "Motion", "Imaging", "MotionRenderer", "ViewfinderTestSupport"], path: "Tests/Features/MotionRendererTests"
         ),
         .testTarget(
             name: "AvatarCropTests",
-            dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "ViewfinderTestSupport"]
+            dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "ViewfinderTestSupport"], path: "Tests/Features/AvatarCropTests"
         ),
-        .testTarget(name: "StoreTests", dependencies: ["ViewfinderCore", "Store", "ViewfinderTestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["ViewfinderCore", "Store", "ViewfinderTestSupport"], path: "Tests/Engines/StoreTests"),
         .testTarget(
             name: "MediaLibraryTests",
-            dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store", "MediaLibrary", "ViewfinderTestSupport"]
+            dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store", "MediaLibrary", "ViewfinderTestSupport"], path: "Tests/Features/MediaLibraryTests"
         ),
-        .testTarget(name: "CaptureTests", dependencies: ["ViewfinderCore", "MediaIO", "Capture", "Imaging", "ViewfinderTestSupport"]),
-        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
-        .testTarget(name: "ViewfinderCLITests", dependencies: ["ViewfinderCore", "Store", "ViewfinderTestSupport"]),
-        .testTarget(name: "ViewfinderUITests", dependencies: ["ViewfinderCore", "ViewfinderUI", "MediaLibrary", "Capture"]),
+        .testTarget(name: "CaptureTests", dependencies: ["ViewfinderCore", "MediaIO", "Capture", "Imaging", "ViewfinderTestSupport"], path: "Tests/Features/CaptureTests"),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"], path: "Tests/Apps/CommandLineKitTests"),
+        .testTarget(name: "ViewfinderCLITests", dependencies: ["ViewfinderCore", "Store", "ViewfinderTestSupport"], path: "Tests/Apps/ViewfinderCLITests"),
+        .testTarget(name: "ViewfinderUITests", dependencies: ["ViewfinderCore", "ViewfinderUI", "MediaLibrary", "Capture"], path: "Tests/UI/ViewfinderUITests"),
         // The desktop app, driven under Xvfb; reads its screenshots with Imaging.
-        .testTarget(name: "StudioTests", dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "MediaLibrary", "ViewfinderTestSupport"],
+        .testTarget(name: "StudioTests", dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "MediaLibrary", "ViewfinderTestSupport"], path: "Tests/Apps/StudioTests",
                     // The HUD's golden screenshots, read from the source tree by path.
                     exclude: ["Goldens"]),
     ],

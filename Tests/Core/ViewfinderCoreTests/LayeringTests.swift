@@ -33,8 +33,24 @@ struct LayeringTests {
                                     "MediaLibrary", "Capture", "Motion", "MotionRenderer"]).union(engines),
     ]
 
+    /// The folder under `Sources/` that holds each layer's modules (design.md's table).
+    static let layerFolders: [String: Set<String>] = [
+        "Core": ["ViewfinderCore"],
+        "CShims": cModules,
+        "Engines": engines,
+        "Features": ["CoverPicker", "VideoEditing", "AvatarCrop", "MediaLibrary", "Capture", "HUD", "Motion", "MotionRenderer"],
+        "UI": ["StudioKit", "ViewfinderUI"],
+        "Apps": ["viewfinder", "ViewfinderStudio", "CommandLineKit"],
+    ]
+
+    /// `Sources/<layer>/<module>`.
+    static func folder(of module: String) -> URL? {
+        guard let layer = layerFolders.first(where: { $0.value.contains(module) })?.key else { return nil }
+        return TestPaths.repository.appendingPathComponent("Sources/\(layer)/\(module)")
+    }
+
     static func imports(of module: String) throws -> [(file: String, line: String)] {
-        let folder = TestPaths.repository.appendingPathComponent("Sources/\(module)")
+        let folder = try #require(Self.folder(of: module), "\(module) is in no layer")
         var found: [(String, String)] = []
         for name in try FileManager.default.subpathsOfDirectory(atPath: folder.path) where name.hasSuffix(".swift") {
             let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
@@ -51,7 +67,7 @@ struct LayeringTests {
 
     @Test("each module imports only what its layer allows", arguments: allowed.keys.sorted())
     func layer(_ module: String) throws {
-        let folder = TestPaths.repository.appendingPathComponent("Sources/\(module)")
+        let folder = try #require(Self.folder(of: module), "\(module) is in no layer")
         #expect(try FileManager.default.subpathsOfDirectory(atPath: folder.path).contains { $0.hasSuffix(".swift") },
                 "no sources found for \(module)")
         let lines = try Self.imports(of: module)
@@ -61,6 +77,17 @@ struct LayeringTests {
             if Self.cModules.contains(imported) {
                 #expect(line.hasPrefix("internal import "), "\(module)/\(file): a C module must be an internal import: \(line)")
             }
+        }
+    }
+
+    @Test("the folders under Sources/ are the layers, and each holds exactly its modules")
+    func folders() throws {
+        let sources = TestPaths.repository.appendingPathComponent("Sources")
+        let layers = try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted()
+        #expect(layers == Self.layerFolders.keys.sorted())
+        for (layer, modules) in Self.layerFolders {
+            let found = try FileManager.default.contentsOfDirectory(atPath: sources.appendingPathComponent(layer).path)
+            #expect(Set(found) == modules, "Sources/\(layer) holds \(found.sorted())")
         }
     }
 }
