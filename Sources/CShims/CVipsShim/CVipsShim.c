@@ -1,5 +1,6 @@
 #include <string.h>
 #include "CVipsShim.h"
+#include <lcms2.h>
 #include <vips/vips.h>
 
 static void vf_vips_quiet_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
@@ -130,19 +131,54 @@ VipsImage *vf_vips_autorotate(VipsImage *image) {
 }
 
 
+int vf_vips_profile(VipsImage *image, char *name, size_t size) {
+    if (size > 0) name[0] = 0;
+    if (!vips_image_get_typeof(image, VIPS_META_ICC_NAME)) return 0;
+    const void *data = NULL;
+    size_t length = 0;
+    if (vips_image_get_blob(image, VIPS_META_ICC_NAME, &data, &length) != 0 || !data || length < 132) {
+        vips_error_clear();
+        return -1;
+    }
+    cmsHPROFILE profile = cmsOpenProfileFromMem(data, (cmsUInt32Number)length);
+    if (!profile) return -1;
+    // A profile must describe the image's own colours: an RGB one for colour, a grey one for
+    // grey, a CMYK one for CMYK.
+    cmsColorSpaceSignature space = cmsGetColorSpace(profile);
+    int bands = vips_image_get_bands(image);
+    VipsInterpretation kind = vips_image_get_interpretation(image);
+    int fits = kind == VIPS_INTERPRETATION_CMYK ? space == cmsSigCmykData
+        : (bands >= 3 ? space == cmsSigRgbData : space == cmsSigGrayData);
+    if (size > 0) cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", name, (cmsUInt32Number)size);
+    cmsCloseProfile(profile);
+    return fits ? 1 : -1;
+}
+
 VipsImage *vf_vips_to_srgb8(VipsImage *image) {
     VipsImage *current = image;
     g_object_ref(current);
     VipsInterpretation kind = vips_image_get_interpretation(current);
     VipsImage *next = NULL;
+    char unused[8];
+    int profile = vf_vips_profile(current, unused, 0);
     if (kind == VIPS_INTERPRETATION_CMYK) {
         // CMYK has no meaning without a profile: use the embedded one, else libvips' own.
-        int status = vips_image_get_typeof(current, VIPS_META_ICC_NAME)
+        int status = profile == 1
             ? vips_icc_import(current, &next, "embedded", TRUE, "pcs", VIPS_PCS_XYZ, NULL)
             : vips_icc_import(current, &next, "input_profile", "cmyk", "pcs", VIPS_PCS_XYZ, NULL);
         g_object_unref(current);
         if (status != 0) return NULL;
         current = next;
+    } else if (profile == 1) {
+        // Wide-gamut and other tagged photos (Display P3, Adobe RGB): from their profile to
+        // sRGB with LittleCMS, relative colorimetric as browsers do. A profile LittleCMS
+        // refuses leaves the photo read as sRGB (the caller learns of it from vf_vips_profile).
+        if (vips_icc_transform(current, &next, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_RELATIVE, NULL) == 0) {
+            g_object_unref(current);
+            current = next;
+        } else {
+            vips_error_clear();
+        }
     }
     if (vips_colourspace(current, &next, VIPS_INTERPRETATION_sRGB, NULL) != 0) {
         g_object_unref(current);

@@ -16,6 +16,28 @@ public struct ImageInfo: Sendable, Equatable {
     public let bands: Int
     /// When the photo was taken (EXIF DateTimeOriginal, read as UTC for want of a zone), if known.
     public var creationDate: Date? = nil
+    /// The embedded ICC profile, which pixels are converted from (to sRGB).
+    public var profile: ColourProfile = .none
+
+    /// A photo's embedded colour profile.
+    public enum ColourProfile: Sendable, Equatable {
+        /// No profile: the pixels are taken as sRGB.
+        case none
+        /// A profile LittleCMS reads, with its description ("Display P3", "Adobe RGB (1998)").
+        case embedded(String)
+        /// A damaged profile, or one for other colours than the image's: the pixels are taken
+        /// as sRGB (CMYK through a built-in profile).
+        case unusable
+
+        /// How `info` shows it.
+        public var summary: String {
+            switch self {
+            case .none: "none (sRGB assumed)"
+            case .embedded(let name): name.isEmpty ? "embedded (no description)" : name
+            case .unusable: "damaged or not for these colours (read as sRGB)"
+            }
+        }
+    }
 
     /// The size once the EXIF orientation is applied (5...8 swap the sides).
     public var displaySize: PixelSize { orientation >= 5 ? storedSize.transposed : storedSize }
@@ -50,6 +72,17 @@ public struct ImageInfo: Sendable, Equatable {
         if vf_vips_metadata_string(owner.pointer, "exif-ifd2-DateTimeOriginal", &buffer, buffer.count) == 0 {
             let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             info.creationDate = ImageInfo.exifDate(text)
+        }
+        buffer = [CChar](repeating: 0, count: 256)
+        switch vf_vips_profile(owner.pointer, &buffer, buffer.count) {
+        case 1:
+            // A description is the file's text: control characters never reach a terminal.
+            let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            info.profile = .embedded(String(String.UnicodeScalarView(text.unicodeScalars.filter {
+                $0.properties.generalCategory != .control
+            })))
+        case 0: info.profile = .none
+        default: info.profile = .unusable
         }
         return info
     }

@@ -21,12 +21,16 @@ enum CoverCommand: Command {
         OptionSpec("max-size", value: "WxH", help: "Fit the cover in this box (never enlarged)."),
         OptionSpec("max-duration", value: "S", help: "Refuse longer videos (default 30, 0 = no limit)."),
         OptionSpec("quality", value: "Q", help: "JPEG/WebP quality 1-100 (default \(CoverFlow.coverQuality))."),
+        Arguments.hdrOption,
         OptionSpec("json", help: "Print the requested and actual times and the output as JSON."),
     ]
     static let discussion = """
     The cover is the last frame whose presentation time is at or before TIME, counted from the
     first frame (0 = first frame), decoded exactly (not the nearest keyframe), rotated as the
     video's display matrix says. The frame's actual time is printed.
+
+    HDR video (HLG or PQ, Dolby Vision 8.x through its base layer) is tone-mapped to SDR as
+    the phone showed it (see --hdr and the README's Colour section).
 
     --suggest ranks sampled frames (keyframes, and frames every 0.5 s in long GOPs) by exposure,
     sharpness, colour and stillness; near-black, near-white, flat and blurred frames and frames
@@ -42,7 +46,7 @@ enum CoverCommand: Command {
         let input = URL(fileURLWithPath: arguments.positionals[0])
         let limit = try Arguments.durationLimit(arguments)
         if arguments.flag("suggest") {
-            for option in ["at", "output", "max-size", "quality"] where arguments.value(option) != nil {
+            for option in ["at", "output", "max-size", "quality", "hdr"] where arguments.value(option) != nil {
                 throw UsageError(message: "--suggest prints times; it takes no --\(option)", command: name)
             }
             return try suggest(input, count: try arguments.integer("count", in: 1...20, default: 3), limit: limit,
@@ -57,10 +61,12 @@ enum CoverCommand: Command {
         let position = best ? TimePosition.time(.zero) : try Arguments.position(at, option: "at", in: arguments)
         let size = try Arguments.frameSize(arguments)
         let quality = try arguments.integer("quality", in: 1...100, default: CoverFlow.coverQuality)
+        let hdr = try Arguments.hdrConversion(arguments)
         try Arguments.checkImageOutput(output, input: input, option: "output", in: arguments)
 
         ImagingRuntime.loadsOptionalFormats = false  // only JPEG/PNG/WebP are written here
         let reader = try CoverPicker.open(input, limit: limit)
+        reader.hdr = hdr
         var requested = position
         if best, let first = try CoverPicker.suggestions(from: reader, count: 1).first { requested = .time(first.time) }
         let frame = try CoverPicker.cover(from: reader, at: requested, size: size)
@@ -85,7 +91,7 @@ enum CoverCommand: Command {
 
     /// `--embed`: the video copied with the cover inside it.
     private static func embed(_ input: URL, arguments: ParsedArguments, limit: DurationLimit) throws -> Int32 {
-        for option in ["max-size", "quality"] where arguments.value(option) != nil {
+        for option in ["max-size", "quality", "hdr"] where arguments.value(option) != nil {
             throw UsageError(message: "--embed attaches the whole frame as a 4:2:0 JPEG at quality \(CoverFlow.coverQuality); it takes no --\(option)", command: name)
         }
         let choice = try ExportOptions.coverChoice(arguments.value("at") ?? "0", option: "at", in: arguments) ?? .best

@@ -18,6 +18,7 @@ enum FilmstripCommand: Command {
         OptionSpec("exact", help: "The exact frame at each i·d/N instead of a fast frame from each slice."),
         OptionSpec("max-duration", value: "S", help: "Refuse longer videos (default 30, 0 = no limit)."),
         OptionSpec("quality", value: "Q", help: "JPEG quality 1-100 (default 85)."),
+        Arguments.hdrOption,
         OptionSpec("quiet", short: "q", help: "No progress display (shown on stderr when decoding takes a while)."),
         OptionSpec("json", help: "Print the requested and actual times and the outputs as JSON."),
     ]
@@ -30,6 +31,7 @@ enum FilmstripCommand: Command {
     fewer frames than cells leaves the cells without a frame of their own empty and says so.
     OUT ending in .jpg, .jpeg, .png or .webp gets one sheet with the frames side by side; any
     other OUT is a folder that receives frame-01.jpg ... frame-NN.jpg (NN: the cell's number).
+    HDR video (HLG or PQ) is tone-mapped to SDR unless --hdr says otherwise.
     """
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -40,6 +42,7 @@ enum FilmstripCommand: Command {
         let quality = try arguments.integer("quality", in: 1...100, default: 85)
         let limit = try Arguments.durationLimit(arguments)
         let mode: FrameMode = arguments.flag("exact") ? .exact : .fast
+        let hdr = try Arguments.hdrConversion(arguments)
         let sheet = ImageFormat(pathExtension: output.pathExtension) != nil
         if sheet {
             try Arguments.checkImageOutput(output, input: input, option: "output", in: arguments)
@@ -47,6 +50,7 @@ enum FilmstripCommand: Command {
 
         ImagingRuntime.loadsOptionalFormats = false  // only JPEG/PNG/WebP are written here
         let reader = try CoverPicker.open(input, limit: limit)
+        reader.hdr = hdr
         // Exact frames, and fast cells decoded forward, can take a while on long GOPs: under the HUD.
         let shared = Lent(reader)
         let label = mode == .exact ? "Decoding \(count) exact frames of \(input.lastPathComponent)"

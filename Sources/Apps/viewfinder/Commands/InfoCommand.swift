@@ -13,8 +13,9 @@ enum InfoCommand: Command {
     static let options = [OptionSpec("json", help: "Print one JSON object instead of text.")]
     static let discussion = """
     Videos: container, duration (exact and in seconds), video codec, coded size, display
-    rotation (clockwise, from the display matrix), size as displayed, frame rate, audio codec
-    and file size. Photos: format, stored size, EXIF orientation, size as displayed, and what
+    rotation (clockwise, from the display matrix), size as displayed, frame rate, colour (SDR,
+    HLG, PQ/HDR10 or Dolby Vision with its profile; transfer, primaries, matrix and range as
+    signalled; HDR10 mastering-display and light-level metadata), audio codec and file size. Photos: format, stored size, EXIF orientation, size as displayed, and what
     their EXIF, XMP and IPTC say (location, camera, lens, exposure, capture date, software).
     Live Photos and Motion Photos say what they are (live): an iPhone Live Photo's still or
     movie with the content identifier the two share, or a Motion Photo with the byte range of
@@ -61,6 +62,7 @@ enum InfoCommand: Command {
             ("frameRateExact", v?.frameRate.map { .string($0.rationalString) } ?? .null),
             ("frameCount", v?.frameCount.map(JSONValue.int) ?? .null),
             ("pixelFormat", .optional(v?.pixelFormat)),
+            ("colour", v.map { colourJSON($0.colour) } ?? .null),
         ]
         return .object(JSONObject(head + tail))
     }
@@ -80,6 +82,8 @@ enum InfoCommand: Command {
             add("displayed", "\(v.displaySize.width)×\(v.displaySize.height)")
             if let rate = v.frameRate { add("frame rate", "\(rate.decimalString) fps (\(rate.rationalString))") }
             if let count = v.frameCount { add("frames", String(count)) }
+            add("colour", colourText(v.colour))
+            if let m = v.colour.mastering { add("mastering", masteringText(m)) }
         }
         add("audio", info.audioCodec ?? "none")
         if let cover = info.embeddedCover { add("cover", "embedded (\(cover))") }
@@ -87,6 +91,47 @@ enum InfoCommand: Command {
         for (key, value) in info.metadata.lines { add(key, value) }
         add("file size", "\(info.fileSize) bytes")
         return lines.joined(separator: "\n")
+    }
+
+    /// The colour a track signals: its kind, then what it says (unsaid parts left out).
+    static func colourText(_ c: VideoColour) -> String {
+        let said = [("transfer", c.transfer), ("primaries", c.primaries), ("matrix", c.matrix), ("range", c.range)]
+            .compactMap { name, value in value.map { "\(name) \($0)" } }
+        return c.summary + (said.isEmpty ? " (nothing signalled)" : " (" + said.joined(separator: ", ") + ")")
+    }
+
+    static func masteringText(_ m: HDRMetadata) -> String {
+        var parts: [String] = []
+        if let peak = m.masteringPeak { parts.append("display peak \(decimal(peak)) nits") }
+        if let black = m.masteringBlack { parts.append("black \(decimal(black)) nits") }
+        if let cll = m.maxContentLight { parts.append("MaxCLL \(cll)") }
+        if let fall = m.maxFrameAverageLight { parts.append("MaxFALL \(fall)") }
+        return parts.joined(separator: ", ")
+    }
+
+    private static func decimal(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(format: "%.4f", value)
+    }
+
+    static func colourJSON(_ c: VideoColour) -> JSONValue {
+        .object([
+            ("hdr", .optional(c.dynamicRange?.rawValue)),
+            ("summary", .string(c.summary)),
+            ("transfer", .optional(c.transfer)),
+            ("primaries", .optional(c.primaries)),
+            ("matrix", .optional(c.matrix)),
+            ("range", .optional(c.range)),
+            ("dolbyVision", c.dolbyVision.map { dv in
+                .object([("profile", .int(dv.profile)), ("level", .int(dv.level)),
+                         ("compatibility", .int(dv.compatibility)), ("name", .string(dv.profileName))])
+            } ?? .null),
+            ("mastering", c.mastering.map { m in
+                .object([("displayPeak", m.masteringPeak.map { .literal(decimal($0)) } ?? .null),
+                         ("displayBlack", m.masteringBlack.map { .literal(decimal($0)) } ?? .null),
+                         ("maxCLL", m.maxContentLight.map(JSONValue.int) ?? .null),
+                         ("maxFALL", m.maxFrameAverageLight.map(JSONValue.int) ?? .null)])
+            } ?? .null),
+        ])
     }
 
     static func photoJSON(_ image: ImageInfo, url: URL, bytes: Int64) -> JSONValue {
@@ -100,10 +145,19 @@ enum InfoCommand: Command {
             ("displayWidth", .int(image.displaySize.width)),
             ("displayHeight", .int(image.displaySize.height)),
             ("bands", .int(image.bands)),
+            ("colourProfile", profileJSON(image.profile)),
             ("fileSize", .integer(bytes)),
             ("live", LivePhotoProbe.role(ofPhoto: url)?.json ?? .null),
             ("metadata", (try? PhotoMetadata.read(url))?.json ?? .null),
         ])
+    }
+
+    static func profileJSON(_ profile: ImageInfo.ColourProfile) -> JSONValue {
+        switch profile {
+        case .none: .null
+        case .embedded(let name): .object([("description", .string(name)), ("usable", .bool(true))])
+        case .unusable: .object([("description", .null), ("usable", .bool(false))])
+        }
     }
 
     static func photoText(_ image: ImageInfo, url: URL, bytes: Int64) -> String {
@@ -114,6 +168,7 @@ enum InfoCommand: Command {
           stored      \(image.storedSize.width)×\(image.storedSize.height)
           orientation \(image.orientation) (EXIF)
           displayed   \(image.displaySize.width)×\(image.displaySize.height)
+          profile     \(image.profile.summary)
           file size   \(bytes) bytes
         """ + (LivePhotoProbe.role(ofPhoto: url).map { "\n  live        " + $0.summary } ?? "") + ((try? PhotoMetadata.read(url))?.lines ?? []).map { "\n  " + $0.0.padding(toLength: 12, withPad: " ", startingAt: 0) + $0.1 }.joined()
     }

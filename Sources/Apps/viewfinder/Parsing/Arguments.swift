@@ -31,6 +31,20 @@ enum Arguments {
         PixelSize(parsing: text)
     }
 
+    /// `--hdr MODE`, declared once for every command that makes pictures from video.
+    static let hdrOption = OptionSpec(
+        "hdr", value: "MODE",
+        help: "HLG/PQ video: tonemap (default: as the phone showed it), clip, or none (the coded values).")
+
+    /// `--hdr tonemap|clip|none` (tone-mapped when absent).
+    static func hdrConversion(_ arguments: ParsedArguments) throws(UsageError) -> HDRConversion {
+        guard let text = arguments.value("hdr") else { return .toneMap }
+        guard let mode = HDRConversion(rawValue: text) else {
+            throw arguments.invalid("hdr", "expected \(HDRConversion.spellings), not '\(text)'")
+        }
+        return mode
+    }
+
     /// `--max-duration S` (default 30 s, 0 = no limit).
     static func durationLimit(_ arguments: ParsedArguments) throws(UsageError) -> DurationLimit {
         guard let text = arguments.value("max-duration") else { return .standard }

@@ -58,8 +58,11 @@ void vf_vips_unref(VipsImage *image);
 VipsImage *vf_vips_load(const char *path, int shrink, int sequential);
 /// Applies the EXIF orientation and removes the tag.
 VipsImage *vf_vips_autorotate(VipsImage *image);
-/// Converts to 8-bit sRGB (CMYK through its embedded or a built-in profile, 16-bit and grey
-/// widened/narrowed), keeping an alpha band if there is one.
+/// The embedded ICC profile: 0 when there is none, 1 when LittleCMS reads it and it fits the
+/// image's colours (its description copied into `name`), -1 when it is damaged or does not fit.
+int vf_vips_profile(VipsImage *image, char *name, size_t size);
+/// Converts to 8-bit sRGB (through the embedded ICC profile when it is usable, CMYK without one
+/// through a built-in profile, 16-bit and grey widened/narrowed), keeping an alpha band.
 VipsImage *vf_vips_to_srgb8(VipsImage *image);
 /// Whether the last band is alpha.
 /// The part of the image at (left, top) of size width × height.

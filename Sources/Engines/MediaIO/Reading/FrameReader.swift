@@ -25,6 +25,11 @@ public final class FrameReader {
     private var singleDecoder: VideoDecoder?
     private let scaler = FrameScaler()
     private let maker: PictureMaker
+
+    /// What to do with HDR (HLG and PQ) frames: tone-mapped to SDR unless set otherwise.
+    public var hdr: HDRConversion = .toneMap {
+        didSet { scaler.hdr = hdr }
+    }
     private var keyframes: KeyframeDecoder?
 
     // Decoder position, valid while `positioned` is true.
@@ -105,6 +110,7 @@ public final class FrameReader {
             maker.frameDuration = MediaTime(value: rate.timescale, timescale: rate.value)
         }
         self.maker = maker
+        scaler.streamMetadata = video.colour.mastering
     }
 
     /// The length of the video: times run from 0 to this.
@@ -164,9 +170,11 @@ public final class FrameReader {
     /// The picture of the keyframe at or before each target (stream ticks), each decoded alone,
     /// in parallel; nil where a keyframe gives no picture.
     func fastPictures(at targets: [Int64], size: FrameSize) throws(MediaIOError) -> [VideoFrame?] {
-        let maker = self.maker
+        let (maker, hdr, metadata) = (self.maker, self.hdr, video.colour.mastering)
         return try keyframeDecoder().pictures(at: targets) { frame, scaler in
-            maker.picture(from: frame, mode: .fast, size: size, scaler: scaler)
+            scaler.hdr = hdr
+            scaler.streamMetadata = metadata
+            return maker.picture(from: frame, mode: .fast, size: size, scaler: scaler)
         }
     }
 

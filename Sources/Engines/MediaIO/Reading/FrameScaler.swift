@@ -3,16 +3,64 @@ import Foundation
 import ViewfinderCore
 
 /// Converts decoded frames of any pixel format to RGB at a chosen size (owns the `SwsContext`).
+/// HLG and PQ frames are tone-mapped to SDR (`hdr` says how) after scaling, at the output size.
 final class FrameScaler {
     private var context: OpaquePointer?
+    /// What to do with HDR frames.
+    var hdr: HDRConversion
+    /// The stream's HDR10 metadata, for frames that carry none of their own.
+    var streamMetadata: HDRMetadata?
+    /// The mapper last used, kept while frames stay alike (one stream's frames do).
+    private var toneMapper: ToneMapper?
+
+    init(hdr: HDRConversion = .toneMap, streamMetadata: HDRMetadata? = nil) {
+        self.hdr = hdr
+        self.streamMetadata = streamMetadata
+    }
 
     deinit {
         sws_freeContext(context)
     }
 
     /// The frame as RGB at `size` (in the frame's own orientation), with the colour matrix and
-    /// range the frame declares (BT.709 for HD, BT.601 for SD when it declares none).
+    /// range the frame declares (BT.709 for HD, BT.601 for SD when it declares none; BT.2020
+    /// for HDR), tone-mapped when it is HDR.
     func convert(_ frame: OwnedFrame, to size: PixelSize) -> PixelBuffer? {
+        let f = frame.pointer.pointee
+        if hdr != .none, let transfer = HDRTransfer(f.color_trc) {
+            let primaries = f.color_primaries == AVCOL_PRI_UNSPECIFIED ? nil
+                : av_color_primaries_name(f.color_primaries).map { String(cString: $0) }
+            let peak = (HDRMetadata(frame: frame.pointer) ?? streamMetadata)?.contentPeak
+            if toneMapper.map({ $0.transfer != transfer || $0.conversion != hdr || $0.peak != peak }) ?? true {
+                toneMapper = ToneMapper(transfer: transfer, conversion: hdr, peak: peak, primaries: primaries)
+            }
+            guard let mapper = toneMapper else { return nil }
+            return scale(frame, to: size, into: AV_PIX_FMT_RGB48LE, bytesPerPixel: 6, defaultSpace: SWS_CS_BT2020) {
+                base, stride in
+                base.withMemoryRebound(to: UInt16.self, capacity: stride / 2 * size.height) {
+                    mapper.picture(from: $0, rowStride: stride / 2, width: size.width, height: size.height)
+                }
+            }
+        }
+        return scale(frame, to: size, into: AV_PIX_FMT_RGB24, bytesPerPixel: 3,
+                     defaultSpace: f.height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601) { base, stride in
+            let rowBytes = size.width * 3
+            var picture = PixelBuffer(width: size.width, height: size.height)
+            picture.withMutableBytes { out in
+                guard let outBase = out.baseAddress else { return }
+                for y in 0..<size.height {
+                    (outBase + y * rowBytes).update(from: base + y * stride, count: rowBytes)
+                }
+            }
+            return picture
+        }
+    }
+
+    /// Scales and converts the frame into `format` in a scratch buffer and hands its rows
+    /// (`stride` bytes apart) to `body`; nil when swscale cannot.
+    private func scale(_ frame: OwnedFrame, to size: PixelSize, into output: AVPixelFormat, bytesPerPixel: Int,
+                       defaultSpace: Int32,
+                       _ body: (UnsafeMutablePointer<UInt8>, Int) -> PixelBuffer) -> PixelBuffer? {
         let f = frame.pointer.pointee
         guard f.width > 0, f.height > 0, size.width > 0, size.height > 0 else { return nil }
         let (format, fullRange) = FrameScaler.normalised(AVPixelFormat(rawValue: f.format), f.color_range)
@@ -28,22 +76,21 @@ final class FrameScaler {
         let flags = sameSize ? SWS_BILINEAR
             : (downscale && !thumbnail ? SWS_LANCZOS : SWS_BICUBIC) | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
         context = sws_getCachedContext(
-            context, f.width, f.height, format, Int32(size.width), Int32(size.height), AV_PIX_FMT_RGB24,
+            context, f.width, f.height, format, Int32(size.width), Int32(size.height), output,
             Int32(flags), nil, nil, nil)
         guard let context else { return nil }
 
         var space = Int32(f.colorspace.rawValue)
         if f.colorspace == AVCOL_SPC_UNSPECIFIED || f.colorspace == AVCOL_SPC_RGB {
-            space = f.height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601
+            space = defaultSpace
         }
-        if let table = sws_getCoefficients(space), let output = sws_getCoefficients(SWS_CS_DEFAULT) {
-            sws_setColorspaceDetails(context, table, fullRange ? 1 : 0, output, 1, 0, 1 << 16, 1 << 16)
+        if let table = sws_getCoefficients(space), let outputTable = sws_getCoefficients(SWS_CS_DEFAULT) {
+            sws_setColorspaceDetails(context, table, fullRange ? 1 : 0, outputTable, 1, 0, 1 << 16, 1 << 16)
         }
 
         // swscale's SIMD paths may write a little past a row, so scale into an aligned,
-        // padded buffer and copy the rows out.
-        let rowBytes = size.width * 3
-        let stride = (rowBytes + 63) & ~63
+        // padded buffer.
+        let stride = (size.width * bytesPerPixel + 63) & ~63
         guard let scratch = av_malloc(stride * size.height + 64) else { return nil }
         defer { av_free(scratch) }
         let base = scratch.assumingMemoryBound(to: UInt8.self)
@@ -60,14 +107,7 @@ final class FrameScaler {
             sws_scale(context, src.baseAddress, sourceStrides, 0, f.height, &destination, &destinationStride)
         }
         guard rows == Int32(size.height) else { return nil }
-        var picture = PixelBuffer(width: size.width, height: size.height)
-        picture.withMutableBytes { out in
-            guard let outBase = out.baseAddress else { return }
-            for y in 0..<size.height {
-                (outBase + y * rowBytes).update(from: base + y * stride, count: rowBytes)
-            }
-        }
-        return picture
+        return body(base, stride)
     }
 
     /// Maps FFmpeg's deprecated full-range "J" formats to their plain ones plus a range flag.

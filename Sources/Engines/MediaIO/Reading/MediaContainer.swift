@@ -121,7 +121,10 @@ final class MediaContainer {
 
     /// Everything `info` reports.
     func probe() throws(MediaIOError) -> MediaInfo {
-        let video = videoStream.map(trackInfo)
+        var video = videoStream.map(trackInfo)
+        if let stream = videoStream, video?.colour.dynamicRange == .pq, video?.colour.mastering == nil {
+            video?.colour.mastering = bitstreamHDRMetadata(of: stream)
+        }
         guard video != nil || audioStream != nil else { throw .notMedia(path: path) }
         guard let duration = duration() ?? scannedDuration() else { throw .unknownDuration(path: path) }
         var info = MediaInfo(
@@ -251,7 +254,7 @@ final class MediaContainer {
         let sar = av_guess_sample_aspect_ratio(context, stream, nil)
         let frames = stream.pointee.nb_frames
         let pixelFormat = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format)).map { String(cString: $0) }
-        return VideoTrackInfo(
+        var track = VideoTrackInfo(
             streamIndex: Int(stream.pointee.index),
             codec: codecName(par.codec_id),
             codedSize: PixelSize(width: Int(par.width), height: Int(par.height)),
@@ -261,6 +264,8 @@ final class MediaContainer {
             frameRate: (rate.num > 0 && rate.den > 0) ? rate.mediaTime : nil,
             frameCount: frames > 0 ? Int(frames) : nil,
             pixelFormat: pixelFormat)
+        track.colour = VideoColour(stream: stream)
+        return track
     }
 
     /// The clockwise quarter turn in the stream's display matrix (FFmpeg reports counter-clockwise).

@@ -46,6 +46,8 @@ public struct VideoTrackInfo: Sendable, Equatable {
     public let frameCount: Int?
     /// Pixel format ("yuv420p", "yuv420p10le", ...).
     public let pixelFormat: String?
+    /// Transfer, primaries, matrix and range as signalled, and whether (and how) it is HDR.
+    public var colour = VideoColour()
 
     /// The size a viewer shows: square pixels, then rotated.
     public var displaySize: PixelSize {

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+/// The colour of what the commands write and report, on made charts and on the corpus's
+/// iPhone HDR clips, against ffmpeg's zscale as the independent renderer.
+@Suite("Colour from the command line")
+struct ColourCommandTests {
+    static let folder = TestPaths.scratchFolder("colour-cli")
+
+    /// The corpus's HDR phone clips (both Dolby Vision 8.4 over an HLG base layer).
+    static let phoneHDR = ["iphone12promax_hevc_hdr_rot90.mov", "iphone14pro_hevc_main10_dolbyvision_rot90.MOV"]
+
+    static func difference(_ a: PixelBuffer, _ b: PixelBuffer) -> (mean: Double, max: Double) {
+        let d = zip(ColourChart.gridColours(of: a, cells: 8), ColourChart.gridColours(of: b, cells: 8)).map { CIEDE2000.difference($0, $1) }
+        return (d.reduce(0, +) / Double(d.count), d.max() ?? 0)
+    }
+
+    @Test("info names the kind: Dolby Vision 8.4 over HLG, for the iPhone clips", arguments: phoneHDR)
+    func infoOfPhoneClips(_ name: String) throws {
+        let result = try viewfinder("info", TestPaths.media.appendingPathComponent("phone_video/\(name)").path, "--json")
+        #expect(result.status == 0, "\(result.stderr)")
+        let colour = try #require(jsonObject(result)?["colour"] as? [String: Any])
+        #expect(colour["hdr"] as? String == "hlg")
+        #expect(colour["transfer"] as? String == "arib-std-b67" && colour["primaries"] as? String == "bt2020")
+        #expect((colour["dolbyVision"] as? [String: Any])?["name"] as? String == "8.4")
+        let text = try viewfinder("info", TestPaths.media.appendingPathComponent("phone_video/\(name)").path)
+        #expect(text.stdout.contains("colour      Dolby Vision 8.4 (HLG base layer) (transfer arib-std-b67, primaries bt2020, matrix bt2020nc, range tv)"), "\(text.stdout)")
+    }
+
+    @Test("an iPhone HDR cover converted without compression matches zscale's rendering; taken as SDR it does not", arguments: phoneHDR)
+    func phoneCoverAgainstZscale(_ name: String) throws {
+        let input = TestPaths.media.appendingPathComponent("phone_video/\(name)")
+        let clip = Self.folder.appendingPathComponent("\(name)-clip.png")
+        let none = Self.folder.appendingPathComponent("\(name)-none.png")
+        let mapped = Self.folder.appendingPathComponent("\(name)-tonemap.png")
+        for (output, mode) in [(clip, "clip"), (none, "none"), (mapped, "tonemap")] {
+            let result = try viewfinder("cover", input.path, "--at", "0", "--hdr", mode, "--max-size", "360x360", "-o", output.path)
+            #expect(result.status == 0, "\(mode): \(result.stderr)")
+        }
+        let ours = try #require(try decodeImage(clip))
+        let reference = Self.folder.appendingPathComponent("\(name)-zscale.png")
+        let zscale = try Subprocess.run("ffmpeg", [
+            "-v", "error", "-y", "-i", input.path, "-frames:v", "1", "-vf",
+            "zscale=tin=arib-std-b67:t=iec61966-2-1:p=bt709:m=gbr:r=full:npl=203,format=gbrp,scale=\(ours.width):\(ours.height)",
+            "-pix_fmt", "rgb24", reference.path])
+        #expect(zscale.status == 0, "\(zscale.stderr)")
+        let theirs = try #require(try decodeImage(reference))
+        let agreed = Self.difference(ours, theirs)
+        #expect(agreed.mean <= 2 && agreed.max <= 4, "\(name): clip against zscale: mean \(agreed.mean), max \(agreed.max)")
+        let untouched = Self.difference(try #require(try decodeImage(none)), theirs)
+        #expect(untouched.mean > 5, "\(name): the coded values against zscale: mean \(untouched.mean)")
+        // Tone mapping only compresses what is brighter than reference white: the picture
+        // stays close to the clipped one (these clips hold little above it).
+        let toneMapped = Self.difference(try #require(try decodeImage(mapped)), theirs)
+        #expect(toneMapped.mean <= 6, "\(name): tone-mapped against zscale: mean \(toneMapped.mean)")
+    }
+
+    @Test("cover and filmstrip of HLG and PQ charts are within ΔE00 mean 3, max 8", arguments: [ColourChart.VideoKind.hlg, .pq])
+    func chartThroughTheCommands(_ kind: ColourChart.VideoKind) throws {
+        let video = try ColourChart.video(kind, in: Self.folder)
+        let cover = Self.folder.appendingPathComponent("cover-\(kind).png")
+        let result = try viewfinder("cover", video.path, "--at", "0", "-o", cover.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let c = ColourChart.error(of: try #require(try decodeImage(cover)))
+        #expect(c.mean <= 3 && c.max <= 8, "\(kind) cover: mean \(c.mean), max \(c.max)")
+        let strip = Self.folder.appendingPathComponent("strip-\(kind).png")
+        let stripped = try viewfinder("filmstrip", video.path, "--count", "1", "--height", "128", "-o", strip.path)
+        #expect(stripped.status == 0, "\(stripped.stderr)")
+        let s = ColourChart.error(of: try #require(try decodeImage(strip)))
+        #expect(s.mean <= 3 && s.max <= 8, "\(kind) strip: mean \(s.mean), max \(s.max)")
+    }
+
+    @Test("--hdr takes tonemap, clip or none; anything else is a usage error")
+    func hdrOption() throws {
+        let video = try ColourChart.video(.hlg, in: Self.folder)
+        let result = try viewfinder("cover", video.path, "--hdr", "bright", "-o", Self.folder.appendingPathComponent("x.png").path)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("expected tonemap, clip or none, not 'bright'"), "\(result.stderr)")
+    }
+
+    @Test("info shows a photo's profile and HDR10 mastering metadata")
+    func infoOfProfilesAndMastering() throws {
+        let video = try ColourChart.video(.pq, in: Self.folder, name: "chart-pq-mastered",
+                                          x265: ":hdr10=1:max-cll=1000,400:master-display=G(13250,34500)B(7500,3000)R(34000,16000)WP(15635,16450)L(40000000,50)")
+        let info = try viewfinder("info", video.path)
+        #expect(info.stdout.contains("colour      PQ (HDR10)"), "\(info.stdout)")
+        #expect(info.stdout.contains("mastering   display peak 4000 nits, black 0.0050 nits, MaxCLL 1000, MaxFALL 400"), "\(info.stdout)")
+        let photo = TestPaths.media.appendingPathComponent("images/iphone11pro_IMG_2927.HEIC")
+        let text = try viewfinder("info", photo.path)
+        #expect(text.stdout.contains("profile     Display P3"), "\(text.stdout)")
+    }
+}
