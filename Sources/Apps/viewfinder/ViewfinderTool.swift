@@ -70,16 +70,16 @@ enum ViewfinderTool {
             return 2
         } catch let error as MediaIOError where error == .cancelled {
             standardError("viewfinder: \(error)")
-            return 130
+            return StopSignal.exitStatus
         } catch CoverPickerError.media(.cancelled) {
             standardError("viewfinder: \(MediaIOError.cancelled)")
-            return 130
+            return StopSignal.exitStatus
         } catch let error as Terminated {
             standardError("viewfinder: \(error)")
             return 143
         } catch let error as LibraryError where error == .cancelled {
             standardError("viewfinder: \(error)")
-            return 130
+            return StopSignal.exitStatus
         } catch {
             standardError("viewfinder: \(error)" + (hint(for: error).map { "; \($0)" } ?? ""))
             return 1

@@ -50,19 +50,70 @@ public enum AtomicFile {
     /// shortened when needed so that the hidden name stays within the file system's name
     /// limit for any legal target name.
     public static func temporaryURL(beside url: URL) -> URL {
+        sweepStalePartials(in: url.deletingLastPathComponent())
         let suffix = ".\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max)).partial"
         var stem = url.lastPathComponent
         while 1 + stem.utf8.count + suffix.utf8.count > nameLimit { stem.removeLast() }
         return url.deletingLastPathComponent().appendingPathComponent(".\(stem)\(suffix)")
     }
 
-    /// Renames a finished temporary file over the target, removing it on failure.
+    /// Renames a finished temporary file over the target, removing it on failure. A target
+    /// that exists and is not a regular file (a folder, a named pipe, a device, a socket) is
+    /// never replaced.
     public static func commit(_ temporary: URL, to url: URL) throws(WriteError) {
+        if let problem = nonRegularTarget(url) {
+            try? FileManager.default.removeItem(at: temporary)
+            throw WriteError(path: url.path, reason: problem)
+        }
         if rename(temporary.path, url.path) != 0 {
             let message = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: temporary)
             throw WriteError(path: url.path, reason: message)
         }
+    }
+
+    /// Why `url` cannot be written over: nil when nothing is there, or a regular file (or a
+    /// symbolic link, which the rename replaces, never what it points to).
+    public static func nonRegularTarget(_ url: URL) -> String? {
+        guard let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType else {
+            return nil
+        }
+        switch type {
+        case .typeRegular, .typeSymbolicLink: return nil
+        case .typeDirectory: return "it is a folder; give a file name"
+        case .typeCharacterSpecial, .typeBlockSpecial: return "it is a device, not a regular file; give a file name"
+        case .typeSocket: return "it is a socket, not a regular file; give a file name"
+        default: return "it is a named pipe or another special file, not a regular file; give a file name"
+        }
+    }
+
+    /// Folders already swept by this process.
+    private static let swept = Locked<Set<String>>([])
+
+    /// Removes the unfinished files (`.NAME.PID-N.partial`) that processes which no longer run
+    /// left in `folder` (killed before they could clean up); once per folder and process. A
+    /// file whose process still runs is left alone.
+    static func sweepStalePartials(in folder: URL) {
+        guard swept.withLock({ $0.insert(folder.standardizedFileURL.path).inserted }),
+              let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".partial") {
+            guard let pid = partialOwner(name), pid != ProcessInfo.processInfo.processIdentifier,
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let url = folder.appendingPathComponent(name)
+            // Only regular files of ours: a folder or a link of that name is someone else's.
+            guard (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType == .typeRegular
+            else { continue }
+            try? FileManager.default.removeItem(at: url)
+        }
+    }
+
+    /// The process id in a name made by `temporaryURL`, nil for other names.
+    static func partialOwner(_ name: String) -> Int32? {
+        let stem = name.dropLast(".partial".count)
+        guard let dot = stem.lastIndex(of: ".") else { return nil }
+        let parts = stem[stem.index(after: dot)...].split(separator: "-")
+        guard parts.count == 2, let pid = Int32(parts[0]), pid > 0, UInt32(parts[1]) != nil else { return nil }
+        return pid
     }
 
     private static func reason(for error: Error, directory: URL) -> String {

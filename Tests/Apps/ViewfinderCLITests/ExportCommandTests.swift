@@ -88,29 +88,4 @@ struct ExportCommandTests {
             }
         }
     }
-
-    @Test("Ctrl-C cancels cleanly: exit 130, one line, nothing left")
-    func interrupt() throws {
-        let fixture = try FixtureFactory.shared.fixture(Self.big)
-        let folder = TestPaths.scratchFolder("interrupt")
-        let process = Process()
-        process.executableURL = TestPaths.tool
-        process.arguments = ["convert", fixture.url.path, "--preset", "highest", "-o", folder.appendingPathComponent("o.mp4").path]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        // Wait until the export is writing (its hidden partial file exists), then interrupt.
-        let deadline = Date().addingTimeInterval(30)
-        while leftovers(in: folder).isEmpty && Date() < deadline && process.isRunning {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        #expect(process.isRunning, "the export finished before it could be interrupted")
-        process.interrupt()
-        process.waitUntilExit()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 130)
-        #expect(stderr.hasSuffix("viewfinder: cancelled; nothing was written\n"), "\(stderr)")
-        #expect(leftovers(in: folder).isEmpty)
-    }
 }

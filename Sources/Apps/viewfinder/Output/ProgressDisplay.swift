@@ -28,7 +28,7 @@ enum ProgressDisplay {
         }
         worker.stackSize = 8 << 20
         return try MainActor.assumeIsolated {
-            try show(label: label, quiet: quiet, unit: unit, details: details, progress: progress) {
+            try show(label: label, quiet: quiet, unit: unit, details: details, progress: progress, termination: true) {
                 worker.start()
                 while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut { $0() }
                 return box.value
@@ -38,22 +38,26 @@ enum ProgressDisplay {
 
     /// Runs main-actor `work` (a camera session, say) under the HUD: the main thread turns its
     /// run loop, where main-actor tasks run, and redraws between turns. Ctrl-C cancels the
-    /// work's task as well as its `Progress`.
+    /// work's task as well as its `Progress`. SIGTERM and SIGHUP are left to the caller (a
+    /// recording throws itself away on them).
     @MainActor
     static func runOnMainActor<T>(label: String, quiet: Bool, unit: HUDRateUnit = videoSeconds,
                                   _ work: @escaping @MainActor (Progress) async throws -> T) throws -> T {
         let progress = Progress(totalUnitCount: 1)
-        return try show(label: label, quiet: quiet, unit: unit, details: nil, progress: progress) { redraw in
+        return try show(label: label, quiet: quiet, unit: unit, details: nil, progress: progress,
+                        termination: false) { redraw in
             Result { try MainRunLoop.await(cancelling: progress, everyTurn: redraw) { try await work(progress) } }
         }
     }
 
     /// The HUD on stderr around `body`, which runs the work and calls the redraw it is given
-    /// about every 50 ms until it returns the work's result.
+    /// about every 50 ms until it returns the work's result. With `termination`, SIGTERM and
+    /// SIGHUP cancel the work as Ctrl-C does, so its unfinished output is removed too.
     @MainActor
     private static func show<T>(label: String, quiet: Bool, unit: HUDRateUnit, details: (@Sendable () -> String)?,
-                                progress: Progress, _ body: (() -> Void) throws -> Result<T, Error>?) throws -> T {
-        let interrupt = CancelOnInterrupt(progress)
+                                progress: Progress, termination: Bool,
+                                _ body: (() -> Void) throws -> Result<T, Error>?) throws -> T {
+        let interrupt = CancelOnInterrupt(progress, termination: termination)
         defer { interrupt.stop() }
         let terminal = isatty(STDERR_FILENO) != 0
         let hud = ProgressHUD(clock: SystemClock(), mode: .determinateHorizontalBar, label: label)
@@ -106,16 +110,36 @@ enum MainRunLoop {
     }
 }
 
-/// Turns SIGINT into `Progress.cancel()` while installed; the default handler comes back after.
+/// Turns SIGINT (and with `termination`, SIGTERM and SIGHUP) into `Progress.cancel()` while
+/// installed, remembering which came (`StopSignal`); the default handlers come back after.
 final class CancelOnInterrupt: @unchecked Sendable {
-    private let watch: OnSignal
+    private let watches: [OnSignal]
 
-    init(_ progress: Progress) {
+    init(_ progress: Progress, termination: Bool) {
         let box = Lent(progress)
-        watch = OnSignal(SIGINT) { box.value.cancel() }
+        watches = ([SIGINT] + (termination ? [SIGTERM, SIGHUP] : [])).map { number in
+            OnSignal(number) {
+                StopSignal.record(number)
+                box.value.cancel()
+            }
+        }
     }
 
-    func stop() { watch.stop() }
+    func stop() { watches.forEach { $0.stop() } }
+}
+
+/// The signal that cancelled the work, for the exit status (128 + its number, as a shell
+/// reports a process killed by it).
+enum StopSignal {
+    private static let received = Locked<Int32?>(nil)
+
+    static func record(_ number: Int32) {
+        received.withLock { if $0 == nil { $0 = number } }
+    }
+
+    /// 130 after Ctrl-C (or when no signal came: a cancel from elsewhere), 143 after SIGTERM,
+    /// 129 after SIGHUP.
+    static var exitStatus: Int32 { 128 + (received.value ?? SIGINT) }
 }
 
 /// Runs `handler` (on a background queue) when the process gets `signal`, instead of the

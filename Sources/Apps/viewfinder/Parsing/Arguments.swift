@@ -82,8 +82,8 @@ enum Arguments {
         if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) || !isDirectory.boolValue {
             throw RuntimeError("cannot write \(output.path): the folder \(folder.path) does not exist")
         }
-        if FileManager.default.fileExists(atPath: output.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw RuntimeError("cannot write \(output.path): it is a folder")
+        if let problem = AtomicFile.nonRegularTarget(output) {
+            throw RuntimeError("cannot write \(output.path): \(problem)")
         }
     }
 
