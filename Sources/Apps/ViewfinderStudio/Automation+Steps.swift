@@ -39,7 +39,7 @@ extension Automation {
             guard player.attach(button, toLayerNamed: name) else { throw StepError(description: "the scene has no layer '\(name)'") }
         case "open-asset":
             guard let library = studio.library else { throw StepError(description: "no library") }
-            let index = Int(try number(args, 0))
+            let index = try integer(args, 0, in: 0...Self.largestIndex)
             guard library.assets.indices.contains(index) else {
                 throw StepError(description: "the grid has \(library.assets.count) items, not \(index + 1)")
             }
@@ -51,7 +51,7 @@ extension Automation {
         case "info":
             // The info panel of the grid item INDEX, as the Info button opens it.
             let screen: MediaPicker = try top()
-            let index = Int(try number(args, 0))
+            let index = try integer(args, 0, in: 0...Self.largestIndex)
             guard screen.library.assets.indices.contains(index) else {
                 throw StepError(description: "the grid has \(screen.library.assets.count) items, not \(index + 1)")
             }
@@ -98,7 +98,7 @@ extension Automation {
             // and asking for the same size again changes nothing; so ask for a point more, then
             // the size itself, until the window takes another size.
             guard let window = studio.window else { throw StepError(description: "no window") }
-            let (width, height) = (Int(try number(args, 0)), Int(try number(args, 1)))
+            let (width, height) = (try integer(args, 0, in: 1...16_384), try integer(args, 1, in: 1...16_384))
             try await until(10, "the window on screen") { window.isDrawn }
             let before = (window.width, window.height)
             for attempt in 0..<40 where (window.width, window.height) == before {
@@ -144,7 +144,7 @@ extension Automation {
         case "activate":
             // Activates grid item INDEX of the media picker shown, as a click does.
             let picker: MediaPicker = try top()
-            let index = Int(try number(args, 0))
+            let index = try integer(args, 0, in: 0...Self.largestIndex)
             // A folder still being read fills its grid: wait, as a person would, for the item.
             try await until(60, "grid item \(index)") {
                 picker.library.assets.indices.contains(index) || picker.library.pendingCount == 0

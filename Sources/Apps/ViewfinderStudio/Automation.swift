@@ -225,6 +225,18 @@ final class Automation {
         return value
     }
 
+    /// The largest grid index a script may name (far beyond any grid, far below `Int`'s limit).
+    static let largestIndex = 10_000_000
+
+    /// A whole number within `range`, checked before it becomes an `Int` (`Int(1e300)` traps).
+    func integer(_ args: [String], _ index: Int, in range: ClosedRange<Int>) throws -> Int {
+        let value = try number(args, index)
+        guard value == value.rounded(), Double(range.lowerBound) <= value, value <= Double(range.upperBound) else {
+            throw StepError(description: "'\(args[index])' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return Int(value)
+    }
+
     func number(_ args: [String], _ index: Int) throws -> Double {
         let text = try word(args, index)
         guard let value = Double(text), value.isFinite else { throw StepError(description: "'\(text)' is not a number") }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaIO
 import StudioKit
 
 /// Writes one line to standard error.
@@ -30,10 +31,15 @@ case .pickHelp:
     print(PickRequest.usage, terminator: "")
     exit(0)
 case .run(let options), .pick(_, let options):
-    // A pick's file that cannot be read is an error before any window opens.
-    if let input = options.pick?.input, !FileManager.default.isReadableFile(atPath: input.path) {
-        complain("viewfinder-studio: cannot read \(input.path): no such file, or not readable")
-        exit(1)
+    // A pick's file that cannot be read, or that is no regular file (a named pipe or a device
+    // would block its reader for ever), is an error before any window opens.
+    if let input = options.pick?.input {
+        do {
+            _ = try checkReadableMediaFile(input)
+        } catch {
+            complain("viewfinder-studio: \(error)")
+            exit(1)
+        }
     }
     if let script = options.script, !FileManager.default.isReadableFile(atPath: script.path) {
         complain("viewfinder-studio: cannot read the script \(script.path)")

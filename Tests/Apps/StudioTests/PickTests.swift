@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Imaging
 import Testing
 import ViewfinderCore
@@ -209,6 +212,14 @@ extension StudioWindowTests {
             let missing = try Subprocess.run(TestPaths.studio, ["pick", "cover", folder.appendingPathComponent("nothing.mp4").path])
             #expect(missing.status == 1 && missing.stdout.isEmpty)
             #expect(missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
+            // A named pipe too: a reader would wait on it for ever.
+            let fifo = folder.appendingPathComponent("photo.jpg")
+            #expect(mkfifo(fifo.path, 0o644) == 0)
+            for kind in ["avatar", "cover"] {
+                let piped = try Subprocess.run(TestPaths.studio, ["pick", kind, fifo.path], timeout: 30)
+                #expect(piped.status == 1 && piped.stdout.isEmpty, "pick \(kind): \(piped.status)")
+                #expect(piped.stderr.split(separator: "\n").count == 1 && piped.stderr.contains("\(fifo.lastPathComponent) is not a regular file"), "\(piped.stderr)")
+            }
         }
 
         @Test("bad usage is exit 2 with nothing on stdout; --help is exit 0", arguments: [
