@@ -42,7 +42,7 @@ enum ExportOptions {
         low \(box(.low)) (CRF \(crf(.low))), WxH that box (CRF \(crf(.fit(PixelSize(width: 2, height: 2))))), either orientation,
         aspect kept, even sides. auto is passthrough when the streams fit MP4 (H.264/HEVC video,
         AAC/MP3/ALAC audio), else highest. The rotation is kept once, as the display matrix.
-        Ctrl-C cancels: nothing is left behind and the exit status is 130.
+        Ctrl-C, SIGTERM or SIGHUP cancels: nothing is left behind and the exit status is 130, 143 or 129.
         """
     }
 
