@@ -76,33 +76,40 @@ struct ToneMapper: Sendable {
         return PQ.decode(p * sourceSignal)
     }
 
-    /// The picture from `samples`: `height` rows of `width` R, G, B triples of 16-bit samples
-    /// (native byte order), rows `rowStride` samples apart.
-    func picture(from samples: UnsafePointer<UInt16>, rowStride: Int, width: Int, height: Int) -> PixelBuffer {
+    /// The picture from three planes of 16-bit non-linear samples (native byte order, as
+    /// swscale's GBRP16 writes them), `height` rows of `width` samples, rows `rowStride`
+    /// samples apart.
+    func picture(red: UnsafePointer<UInt16>, green: UnsafePointer<UInt16>, blue: UnsafePointer<UInt16>,
+                 rowStride: Int, width: Int, height: Int) -> PixelBuffer {
         var picture = PixelBuffer(width: width, height: height)
         picture.withMutableBytes { out in
             guard let base = out.baseAddress else { return }
             let output = Lent(base)
-            let input = Lent(samples)
+            let planes = Lent((red, green, blue))
             // Large pictures (full-size covers) use both cores; thumbnails are not worth a thread.
             let bands = width * height >= 1 << 19 ? 4 : 1
             let rowsPerBand = (height + bands - 1) / bands
             DispatchQueue.concurrentPerform(iterations: bands) { band in
                 let rows = (band * rowsPerBand)..<min(height, (band + 1) * rowsPerBand)
+                let (r, g, b) = planes.value
                 for y in rows {
-                    convertRow(input.value + y * rowStride, into: output.value + y * width * 3, width: width)
+                    let offset = y * rowStride
+                    convertRow(r + offset, g + offset, b + offset, into: output.value + y * width * 3, width: width)
                 }
             }
         }
         return picture
     }
 
-    private func convertRow(_ row: UnsafePointer<UInt16>, into out: UnsafeMutablePointer<UInt8>, width: Int) {
+    private func convertRow(_ red: UnsafePointer<UInt16>, _ green: UnsafePointer<UInt16>, _ blue: UnsafePointer<UInt16>,
+                            into out: UnsafeMutablePointer<UInt8>, width: Int) {
         let tables = ColourTables.shared
         let m = toBT709
         let hlgGain = Float(Self.hlgDisplayPeak / Self.referenceWhite)
         let curveLast = curve.count - 1
         let compresses = conversion == .toneMap && top > 1
+        let last = Float(ColourTables.size - 1)
+        let encodeLast = Float(ColourTables.encodeSize - 1)
         tables.pqLight.withUnsafeBufferPointer { pq in
         tables.hlgScene.withUnsafeBufferPointer { hlg in
         tables.hlgSystemGain.withUnsafeBufferPointer { gain in
@@ -110,8 +117,9 @@ struct ToneMapper: Sendable {
         curve.withUnsafeBufferPointer { curve in
             for x in 0..<width {
                 let i = x * 3
-                let (cr, cg, cb) = (Int(UInt16(littleEndian: row[i])), Int(UInt16(littleEndian: row[i + 1])),
-                                    Int(UInt16(littleEndian: row[i + 2])))
+                // 12 bits of each sample index the tables (finer than the 10 the video has).
+                let (cr, cg, cb) = (Int(UInt16(littleEndian: red[x]) >> 4), Int(UInt16(littleEndian: green[x]) >> 4),
+                                    Int(UInt16(littleEndian: blue[x]) >> 4))
                 var r: Float, g: Float, b: Float
                 switch transfer {
                 case .pq:
@@ -119,7 +127,7 @@ struct ToneMapper: Sendable {
                 case .hlg:
                     let (er, eg, eb) = (hlg[cr], hlg[cg], hlg[cb])
                     let ys = min(1, max(0, luma.r * er + luma.g * eg + luma.b * eb))
-                    let k = hlgGain * gain[Int(ys * 65535)]
+                    let k = hlgGain * gain[Int(ys.squareRoot() * last)]
                     (r, g, b) = (er * k, eg * k, eb * k)
                 }
                 if compresses {
@@ -151,9 +159,9 @@ struct ToneMapper: Sendable {
                     let high = max(or, og, ob)
                     if high > 1 { or /= high; og /= high; ob /= high }
                 }
-                out[i] = encode[Int(min(1, max(0, or)) * 65535 + 0.5)]
-                out[i + 1] = encode[Int(min(1, max(0, og)) * 65535 + 0.5)]
-                out[i + 2] = encode[Int(min(1, max(0, ob)) * 65535 + 0.5)]
+                out[i] = encode[Int(min(1, max(0, or)) * encodeLast + 0.5)]
+                out[i + 1] = encode[Int(min(1, max(0, og)) * encodeLast + 0.5)]
+                out[i + 2] = encode[Int(min(1, max(0, ob)) * encodeLast + 0.5)]
             }
         }}}}}
     }
@@ -189,26 +197,37 @@ enum HLG {
     }
 }
 
-/// The per-sample tables every mapper shares, built on first use.
+/// The per-sample tables every mapper shares, built on first use. 4096 entries each, so all
+/// of them stay in the processor's nearest caches: the transfer functions are indexed by the
+/// sample's top 12 bits (finer than 10-bit video), the OOTF's gain by the square root of the
+/// luminance (which spends the entries on the dark end, where the curve is steep). The sRGB
+/// encoder has 16,384 one-byte entries indexed by light itself: its steepest slope (12.92,
+/// at black) makes one step at most 0.2 of an 8-bit code, and no square root is taken.
 final class ColourTables: Sendable {
     static let shared = ColourTables()
+    /// Entries per table.
+    static let size = 4096
+    /// Entries of the sRGB encoder.
+    static let encodeSize = 16_384
 
-    /// PQ display light in reference whites, for every 16-bit sample.
+    /// PQ display light in reference whites, for signal i / 4095.
     let pqLight: [Float]
-    /// HLG scene light (0...1), for every 16-bit sample.
+    /// HLG scene light (0...1), for signal i / 4095.
     let hlgScene: [Float]
-    /// BT.2100's OOTF gain Ys^(γ−1) with γ = 1.2, for Ys = i / 65535.
+    /// BT.2100's OOTF gain Ys^(γ−1) with γ = 1.2, for Ys = (i / 4095)².
     let hlgSystemGain: [Float]
-    /// The sRGB code (0...255) of linear light i / 65535.
+    /// The sRGB code (0...255) of linear light i / 16383.
     let sRGBEncode: [UInt8]
 
     private init() {
-        let scale = 1 / 65535.0
-        pqLight = (0...65535).map { Float(PQ.decode(Double($0) * scale) / ToneMapper.referenceWhite) }
-        hlgScene = (0...65535).map { Float(HLG.decode(Double($0) * scale)) }
-        hlgSystemGain = (0...65535).map { Float(pow(Double($0) * scale, 0.2)) }
-        sRGBEncode = (0...65535).map { i in
-            let l = Double(i) * scale
+        // Sample s (16 bits) indexes entry s >> 4: entry i stands for the middle of its 16 codes.
+        let signal = (0..<Self.size).map { (Double($0) * 16 + 7.5) / 65535 }
+        pqLight = signal.map { Float(PQ.decode($0) / ToneMapper.referenceWhite) }
+        hlgScene = signal.map { Float(HLG.decode($0)) }
+        let root = (0..<Self.size).map { Double($0) / Double(Self.size - 1) }
+        hlgSystemGain = root.map { Float(pow($0 * $0, 0.2)) }
+        sRGBEncode = (0..<Self.encodeSize).map { i in
+            let l = Double(i) / Double(Self.encodeSize - 1)
             let v = l <= 0.0031308 ? 12.92 * l : 1.055 * pow(l, 1 / 2.4) - 0.055
             return UInt8(min(255, max(0, (v * 255).rounded())))
         }

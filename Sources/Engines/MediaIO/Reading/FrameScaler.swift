@@ -35,15 +35,22 @@ final class FrameScaler {
                 toneMapper = ToneMapper(transfer: transfer, conversion: hdr, peak: peak, primaries: primaries)
             }
             guard let mapper = toneMapper else { return nil }
-            return scale(frame, to: size, into: AV_PIX_FMT_RGB48LE, bytesPerPixel: 6, defaultSpace: SWS_CS_BT2020) {
-                base, stride in
-                base.withMemoryRebound(to: UInt16.self, capacity: stride / 2 * size.height) {
-                    mapper.picture(from: $0, rowStride: stride / 2, width: size.width, height: size.height)
+            // Planar 16-bit: swscale's packed RGB48 writer costs about 40 ms a 1080p frame
+            // more than its planar one.
+            return scale(frame, to: size, into: AV_PIX_FMT_GBRP16LE, bytesPerPixel: 2, planes: 3,
+                         defaultSpace: SWS_CS_BT2020) { planes, stride in
+                let count = stride / 2 * size.height
+                func samples(_ plane: UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt16> {
+                    UnsafePointer(UnsafeRawPointer(plane).bindMemory(to: UInt16.self, capacity: count))
                 }
+                // GBRP's planes are green, blue, red.
+                return mapper.picture(red: samples(planes[2]), green: samples(planes[0]), blue: samples(planes[1]),
+                                      rowStride: stride / 2, width: size.width, height: size.height)
             }
         }
-        return scale(frame, to: size, into: AV_PIX_FMT_RGB24, bytesPerPixel: 3,
-                     defaultSpace: f.height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601) { base, stride in
+        return scale(frame, to: size, into: AV_PIX_FMT_RGB24, bytesPerPixel: 3, planes: 1,
+                     defaultSpace: f.height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601) { planes, stride in
+            let base = planes[0]
             let rowBytes = size.width * 3
             var picture = PixelBuffer(width: size.width, height: size.height)
             picture.withMutableBytes { out in
@@ -56,11 +63,12 @@ final class FrameScaler {
         }
     }
 
-    /// Scales and converts the frame into `format` in a scratch buffer and hands its rows
-    /// (`stride` bytes apart) to `body`; nil when swscale cannot.
+    /// Scales and converts the frame into `format` (`planes` planes of `bytesPerPixel` bytes a
+    /// pixel) in a scratch buffer and hands the planes (rows `stride` bytes apart) to `body`;
+    /// nil when swscale cannot.
     private func scale(_ frame: OwnedFrame, to size: PixelSize, into output: AVPixelFormat, bytesPerPixel: Int,
-                       defaultSpace: Int32,
-                       _ body: (UnsafeMutablePointer<UInt8>, Int) -> PixelBuffer) -> PixelBuffer? {
+                       planes: Int, defaultSpace: Int32,
+                       _ body: ([UnsafeMutablePointer<UInt8>], Int) -> PixelBuffer) -> PixelBuffer? {
         let f = frame.pointer.pointee
         guard f.width > 0, f.height > 0, size.width > 0, size.height > 0 else { return nil }
         let (format, fullRange) = FrameScaler.normalised(AVPixelFormat(rawValue: f.format), f.color_range)
@@ -88,14 +96,16 @@ final class FrameScaler {
             sws_setColorspaceDetails(context, table, fullRange ? 1 : 0, outputTable, 1, 0, 1 << 16, 1 << 16)
         }
 
-        // swscale's SIMD paths may write a little past a row, so scale into an aligned,
-        // padded buffer.
+        // swscale's SIMD paths may write a little past a row, so scale into aligned, padded
+        // planes.
         let stride = (size.width * bytesPerPixel + 63) & ~63
-        guard let scratch = av_malloc(stride * size.height + 64) else { return nil }
+        let planeBytes = stride * size.height + 64
+        guard let scratch = av_malloc(planeBytes * planes) else { return nil }
         defer { av_free(scratch) }
         let base = scratch.assumingMemoryBound(to: UInt8.self)
-        var destination: [UnsafeMutablePointer<UInt8>?] = [base, nil, nil, nil]
-        var destinationStride: [Int32] = [Int32(stride), 0, 0, 0]
+        let planeBases = (0..<planes).map { base + $0 * planeBytes }
+        var destination: [UnsafeMutablePointer<UInt8>?] = (0..<4).map { $0 < planes ? planeBases[$0] : nil }
+        var destinationStride: [Int32] = (0..<4).map { $0 < planes ? Int32(stride) : 0 }
         let sources = withUnsafeBytes(of: frame.pointer.pointee.data) { raw in
             (0..<4).map { raw.load(fromByteOffset: $0 * MemoryLayout<UnsafeMutablePointer<UInt8>?>.stride,
                                    as: UnsafeMutablePointer<UInt8>?.self) }
@@ -107,7 +117,7 @@ final class FrameScaler {
             sws_scale(context, src.baseAddress, sourceStrides, 0, f.height, &destination, &destinationStride)
         }
         guard rows == Int32(size.height) else { return nil }
-        return body(base, stride)
+        return body(planeBases, stride)
     }
 
     /// Maps FFmpeg's deprecated full-range "J" formats to their plain ones plus a range flag.
