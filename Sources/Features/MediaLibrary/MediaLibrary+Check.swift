@@ -19,6 +19,10 @@ public struct CheckReport: Sendable, Equatable {
 
     /// Stored files no row refers to (left by a crash between the file and its row).
     public var orphanFiles: [String] = []
+    /// Stored originals no row refers to, kept because the catalogue holds no asset at all: a
+    /// lost, emptied or replaced catalogue is never read as "the library holds nothing".
+    /// Importing them again (`importFile` on their paths) catalogues them anew.
+    public var unaccountedOriginals: [String] = []
     /// Rows whose file is missing.
     public var missingFiles: [Int64] = []
     /// Live assets whose still is there but whose motion is missing: `repair` keeps them as
@@ -42,14 +46,14 @@ public struct CheckReport: Sendable, Equatable {
 
     /// True when nothing was wrong.
     public var isClean: Bool {
-        orphanFiles.isEmpty && missingFiles.isEmpty && missingMotions.isEmpty && partialImports == 0 && partialThumbnails == 0
+        orphanFiles.isEmpty && unaccountedOriginals.isEmpty && missingFiles.isEmpty && missingMotions.isEmpty && partialImports == 0 && partialThumbnails == 0
             && damagedRows.isEmpty && foreignEntries.isEmpty && corruptOriginals.isEmpty
     }
 
     /// True when something is wrong that a repair does not fix (corrupt originals, foreign
     /// folders): it needs a person.
     public var needsAttention: Bool {
-        !corruptOriginals.isEmpty || foreignEntries.contains { $0.hasSuffix("/") }
+        !corruptOriginals.isEmpty || !unaccountedOriginals.isEmpty || foreignEntries.contains { $0.hasSuffix("/") }
     }
 }
 
@@ -61,11 +65,15 @@ extension MediaLibrary {
     @discardableResult
     public func check(repair: Bool = true, verify: Bool = false) throws(LibraryError) -> CheckReport {
         if repair { try requireWritable() }
+        // No import is between storing a file and committing its row while this looks.
+        let lock = LibraryLock(folder: folder, exclusive: true)
+        defer { withExtendedLifetime(lock) {} }
         var report = CheckReport()
         // Every stored file a row names, with the hash it must have: an original, and a live
         // asset's motion.
         var known: [String: (asset: Asset, hash: String)] = [:]
-        for asset in try assets() {
+        let rows = try assets()
+        for asset in rows {
             if let relative = asset.relativePath {
                 known[relative] = (asset, asset.contentHash)
             } else {
@@ -148,6 +156,11 @@ extension MediaLibrary {
             }
         }
         report.orphanFiles = onDisk.subtracting(known.keys).sorted()
+        if rows.isEmpty && !report.orphanFiles.isEmpty {
+            // Originals but not one row: the catalogue was lost or emptied, not the library.
+            report.unaccountedOriginals = report.orphanFiles
+            report.orphanFiles = []
+        }
         let missing = known.filter { !onDisk.contains($0.key) }.map(\.value)
         report.missingFiles = Set(missing.filter { $0.hash == $0.asset.contentHash }.map(\.asset.id)).sorted()
         report.missingMotions = Set(missing.map(\.asset.id)).subtracting(report.missingFiles).sorted()

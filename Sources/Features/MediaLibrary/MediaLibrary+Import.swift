@@ -44,6 +44,9 @@ extension MediaLibrary {
         if move {
             try refuseInside(url, action: "moving it into the library would remove the library's own copy; nothing was done")
         }
+        // Held until the row is committed (and a moved source removed): `check` waits for it.
+        let lock = LibraryLock(folder: folder, exclusive: false)
+        defer { withExtendedLifetime(lock) {} }
         let copy = try copyIn(url)
         var committed = false
         defer { if !committed { LibraryFolder.remove(copy.name, in: copy.folder) } }

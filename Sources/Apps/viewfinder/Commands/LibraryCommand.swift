@@ -278,7 +278,8 @@ enum LibraryCommand: Command {
             return 0
         }
         let verb = repaired ? "removed" : "found"
-        var parts = ["\(report.orphanFiles.count) orphan file(s)", "\(report.missingFiles.count) row(s) without a file",
+        var parts = report.unaccountedOriginals.isEmpty ? [] : ["\(report.unaccountedOriginals.count) original(s) not in the catalogue (kept)"]
+        parts += ["\(report.orphanFiles.count) orphan file(s)", "\(report.missingFiles.count) row(s) without a file",
                      "\(report.partialImports) unfinished import(s)"]
         if !report.missingMotions.isEmpty { parts.append("\(report.missingMotions.count) Live Photo(s) without their motion (kept as photos)") }
         if report.partialThumbnails > 0 { parts.append("\(report.partialThumbnails) unfinished thumbnail(s)") }
@@ -289,6 +290,11 @@ enum LibraryCommand: Command {
         for damage in report.damagedRows { print("  \(damage)") }
         for entry in report.foreignEntries { print("  \(entry): \(entry.hasSuffix("/") ? "a folder the library does not make (left alone)" : "not the library's (never followed)")") }
         for damage in report.corruptOriginals { print("  damaged: \(damage) (kept)") }
+        if !report.unaccountedOriginals.isEmpty {
+            let count = report.unaccountedOriginals.count
+            print("  \(count) original\(count == 1 ? "" : "s") but not one catalogue row: the catalogue was lost or emptied; nothing was removed")
+            print("  to catalogue them again: viewfinder library import --library \(folder.path) \(folder.path)/originals/*/*")
+        }
         if report.needsAttention {
             ViewfinderTool.standardError("viewfinder: the library at \(folder.path) has damage a repair cannot fix; see the lines above")
             return 1

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+/// No original is lost when the catalogue is, and `check` never races a live import.
+@Suite("library: lost catalogues and concurrent imports")
+struct LibraryRaceTests {
+    /// `count` small JPEGs of different content (testsrc frames), made by the ffmpeg CLI.
+    static func photos(_ count: Int, in folder: URL, prefix: String) throws -> [URL] {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let pattern = folder.appendingPathComponent("\(prefix)-%03d.jpg").path
+        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=96x64:r=25",
+                                                   "-frames:v", "\(count)", "-q:v", "3", pattern])
+        guard result.status == 0 else { throw SubprocessError.failed("ffmpeg", result.stderr) }
+        return (1...count).map { folder.appendingPathComponent(String(format: "\(prefix)-%03d.jpg", $0)) }
+    }
+
+    /// Every stored original under `library`/originals.
+    static func originals(in library: URL) -> [String] {
+        let root = library.appendingPathComponent("originals")
+        return ((FileManager.default.subpaths(atPath: root.path)) ?? []).filter { $0.hasSuffix(".jpg") }.sorted()
+    }
+
+    @Test("a zero-length or missing catalogue: check removes no original, says so, exits 1; re-importing catalogues them", arguments: ["empty", "missing"])
+    func lostCatalogue(_ how: String) throws {
+        let scratch = TestPaths.scratchFolder("lost-catalogue-\(how)")
+        let library = scratch.appendingPathComponent("Lib")
+        let files = try Self.photos(3, in: scratch.appendingPathComponent("in"), prefix: how)
+        let imported = try viewfinder(["library", "--library", library.path, "import"] + files.map(\.path) + ["-q"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let stored = Self.originals(in: library)
+        #expect(stored.count == 3)
+        let catalogue = library.appendingPathComponent("catalogue.sqlite")
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: catalogue.path + suffix) }
+        if how == "empty" {
+            try Data().write(to: catalogue)
+        } else {
+            try FileManager.default.removeItem(at: catalogue)
+        }
+        let check = try viewfinder("library", "--library", library.path, "check")
+        #expect(check.status == 1, "\(check.stdout) \(check.stderr)")
+        #expect(check.stdout.contains("3 originals but not one catalogue row: the catalogue was lost or emptied; nothing was removed"),
+                "\(check.stdout)")
+        #expect(Self.originals(in: library) == stored, "originals were removed")
+        // What the message says to do works: the originals are catalogued again, nothing copied twice.
+        let again = try viewfinder(["library", "--library", library.path, "import"]
+                                   + stored.map { library.appendingPathComponent("originals/\($0)").path } + ["-q"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(Self.originals(in: library) == stored)
+        let after = try viewfinder("library", "--library", library.path, "check")
+        #expect(after.status == 0 && after.stdout.hasSuffix(": consistent\n"), "\(after.stdout)")
+    }
+
+    @Test("four import --move processes while check loops: every file is stored, catalogued and gone from its source")
+    func concurrentMoveAndCheck() throws {
+        let scratch = TestPaths.scratchFolder("import-race")
+        let library = scratch.appendingPathComponent("Lib")
+        // The seed is another photo than the 40 (a pattern's first frame at another size).
+        let setup = try viewfinder("library", "--library", library.path, "import",
+                                   TestPaths.media.appendingPathComponent("exif_orientation/Portrait_3.jpg").path, "-q")
+        #expect(setup.status == 0, "\(setup.stderr)")
+        // Four sources of 10 different photos each (frames 1-40 of one test pattern).
+        let all = try Self.photos(40, in: scratch.appendingPathComponent("all"), prefix: "p")
+        var lanes: [[URL]] = []
+        for lane in 0..<4 {
+            let folder = scratch.appendingPathComponent("source-\(lane)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            lanes.append(try all[(lane * 10)..<(lane * 10 + 10)].map { file in
+                let target = folder.appendingPathComponent(file.lastPathComponent)
+                try FileManager.default.moveItem(at: file, to: target)
+                return target
+            })
+        }
+        let importers = try lanes.map { files in
+            try Subprocess.start(TestPaths.tool, ["library", "--library", library.path, "import", "--move"] + files.map(\.path) + ["-q"])
+        }
+        // `check` over and over until every importer has ended (bounded: 400 runs).
+        var checks = 0
+        while importers.contains(where: \.isRunning) && checks < 400 {
+            let check = try viewfinder("library", "--library", library.path, "check")
+            #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
+            checks += 1
+        }
+        for importer in importers {
+            let result = try importer.finish(timeout: 120)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(checks > 0)
+        for files in lanes {
+            for file in files { #expect(!FileManager.default.fileExists(atPath: file.path), "\(file.lastPathComponent) is still in its source") }
+        }
+        #expect(Self.originals(in: library).count == 41, "stored: \(Self.originals(in: library).count) of 41")
+        let list = try viewfinder("library", "--library", library.path, "list", "--json")
+        let rows = (try JSONSerialization.jsonObject(with: list.stdoutData) as? [[String: Any]]) ?? []
+        #expect(rows.count == 41)
+        let final = try viewfinder("library", "--library", library.path, "check")
+        #expect(final.status == 0 && final.stdout.hasSuffix(": consistent\n"), "\(final.stdout)")
+    }
+}
