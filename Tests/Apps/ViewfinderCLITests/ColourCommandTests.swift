@@ -91,4 +91,63 @@ struct ColourCommandTests {
         let text = try viewfinder("info", photo.path)
         #expect(text.stdout.contains("profile     Display P3"), "\(text.stdout)")
     }
+
+    /// ffprobe's colour fields of the first video stream.
+    static func colourTags(_ url: URL) throws -> [String: String] {
+        let result = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                    "stream=color_range,color_space,color_primaries,color_transfer",
+                                                    "-of", "default=noprint_wrappers=1", url.path])
+        return Dictionary(result.stdout.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The first frame of `url` as RGB, decoded by the ffmpeg CLI as its tags say.
+    static func firstFrame(_ url: URL, size: PixelSize) throws -> PixelBuffer {
+        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", url.path, "-frames:v", "1", "-vf",
+                                                   "scale=\(size.width):\(size.height):flags=neighbor", "-f", "rawvideo",
+                                                   "-pix_fmt", "rgb24", "-"])
+        return try #require(PixelBuffer(width: size.width, height: size.height, bytes: [UInt8](result.stdoutData)))
+    }
+
+    @Test("full-range MJPEG converted: the samples' range is what the output says, the colours stay (ΔE00 mean ≤ 1)")
+    func fullRangeMJPEG() throws {
+        let raw = Self.folder.appendingPathComponent("chart-mjpeg.rgb")
+        try Data(ColourChart.picture.bytes).write(to: raw)
+        let input = Self.folder.appendingPathComponent("chart-mjpeg.mov")
+        let made = try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "256x256",
+                                                 "-r", "25", "-i", raw.path, "-vf", "loop=4:1:0", "-c:v", "mjpeg", "-q:v", "2",
+                                                 "-pix_fmt", "yuvj422p", input.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let output = Self.folder.appendingPathComponent("mjpeg-converted.mp4")
+        let result = try viewfinder("convert", input.path, "-o", output.path, "--quiet")
+        #expect(result.status == 0, "\(result.stderr)")
+        let tags = try Self.colourTags(output)
+        #expect(tags["color_range"] == "pc" && ["bt470bg", "smpte170m"].contains(tags["color_space"] ?? ""), "\(tags)")
+        let e = ColourChart.error(of: try Self.firstFrame(output, size: ColourChart.size))
+        #expect(e.mean <= 1, "MJPEG converted: mean \(e.mean), max \(e.max)")
+    }
+
+    @Test("an untagged 720p video scaled to 540p is tagged BT.709, so players do not guess BT.601 for it")
+    func untaggedHDScaledToSD() throws {
+        let raw = Self.folder.appendingPathComponent("chart-720.rgb")
+        try Data(ColourChart.picture.bytes).write(to: raw)
+        let input = Self.folder.appendingPathComponent("chart-720-untagged.mp4")
+        // BT.709 samples with no colour tags at all, as a player guesses for 720 lines.
+        let made = try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "256x256",
+                                                 "-r", "25", "-i", raw.path, "-vf",
+                                                 "loop=9:1:0,scale=1280:720:flags=neighbor:out_color_matrix=bt709:out_range=tv,format=yuv420p",
+                                                 "-c:v", "libx264", "-crf", "4", input.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(try Self.colourTags(input)["color_space"] == "unknown")
+        let output = Self.folder.appendingPathComponent("chart-540.mp4")
+        let result = try viewfinder("convert", input.path, "--preset", "medium", "-o", output.path, "--quiet")
+        #expect(result.status == 0, "\(result.stderr)")
+        let tags = try Self.colourTags(output)
+        #expect(tags["color_space"] == "bt709" && tags["color_primaries"] == "bt709" && tags["color_transfer"] == "bt709"
+                && tags["color_range"] == "tv", "\(tags)")
+        let e = ColourChart.error(of: try Self.firstFrame(output, size: ColourChart.size))
+        #expect(e.mean <= 1, "540p: mean \(e.mean), max \(e.max)")
+    }
 }

@@ -14,7 +14,8 @@ extension ExportSession {
         let encoder = try VideoEncoder(size: size, timeBase: video.pointee.time_base, frameRate: video.encodingFrameRate,
                                        quality: plan.quality, globalHeader: out.needsGlobalHeader, path: output.path)
         let d = decoder.context.pointee
-        encoder.describeColour(range: d.color_range, space: d.colorspace, primaries: d.color_primaries, transfer: d.color_trc)
+        encoder.describeColour(range: d.color_range, space: d.colorspace, primaries: d.color_primaries, transfer: d.color_trc,
+                               sourceFormat: d.pix_fmt, sourceHeight: d.height)
         let outVideo = try out.addStream(for: encoder.context, sideDataFrom: video)
         var reencoder: AudioReencoder?
         var outAudio: UnsafeMutablePointer<AVStream>?

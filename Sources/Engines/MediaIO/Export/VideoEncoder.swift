@@ -106,7 +106,8 @@ final class VideoEncoder {
         avcodec_free_context(&enc)
     }
 
-    /// Tags the encoder's colour description (before the first frame).
+    /// Tags the encoder's colour description (before the first frame) exactly as given (a smart
+    /// cut's re-encoded frames must say what the copied ones say, unsaid included).
     func describeColour(range: AVColorRange, space: AVColorSpace, primaries: AVColorPrimaries,
                         transfer: AVColorTransferCharacteristic) {
         context.pointee.color_range = range == AVCOL_RANGE_JPEG ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
@@ -114,6 +115,28 @@ final class VideoEncoder {
         context.pointee.color_primaries = primaries
         context.pointee.color_trc = transfer
     }
+
+    /// Tags the encoder's colour description (before the first frame): what the source says,
+    /// and where it says nothing, what players assume of it — full range for JPEG's "J" pixel
+    /// formats, BT.601 (SMPTE 170M) for those and below 720 lines, BT.709 from 720 lines — so
+    /// a picture whose size crosses that guess (720p scaled to 540p) keeps its colours.
+    func describeColour(range: AVColorRange, space: AVColorSpace, primaries: AVColorPrimaries,
+                        transfer: AVColorTransferCharacteristic, sourceFormat: AVPixelFormat, sourceHeight: Int32) {
+        let jpeg = Self.fullRangeFormats.contains(sourceFormat)
+        let standard = jpeg || sourceHeight < 720
+        context.pointee.color_range = range == AVCOL_RANGE_JPEG || (range == AVCOL_RANGE_UNSPECIFIED && jpeg)
+            ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        context.pointee.colorspace = space != AVCOL_SPC_UNSPECIFIED && space != AVCOL_SPC_RGB ? space
+            : (standard ? AVCOL_SPC_SMPTE170M : AVCOL_SPC_BT709)
+        context.pointee.color_primaries = primaries != AVCOL_PRI_UNSPECIFIED ? primaries
+            : (standard ? AVCOL_PRI_SMPTE170M : AVCOL_PRI_BT709)
+        context.pointee.color_trc = transfer != AVCOL_TRC_UNSPECIFIED ? transfer
+            : (standard ? AVCOL_TRC_SMPTE170M : AVCOL_TRC_BT709)
+    }
+
+    /// FFmpeg's deprecated full-range ("J") YUV formats: MJPEG's pictures.
+    static let fullRangeFormats: Set<AVPixelFormat> = [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P,
+                                                       AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P]
 
     /// Encodes a decoded frame (any size and pixel format) at `pts` (encoder time base).
     func encode(_ source: OwnedFrame, pts: Int64) throws(MediaIOError) -> [OwnedPacket] {
@@ -143,7 +166,7 @@ final class VideoEncoder {
         let declared = context.pointee.colorspace
         let outSpace = Int32(declared == AVCOL_SPC_UNSPECIFIED ? AVCOL_SPC_BT709.rawValue : declared.rawValue)
         let inSpace = s.colorspace == AVCOL_SPC_UNSPECIFIED ? outSpace : Int32(s.colorspace.rawValue)
-        let sourceFull = s.color_range == AVCOL_RANGE_JPEG || AVPixelFormat(rawValue: s.format) == AV_PIX_FMT_YUVJ420P
+        let sourceFull = s.color_range == AVCOL_RANGE_JPEG || Self.fullRangeFormats.contains(AVPixelFormat(rawValue: s.format))
         if let input = sws_getCoefficients(inSpace), let output = sws_getCoefficients(outSpace) {
             sws_setColorspaceDetails(scaler, input, sourceFull ? 1 : 0, output,
                                      context.pointee.color_range == AVCOL_RANGE_JPEG ? 1 : 0, 0, 1 << 16, 1 << 16)
