@@ -32,7 +32,10 @@ enum ViewfinderTool {
     }
 
     static func standardError(_ text: String) {
-        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        // File names inside messages come from the user or a file: no control character of
+        // theirs reaches the terminal (the messages' own line breaks stay).
+        let safe = text.printable(keepingLineBreaks: true)
+        FileHandle.standardError.write(Data((safe.hasSuffix("\n") ? safe : safe + "\n").utf8))
     }
 
     static func run(_ argv: [String]) -> Int32 {

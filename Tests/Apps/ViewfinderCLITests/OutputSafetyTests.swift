@@ -93,3 +93,29 @@ struct OutputSafetyTests {
         #expect(type == .typeCharacterSpecial)
     }
 }
+
+/// File names are the user's (or an attacker's) text: what the tool prints never carries their
+/// control characters to the terminal.
+@Suite("Printed names")
+struct PrintedNameTests {
+    @Test("import, list and error messages escape control characters in file names")
+    func controlCharacters() throws {
+        let folder = TestPaths.scratchFolder("names")
+        let name = "red\u{1B}[31m\nline\u{202E}gpj.jpg"
+        let photo = folder.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: TestPaths.media.appendingPathComponent("exif_orientation/Portrait_3.jpg"), to: photo)
+        let library = folder.appendingPathComponent("Lib").path
+        let imported = try viewfinder("library", "--library", library, "import", photo.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let escaped = "red\\e[31m\\nline\\u{202E}gpj.jpg"
+        let listed = try viewfinder("library", "--library", library, "list")
+        for (what, text) in [("import", imported.stdout), ("list", listed.stdout)] {
+            #expect(text.contains(escaped), "\(what): \(text)")
+            #expect(!text.contains("\u{1B}") && !text.contains("\u{202E}"), "\(what) printed a control character")
+        }
+        #expect(imported.stdout.split(separator: "\n").count == 2, "\(imported.stdout)")
+        let missing = try viewfinder("cover", folder.appendingPathComponent("gone\u{1B}[2J.mp4").path, "-o", folder.appendingPathComponent("c.jpg").path)
+        #expect(missing.status == 1)
+        #expect(!missing.stderr.contains("\u{1B}") && missing.stderr.contains("gone\\e[2J.mp4"), "\(missing.stderr)")
+    }
+}

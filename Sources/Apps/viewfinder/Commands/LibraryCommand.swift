@@ -91,7 +91,7 @@ enum LibraryCommand: Command {
             if arguments.flag("json") {
                 print(JSONValue.array(albums.map { .object([("name", .string($0.name)), ("count", .int($0.count))]) }).rendered())
             } else {
-                for album in albums { print("\(album.name)\t\(album.count)") }
+                for album in albums { print("\(album.name.printable())\t\(album.count)") }
             }
         case "album":
             guard let action = words.first else { throw UsageError(message: "library album: create, rename, delete, add or remove", command: name) }
@@ -231,7 +231,7 @@ enum LibraryCommand: Command {
         } else {
             for asset in assets {
                 let duration = asset.duration.map { " \($0.decimalString) s" } ?? ""
-                print("\(asset.id)\t\(asset.kind.rawValue)\t\(dates.string(from: asset.creationDate))\t\(asset.size.width)×\(asset.size.height)\(duration)\t\(asset.originalFilename)")
+                print("\(asset.id)\t\(asset.kind.rawValue)\t\(dates.string(from: asset.creationDate))\t\(asset.size.width)×\(asset.size.height)\(duration)\t\(asset.originalFilename.printable())")
             }
         }
     }
@@ -261,7 +261,7 @@ enum LibraryCommand: Command {
             ]).rendered())
         } else {
             for file in report.storedFiles {
-                print("\(file.asset.id)\t\(file.isNew ? "stored" : "already stored")\t\(file.path)")
+                print("\(file.asset.id)\t\(file.isNew ? "stored" : "already stored")\t\(file.path.printable())")
             }
             print("\(library.folder.path): \(stored) of \(files.count) file\(files.count == 1 ? "" : "s") stored")
         }
