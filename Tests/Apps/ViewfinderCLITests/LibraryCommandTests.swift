@@ -292,6 +292,14 @@ struct LibraryCommandTests {
         Thread.sleep(forTimeInterval: after)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        // Killed before it made the library folder: there is nothing, and check says so
+        // instead of making an empty library.
+        if !FileManager.default.fileExists(atPath: library) {
+            let nothing = try viewfinder("library", "--library", library, "check")
+            #expect(nothing.status == 1 && nothing.stderr.contains("there is no library at"), "\(nothing.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: library))
+            return
+        }
         // Every row has its file, and check leaves no stray file behind.
         _ = try viewfinder("library", "--library", library, "check")
         let again = try viewfinder("library", "--library", library, "check")

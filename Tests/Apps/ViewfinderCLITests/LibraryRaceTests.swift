@@ -98,3 +98,16 @@ struct LibraryRaceTests {
         #expect(final.status == 0 && final.stdout.hasSuffix(": consistent\n"), "\(final.stdout)")
     }
 }
+
+extension LibraryRaceTests {
+    @Test("reading verbs never create a library: a mistyped --library is an error and leaves nothing", arguments: [
+        ["list"], ["albums"], ["check"], ["export", "1", "-o", "/tmp/never-written.jpg"], ["thumbnail", "1", "-o", "/tmp/never-written.jpg"],
+    ])
+    func typoLibrary(_ verb: [String]) throws {
+        let typo = TestPaths.scratchFolder("typo").appendingPathComponent("Libary")
+        let result = try viewfinder(["library", "--library", typo.path] + verb)
+        #expect(result.status == 1, "\(verb): \(result.status) \(result.stderr)")
+        #expect(result.stderr == "viewfinder: there is no library at \(typo.path); 'viewfinder library init' or an import makes one\n")
+        #expect(!FileManager.default.fileExists(atPath: typo.path), "\(verb) made \(typo.path)")
+    }
+}

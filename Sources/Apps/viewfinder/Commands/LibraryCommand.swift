@@ -65,6 +65,11 @@ enum LibraryCommand: Command {
         var words = arguments.positionals
         let verb = words.removeFirst()
         let folder = arguments.value("library").map { URL(fileURLWithPath: $0) } ?? MediaLibrary.defaultLocation()
+        // Only init and import make a library: a reading verb given a folder that is not there
+        // (a typo) must not leave a new library behind.
+        if !["init", "import"].contains(verb) && !FileManager.default.fileExists(atPath: folder.path) {
+            throw RuntimeError("there is no library at \(folder.path); 'viewfinder library init' or an import makes one")
+        }
         let library = try MediaLibrary(folder: folder)
         func id(_ text: String) throws -> Int64 {
             guard let value = Int64(text), value > 0 else { throw arguments.invalid("id", "'\(text)' is not an asset id") }
