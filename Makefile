@@ -38,12 +38,13 @@ demo: release
 studio: release
 	.build/release/viewfinder-studio $(STUDIO_ARGS)
 
-# Installs both programs, the .desktop file and the icon under $(DESTDIR)$(PREFIX).
+# Installs both programs, the .desktop file, the icon and the video thumbnailer entry under $(DESTDIR)$(PREFIX).
 install: release
 	install -Dm755 .build/release/viewfinder "$(DESTDIR)$(PREFIX)/bin/viewfinder"
 	install -Dm755 .build/release/viewfinder-studio "$(DESTDIR)$(PREFIX)/bin/viewfinder-studio"
 	install -Dm644 data/$(APP_ID).desktop "$(DESTDIR)$(PREFIX)/share/applications/$(APP_ID).desktop"
 	install -Dm644 data/icons/$(APP_ID).svg "$(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/$(APP_ID).svg"
+	install -Dm644 data/viewfinder.thumbnailer "$(DESTDIR)$(PREFIX)/share/thumbnailers/viewfinder.thumbnailer"
 	@# The desktop's caches are refreshed for a live install, not when staging into DESTDIR.
 	@if [ -z "$(DESTDIR)" ]; then \
 		gtk4-update-icon-cache -q -t -f "$(PREFIX)/share/icons/hicolor" 2>/dev/null || true; \
@@ -54,6 +55,7 @@ uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/viewfinder" "$(DESTDIR)$(PREFIX)/bin/viewfinder-studio"
 	rm -f "$(DESTDIR)$(PREFIX)/share/applications/$(APP_ID).desktop"
 	rm -f "$(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/$(APP_ID).svg"
+	rm -f "$(DESTDIR)$(PREFIX)/share/thumbnailers/viewfinder.thumbnailer"
 
 bench:
 	@scripts/install-deps --bench

@@ -9,7 +9,7 @@ import MediaLibrary
 /// (0 success, 1 failure, 2 bad usage).
 enum ViewfinderTool {
     /// The commands, in the order `--help` lists them.
-    static var commands: [any Command.Type] { [InfoCommand.self, CoverCommand.self, FilmstripCommand.self, ConvertCommand.self, TrimCommand.self, AvatarCommand.self, LibraryCommand.self, DevicesCommand.self, CaptureCommand.self, AnimateCommand.self, SampleCommand.self] }
+    static var commands: [any Command.Type] { [InfoCommand.self, CoverCommand.self, FilmstripCommand.self, ThumbnailCommand.self, ConvertCommand.self, TrimCommand.self, AvatarCommand.self, LibraryCommand.self, DevicesCommand.self, CaptureCommand.self, AnimateCommand.self, SampleCommand.self] }
 
     static let version = "0.1.0"
 

@@ -13,7 +13,7 @@ struct UsageTests {
         }
     }
 
-    static let commands = ["info", "cover", "filmstrip", "convert", "trim", "avatar", "library", "devices", "capture",
+    static let commands = ["info", "cover", "filmstrip", "thumbnail", "convert", "trim", "avatar", "library", "devices", "capture",
                            "animate", "sample"]
 
     @Test("every command has --help", arguments: commands)

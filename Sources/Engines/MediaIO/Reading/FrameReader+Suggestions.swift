@@ -15,6 +15,27 @@ public struct CoverSuggestion: Sendable, Equatable {
         self.score = score
         self.quality = quality
     }
+
+    /// How good a cover a frame of `quality` makes among candidates whose sharpest (not
+    /// rejected) measured `sharpest`: exposure × √(relative sharpness) × colour × stillness;
+    /// a frame far blurrier than the sharpest is rejected as blurred, and a rejected frame
+    /// scores a hundredth. Returns the quality with that rejection added.
+    public static func score(_ quality: FrameQuality, sharpest: Double) -> (score: Double, quality: FrameQuality) {
+        var quality = quality
+        let relative = sharpest > 0 ? quality.sharpness / sharpest : 1
+        if quality.rejection == nil, relative < 0.2 { quality.rejection = "blurred" }
+        let exposure = 1 - pow(abs(quality.brightness - 0.5) / 0.5, 2)
+        let colour = 0.6 + 0.4 * min(1, quality.colourfulness / 0.3)
+        let stillness = 1 / (1 + 10 * quality.change)
+        var score = max(0, exposure) * relative.squareRoot() * colour * stillness
+        if quality.rejection != nil { score *= 0.01 }
+        return (score, quality)
+    }
+
+    /// The sharpest of `qualities` that no check rejected (of all, when every one was).
+    public static func sharpest(of qualities: [FrameQuality]) -> Double {
+        qualities.filter { $0.rejection == nil }.map(\.sharpness).max() ?? qualities.map(\.sharpness).max() ?? 0
+    }
 }
 
 extension FrameReader {
@@ -48,17 +69,9 @@ extension FrameReader {
             measured.append((picture.time, quality, Self.thumbnail(picture.image)))
             progress?.completedUnitCount += 1
         }
-        let sharpest = measured.filter { $0.quality.rejection == nil }.map(\.quality.sharpness).max()
-            ?? measured.map(\.quality.sharpness).max() ?? 0
+        let sharpest = CoverSuggestion.sharpest(of: measured.map(\.quality))
         var scored = measured.map { candidate -> (CoverSuggestion, [Double]) in
-            var quality = candidate.quality
-            let relative = sharpest > 0 ? quality.sharpness / sharpest : 1
-            if quality.rejection == nil, relative < 0.2 { quality.rejection = "blurred" }
-            let exposure = 1 - pow(abs(quality.brightness - 0.5) / 0.5, 2)
-            let colour = 0.6 + 0.4 * min(1, quality.colourfulness / 0.3)
-            let stillness = 1 / (1 + 10 * quality.change)
-            var score = max(0, exposure) * relative.squareRoot() * colour * stillness
-            if quality.rejection != nil { score *= 0.01 }
+            let (score, quality) = CoverSuggestion.score(candidate.quality, sharpest: sharpest)
             return (CoverSuggestion(time: candidate.time, score: score, quality: quality), candidate.thumbnail)
         }
         scored.sort { $0.0.score > $1.0.score || ($0.0.score == $1.0.score && $0.0.time < $1.0.time) }

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+/// `viewfinder thumbnail`, as the desktop's thumbnailer entry calls it.
+@Suite("thumbnail command")
+struct ThumbnailCommandTests {
+    static let folder = TestPaths.scratchFolder("thumbnail")
+
+    /// The PNG's size from its IHDR, or nil when the file is not a PNG.
+    static func pngSize(_ url: URL) throws -> PixelSize? {
+        let bytes = [UInt8](try Data(contentsOf: url))
+        guard bytes.count > 24, bytes[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] else { return nil }
+        func int(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        return PixelSize(width: int(16), height: int(20))
+    }
+
+    @Test("the entry's Exec line is what the command takes, for the video types we read")
+    func entry() throws {
+        let text = try String(contentsOf: TestPaths.repository.appendingPathComponent("data/viewfinder.thumbnailer"), encoding: .utf8)
+        #expect(text.hasPrefix("[Thumbnailer Entry]\n"))
+        #expect(text.contains("\nExec=viewfinder thumbnail -s %s %i %o\n"))
+        for type in ["video/mp4", "video/quicktime", "video/x-matroska", "video/webm"] {
+            #expect(text.contains(type), "\(type)")
+        }
+    }
+
+    @Test("an HDR video's thumbnail is a PNG fitted in the size, tone-mapped (ΔE00 mean ≤ 3 on the chart), whatever OUT is called")
+    func hdrChart() throws {
+        let video = try ColourChart.video(.hlg, in: Self.folder)
+        let output = Self.folder.appendingPathComponent("hlg-thumb")  // no extension: still PNG
+        let result = try viewfinder("thumbnail", "-s", "128", video.path, output.path)
+        #expect(result.status == 0 && result.stdout.isEmpty, "\(result.stderr)")
+        #expect(try Self.pngSize(output) == PixelSize(width: 128, height: 128))
+        let e = ColourChart.error(of: try #require(try decodeImage(output)))
+        #expect(e.mean <= 3 && e.max <= 8, "mean \(e.mean), max \(e.max)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).allSatisfy { !$0.hasSuffix(".partial") })
+    }
+
+    @Test("a video with an embedded cover gets that cover; one without gets its best keyframe, not a black first frame", arguments: [30, 250])
+    func coverChoice(gop: Int) throws {
+        // 6 s at 30 fps, fading in from black over the first second; keyframes every `gop`
+        // frames (250: the only keyframe is the black first frame).
+        let plain = Self.folder.appendingPathComponent("fade-\(gop).mp4")
+        let made = try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=6",
+                                                 "-vf", "fade=in:0:30", "-c:v", "libx264", "-g", "\(gop)", "-pix_fmt", "yuv420p", plain.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let best = Self.folder.appendingPathComponent("best-\(gop).png")
+        #expect(try viewfinder("thumbnail", plain.path, best.path).status == 0)
+        let picture = try #require(try decodeImage(best))
+        #expect(picture.sampledLuma > 40, "the thumbnail is dark: \(picture.sampledLuma)")
+        #expect(try Self.pngSize(best) == PixelSize(width: 256, height: 144))
+        // With a cover embedded at 4.5 s, that frame is the thumbnail, byte for byte the cover's pixels.
+        let embedded = Self.folder.appendingPathComponent("embedded-\(gop).mp4")
+        let embed = try viewfinder("cover", plain.path, "--at", "4.5", "--embed", "-o", embedded.path, "-q")
+        #expect(embed.status == 0, "\(embed.stderr)")
+        let thumb = Self.folder.appendingPathComponent("embedded-\(gop).png")
+        #expect(try viewfinder("thumbnail", "-s", "320", embedded.path, thumb.path).status == 0)
+        let cover = Self.folder.appendingPathComponent("cover-at-4.5-\(gop).png")
+        #expect(try viewfinder("cover", plain.path, "--at", "4.5", "-o", cover.path).status == 0)
+        let a = try #require(try decodeImage(thumb)), b = try #require(try decodeImage(cover))
+        #expect(a.size == b.size)
+        let mean = zip(a.bytes, b.bytes).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } / max(1, a.bytes.count)
+        #expect(mean <= 3, "the thumbnail is not the embedded cover (mean difference \(mean))")
+    }
+
+    @Test("bad input is one line and exit 1, and nothing is written", arguments: ["broken/truncated_no_moov_streamio.mp4", "images/png_truncated.png"])
+    func badInput(_ name: String) throws {
+        let output = Self.folder.appendingPathComponent("bad-\(UUID().uuidString.prefix(6)).png")
+        let result = try viewfinder("thumbnail", TestPaths.media.appendingPathComponent(name).path, output.path)
+        #expect(result.status == 1, "\(result.status)")
+        #expect(result.stderr.hasPrefix("viewfinder: ") && result.stderr.filter { $0 == "\n" }.count == 1, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+}
