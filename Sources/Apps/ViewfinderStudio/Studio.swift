@@ -12,7 +12,7 @@ import ViewfinderUI
 /// and the camera. Screens hold widgets; the models below them hold the logic.
 @MainActor
 final class Studio {
-    static let version = "0.7.0"
+    static let version = ViewfinderVersion.current
     static let applicationID = "org.viewfinder.Studio"
 
     let options: StudioOptions

@@ -4,6 +4,7 @@ import Capture
 import CoverPicker
 import MediaIO
 import MediaLibrary
+import ViewfinderCore
 
 /// The command-line front end: dispatches to a command and maps errors to exit statuses
 /// (0 success, 1 failure, 2 bad usage).
@@ -11,7 +12,7 @@ enum ViewfinderTool {
     /// The commands, in the order `--help` lists them.
     static var commands: [any Command.Type] { [InfoCommand.self, CoverCommand.self, FilmstripCommand.self, ThumbnailCommand.self, ConvertCommand.self, TrimCommand.self, AvatarCommand.self, LibraryCommand.self, DevicesCommand.self, CaptureCommand.self, AnimateCommand.self, SampleCommand.self] }
 
-    static let version = "0.1.0"
+    static let version = ViewfinderVersion.current
 
     static func mainUsage() -> String {
         var text = """

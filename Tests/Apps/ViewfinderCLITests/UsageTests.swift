@@ -38,11 +38,15 @@ struct UsageTests {
         #expect(result.stdout.isEmpty)
     }
 
-    @Test("--version")
+    @Test("--version: both programs say the one version")
     func version() throws {
         let result = try viewfinder("--version")
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("viewfinder "))
+        let studio = try Subprocess.run(TestPaths.studio, ["--version"])
+        #expect(studio.status == 0)
+        let number = result.stdout.dropFirst("viewfinder ".count)
+        #expect(!number.isEmpty && studio.stdout == "viewfinder-studio " + number, "\(result.stdout) / \(studio.stdout)")
     }
 }
 
