@@ -28,6 +28,17 @@ public enum ColourChart {
         return PixelBuffer(width: size.width, height: size.height, bytes: bytes) ?? PixelBuffer(width: 0, height: 0)
     }
 
+    /// The chart as raw RGB24 frames (one 256 × 256 frame) in `folder/chart.rgb`, written once:
+    /// the input every conversion of the chart starts from.
+    public static func rawFile(in folder: URL) throws -> URL {
+        let raw = folder.appendingPathComponent("chart.rgb")
+        if !FileManager.default.fileExists(atPath: raw.path) {
+            // Atomic: parallel tests share the folder, and none may read half a chart.
+            try Data(picture.bytes).write(to: raw, options: .atomic)
+        }
+        return raw
+    }
+
     /// How the chart is carried into a video.
     public enum VideoKind: String, Sendable, CaseIterable, CustomStringConvertible {
         /// HEVC Main 10, BT.2020, HLG: what iPhones record.
@@ -52,10 +63,7 @@ public enum ColourChart {
     /// parameters (mastering metadata, say). Made by the ffmpeg CLI, never by our code.
     public static func video(_ kind: VideoKind, in folder: URL, name: String? = nil, size: PixelSize? = nil,
                              x265: String = "") throws -> URL {
-        let raw = folder.appendingPathComponent("chart.rgb")
-        if !FileManager.default.fileExists(atPath: raw.path) {
-            try Data(picture.bytes).write(to: raw)
-        }
+        let raw = try rawFile(in: folder)
         let output = folder.appendingPathComponent((name ?? "chart-\(kind)") + ".mp4")
         let scale = size.map { ",scale=\($0.width):\($0.height):flags=neighbor" } ?? ""
         let codec: [String]
@@ -70,10 +78,15 @@ public enum ColourChart {
             codec = ["-vf", "zscale=tin=iec61966-2-1:min=gbr:pin=bt709:rin=full:t=\(kind.transfer):m=bt2020nc:p=bt2020:r=tv:npl=203\(scale),format=yuv420p10le",
                      "-c:v", "libx265", "-crf", "4", "-x265-params", params, "-tag:v", "hvc1"]
         }
+        // Made once per folder, under a name of its own and renamed into place: parallel tests
+        // asking for the same chart never read one another's half-written file.
+        if FileManager.default.fileExists(atPath: output.path) { return output }
+        let partial = folder.appendingPathComponent(".\(UUID().uuidString).mp4")
         let result = try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24",
                                                    "-s", "\(Self.size.width)x\(Self.size.height)", "-r", "25", "-i", raw.path,
-                                                   "-frames:v", "5"] + codec + [output.path])
+                                                   "-frames:v", "5"] + codec + [partial.path])
         guard result.status == 0 else { throw SubprocessError.failed("ffmpeg", result.stderr) }
+        guard rename(partial.path, output.path) == 0 else { throw SubprocessError.failed("rename", String(cString: strerror(errno))) }
         return output
     }
 

@@ -14,7 +14,7 @@ extension CoverPicker {
     /// frame between keyframes (unless every keyframe is rejected): three keyframe decodes,
     /// in parallel, about what one ffmpegthumbnailer run costs.
     public static func quickCover(from reader: FrameReader, size: FrameSize) throws(CoverPickerError) -> PixelBuffer {
-        do {
+        do throws(MediaIOError) {
             if let embedded = try reader.embeddedCover(size: size) { return embedded }
             let positions = quickCoverFractions.map { fraction in
                 TimePosition.time(reader.duration.fraction(fraction))
@@ -25,7 +25,7 @@ extension CoverPicker {
             let scored = qualities.map { CoverSuggestion.score($0, sharpest: sharpest) }
             guard let best = scored.indices.max(by: { scored[$0].score < scored[$1].score
                 || (scored[$0].score == scored[$1].score && $0 > $1) }) else {
-                throw MediaIOError.noFrameDecoded(path: reader.info.path, detail: "no keyframe gave a picture")
+                throw .noFrameDecoded(path: reader.info.path, detail: "no keyframe gave a picture")
             }
             // Every keyframe black, white, flat or blurred (one keyframe at a fade-in, say): the
             // exact frame in the middle, decoded forward, unless it is no better.
@@ -34,10 +34,8 @@ extension CoverPicker {
                 if FrameQuality(middle.image, companion: nil).rejection == nil { return middle.image }
             }
             return frames[best].image
-        } catch let error as MediaIOError {
-            throw .media(error)
         } catch {
-            throw .media(.noFrameDecoded(path: reader.info.path, detail: "\(error)"))
+            throw .media(error)
         }
     }
 }

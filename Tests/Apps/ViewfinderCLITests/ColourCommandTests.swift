@@ -113,8 +113,7 @@ struct ColourCommandTests {
 
     @Test("full-range MJPEG converted: the samples' range is what the output says, the colours stay (ΔE00 mean ≤ 1)")
     func fullRangeMJPEG() throws {
-        let raw = Self.folder.appendingPathComponent("chart-mjpeg.rgb")
-        try Data(ColourChart.picture.bytes).write(to: raw)
+        let raw = try ColourChart.rawFile(in: Self.folder)
         let input = Self.folder.appendingPathComponent("chart-mjpeg.mov")
         let made = try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "256x256",
                                                  "-r", "25", "-i", raw.path, "-vf", "loop=4:1:0", "-c:v", "mjpeg", "-q:v", "2",
@@ -131,8 +130,7 @@ struct ColourCommandTests {
 
     @Test("an untagged 720p video scaled to 540p is tagged BT.709, so players do not guess BT.601 for it")
     func untaggedHDScaledToSD() throws {
-        let raw = Self.folder.appendingPathComponent("chart-720.rgb")
-        try Data(ColourChart.picture.bytes).write(to: raw)
+        let raw = try ColourChart.rawFile(in: Self.folder)
         let input = Self.folder.appendingPathComponent("chart-720-untagged.mp4")
         // BT.709 samples with no colour tags at all, as a player guesses for 720 lines.
         let made = try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "256x256",

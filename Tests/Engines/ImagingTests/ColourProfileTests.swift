@@ -14,8 +14,7 @@ struct ColourProfileTests {
     static func chartPNG() throws -> URL {
         let png = folder.appendingPathComponent("chart.png")
         if FileManager.default.fileExists(atPath: png.path) { return png }
-        let raw = folder.appendingPathComponent("chart-photo.rgb")
-        try Data(ColourChart.picture.bytes).write(to: raw)
+        let raw = try ColourChart.rawFile(in: folder)
         let result = try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "256x256",
                                                    "-i", raw.path, png.path])
         guard result.status == 0 else { throw SubprocessError.failed("ffmpeg", result.stderr) }
