@@ -48,6 +48,41 @@ public enum FFmpegOracle {
         }
     }
 
+    /// What the bitstream itself says, read by FFmpeg's `trace_headers` filter (no decoding, no
+    /// container): for each sequence parameter set in the first video stream (the sample
+    /// description's and every one in band) its colour description as "primaries/transfer/matrix"
+    /// in the VUI's code points ("-" when it has none), and the names of the SEI messages seen.
+    public static func bitstreamHeaders(of url: URL) throws -> (sequenceColours: [String], seiMessages: Set<String>) {
+        let result = try Subprocess.run("ffmpeg", ["-v", "trace", "-i", url.path, "-map", "0:v:0", "-c", "copy",
+                                                   "-bsf:v", "trace_headers", "-f", "null", "-"])
+        guard result.status == 0 else { throw SubprocessError.failed("ffmpeg", String(result.stderr.suffix(2000))) }
+        var colours: [String] = []
+        var current: [String: String]?
+        var sei = Set<String>()
+        func close() {
+            if let c = current { colours.append(c.isEmpty ? "-" : "\(c["p"] ?? "?")/\(c["t"] ?? "?")/\(c["m"] ?? "?")") }
+            current = nil
+        }
+        for line in result.stderr.split(separator: "\n") where line.contains("[trace_headers") {
+            let text = line.split(separator: "]", maxSplits: 1).last.map(String.init) ?? ""
+            let fields = text.split(separator: " ", omittingEmptySubsequences: true)
+            if text.contains("Sequence Parameter Set") { close(); current = [:]; continue }
+            if text.contains("Parameter Set") || text.contains("Slice") || text.hasPrefix(" Packet") { close() }
+            for name in ["Mastering Display Colour Volume", "Content Light Level Information"] where text.contains(name) {
+                sei.insert(name)
+            }
+            guard current != nil, fields.count >= 4, let value = fields.last else { continue }
+            switch fields[1] {
+            case "colour_primaries": current?["p"] = String(value)
+            case "transfer_characteristics": current?["t"] = String(value)
+            case "matrix_coefficients", "matrix_coeffs": current?["m"] = String(value)
+            default: break
+            }
+        }
+        close()
+        return (colours, sei)
+    }
+
     /// What `ffmpeg -v error -i URL -f null -` prints (empty for a file that decodes cleanly).
     public static func decodeErrors(of url: URL) throws -> String {
         let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", url.path, "-f", "null", "-"])

@@ -60,6 +60,11 @@ extension FixtureSpec {
     static let smartHEVC10 = withAAC("smart-hevc-main10", frames: 50, rate: "25", encode: [
         "-c:v", "libx265", "-preset", "ultrafast", "-crf", "18", "-pix_fmt", "yuv420p10le", "-tag:v", "hvc1",
         "-x265-params", "log-level=error:bframes=0:keyint=12:min-keyint=12:scenecut=0:open-gop=0"])
+    /// HEVC Main 10 HLG (BT.2020, ARIB STD-B67), as iPhones record HDR, tagged in the VUI.
+    static let smartHEVCHLG = withAAC("smart-hevc-hlg", frames: 50, rate: "25", encode: [
+        "-c:v", "libx265", "-preset", "ultrafast", "-crf", "18", "-pix_fmt", "yuv420p10le", "-tag:v", "hvc1",
+        "-color_primaries", "bt2020", "-color_trc", "arib-std-b67", "-colorspace", "bt2020nc",
+        "-x265-params", "log-level=error:bframes=0:keyint=12:min-keyint=12:scenecut=0:open-gop=0"])
     /// HEVC with B-frames and x265's default open GOPs: keyframes after the first are CRAs
     /// whose leading pictures (RASL) refer back; a copy starts at a CRA after an end of
     /// sequence, its leading pictures re-encoded in the head.
@@ -157,6 +162,20 @@ struct SmartCutTests {
         let times = try FFprobe.frames(of: out).timestamps
         let steps = Set(zip(times.dropFirst(), times).map { $0 - $1 })
         #expect(steps.count == 1, "every frame lasts one frame: \(steps)")
+    }
+
+    @Test("every parameter set in the cut's bitstream, copied or re-encoded, carries the source's colour description",
+          arguments: [SmartCutCase(spec: .smartClosed, ranges: [(15, 83)], copies: true),
+                      SmartCutCase(spec: .smartHEVCHLG, ranges: [(7, 44)], copies: true),
+                      SmartCutCase(spec: .smartHEVCHLG, ranges: [(3, 20), (30, 45)], copies: true)])
+    func colourInEveryParameterSet(_ c: SmartCutCase) throws {
+        let (fixture, out, result) = try cut(c)
+        #expect((result.reencodedFrames ?? 0) > 0 && (result.copiedFrames ?? 0) > 0, "\(c): both kinds of stretch")
+        let source = try FFmpegOracle.bitstreamHeaders(of: fixture.url).sequenceColours
+        let expected = c.spec.isHEVC ? "9/18/9" : "1/1/1"
+        #expect(Set(source) == [expected], "\(c): the fixture says \(source)")
+        let cut = try FFmpegOracle.bitstreamHeaders(of: out).sequenceColours
+        #expect(cut.count > 1 && Set(cut) == [expected], "\(c): \(cut)")
     }
 
     @Test("audio: the first track is copied over the kept ranges, in sync within one AAC frame per join")

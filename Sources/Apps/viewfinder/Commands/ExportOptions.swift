@@ -14,6 +14,7 @@ enum ExportOptions {
         OptionSpec("quiet", short: "q", help: "Show no progress."),
         OptionSpec("json", help: "Print what was written as JSON."),
         OptionSpec("cover", value: "TIME", help: "Attach the exact frame at TIME of the input (or best) as the file's cover art."),
+        OptionSpec("sdr", help: "Make HDR video SDR: tone-mapped as covers are, 8-bit BT.709 H.264 (default: HDR stays HDR)."),
     ]
 
     /// `--cover` explained, for `convert`, `trim` and `cover --embed`.
@@ -42,6 +43,10 @@ enum ExportOptions {
         low \(box(.low)) (CRF \(crf(.low))), WxH that box (CRF \(crf(.fit(PixelSize(width: 2, height: 2))))), either orientation,
         aspect kept, even sides. auto is passthrough when the streams fit MP4 (H.264/HEVC video,
         AAC/MP3/ALAC audio), else highest. The rotation is kept once, as the display matrix.
+        HDR video (HLG, PQ/HDR10, Dolby Vision 8.x) re-encoded stays HDR: 10-bit HEVC (x265 Main 10,
+        CRF \(ExportPreset.Encoding.x265Offset) above x264's) with its colour tags and HDR10 metadata; a Dolby Vision layer cannot be
+        re-encoded and is dropped, keeping its base layer. --sdr instead makes an SDR copy for
+        sharing where HDR is not shown: tone-mapped as covers are (BT.2390), 8-bit BT.709 H.264.
         Ctrl-C, SIGTERM or SIGHUP cancels: nothing is left behind and the exit status is 130, 143 or 129.
         """
     }
@@ -55,6 +60,7 @@ enum ExportOptions {
             settings.preset = preset
         }
         settings.fastStart = !arguments.flag("no-faststart")
+        settings.toSDR = arguments.flag("sdr")
         return settings
     }
 

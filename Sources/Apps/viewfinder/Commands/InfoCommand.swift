@@ -102,7 +102,12 @@ enum InfoCommand: Command {
 
     static func masteringText(_ m: HDRMetadata) -> String {
         var parts: [String] = []
-        if let peak = m.masteringPeak { parts.append("display peak \(decimal(peak)) nits") }
+        if let p = m.displayPrimaries {
+            parts.append(p.name.map { "\($0) display" } ?? String(
+                format: "display primaries R %.4f,%.4f G %.4f,%.4f B %.4f,%.4f W %.4f,%.4f",
+                p.red.x, p.red.y, p.green.x, p.green.y, p.blue.x, p.blue.y, p.white.x, p.white.y))
+        }
+        if let peak = m.masteringPeak { parts.append("\(m.displayPrimaries == nil ? "display " : "")peak \(decimal(peak)) nits") }
         if let black = m.masteringBlack { parts.append("black \(decimal(black)) nits") }
         if let cll = m.maxContentLight { parts.append("MaxCLL \(cll)") }
         if let fall = m.maxFrameAverageLight { parts.append("MaxFALL \(fall)") }
@@ -125,13 +130,24 @@ enum InfoCommand: Command {
                 .object([("profile", .int(dv.profile)), ("level", .int(dv.level)),
                          ("compatibility", .int(dv.compatibility)), ("name", .string(dv.profileName))])
             } ?? .null),
-            ("mastering", c.mastering.map { m in
-                .object([("displayPeak", m.masteringPeak.map { .literal(decimal($0)) } ?? .null),
-                         ("displayBlack", m.masteringBlack.map { .literal(decimal($0)) } ?? .null),
-                         ("maxCLL", m.maxContentLight.map(JSONValue.int) ?? .null),
-                         ("maxFALL", m.maxFrameAverageLight.map(JSONValue.int) ?? .null)])
-            } ?? .null),
+            ("mastering", c.mastering.map(masteringJSON) ?? .null),
         ])
+    }
+
+    private static func masteringJSON(_ m: HDRMetadata) -> JSONValue {
+        .object([("displayPeak", m.masteringPeak.map { .literal(decimal($0)) } ?? .null),
+                 ("displayBlack", m.masteringBlack.map { .literal(decimal($0)) } ?? .null),
+                 ("maxCLL", m.maxContentLight.map(JSONValue.int) ?? .null),
+                 ("maxFALL", m.maxFrameAverageLight.map(JSONValue.int) ?? .null),
+                 ("displayPrimaries", m.displayPrimaries.map(primariesJSON) ?? .null)])
+    }
+
+    private static func primariesJSON(_ p: DisplayPrimaries) -> JSONValue {
+        func xy(_ c: Chromaticity) -> JSONValue {
+            .array([.literal(String(format: "%.5f", c.x)), .literal(String(format: "%.5f", c.y))])
+        }
+        return .object([("name", .optional(p.name)), ("red", xy(p.red)), ("green", xy(p.green)), ("blue", xy(p.blue)),
+                        ("white", xy(p.white))])
     }
 
     static func photoJSON(_ image: ImageInfo, url: URL, bytes: Int64) -> JSONValue {

@@ -53,8 +53,7 @@ public final class CameraRecording {
         var settings = VideoEncoder.Quality(crf: quality.preset.encoding.crf, preset: ExportPreset.realTimeSpeed, keyframeInterval: Int32(self.frameRate * 2), bFrames: 2)
         settings.fixedKeyframes = true
         encoder = try VideoEncoder(size: self.size, timeBase: timeBase, frameRate: AVRational(num: Int32(self.frameRate), den: 1),
-                                   quality: settings, globalHeader: output.needsGlobalHeader, path: url.path)
-        encoder.describeColour(range: AVCOL_RANGE_MPEG, space: AVCOL_SPC_BT709, primaries: AVCOL_PRI_BT709, transfer: AVCOL_TRC_BT709)
+                                   quality: settings, globalHeader: output.needsGlobalHeader, path: url.path, colour: .bt709)
         stream = try output.addStream(for: encoder.context)
         if let microphone {
             let opened = try Microphone(device: microphone)

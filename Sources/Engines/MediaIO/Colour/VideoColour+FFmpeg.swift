@@ -63,14 +63,27 @@ extension HDRMetadata {
     }
 
     mutating func add(_ display: AVMasteringDisplayMetadata) {
-        guard display.has_luminance != 0 else { return }
-        func nits(_ r: AVRational) -> Double? {
+        func value(_ r: AVRational) -> Double? {
             guard r.den > 0, r.num >= 0 else { return nil }
             let value = Double(r.num) / Double(r.den)
             return value.isFinite ? value : nil
         }
-        masteringPeak = nits(display.max_luminance)
-        masteringBlack = nits(display.min_luminance)
+        if display.has_luminance != 0 {
+            masteringPeak = value(display.max_luminance)
+            masteringBlack = value(display.min_luminance)
+        }
+        guard display.has_primaries != 0 else { return }
+        // FFmpeg's order is red, green, blue; chromaticities lie in 0...1.
+        let points = withUnsafeBytes(of: display.display_primaries) { raw in
+            (0..<3).map { raw.loadUnaligned(fromByteOffset: $0 * 2 * MemoryLayout<AVRational>.stride, as: (AVRational, AVRational).self) }
+        }
+        func xy(_ pair: (AVRational, AVRational)) -> Chromaticity? {
+            guard let x = value(pair.0), let y = value(pair.1), (0...1).contains(x), (0...1).contains(y) else { return nil }
+            return Chromaticity(x: x, y: y)
+        }
+        if let red = xy(points[0]), let green = xy(points[1]), let blue = xy(points[2]), let white = xy(display.white_point) {
+            displayPrimaries = DisplayPrimaries(red: red, green: green, blue: blue, white: white)
+        }
     }
 
     mutating func add(_ light: AVContentLightMetadata) {

@@ -79,6 +79,17 @@ public struct HDRMetadata: Sendable, Equatable {
     public var maxContentLight: Int?
     /// The brightest frame's average in nits (MaxFALL), nil when not given or 0.
     public var maxFrameAverageLight: Int?
+    /// The mastering display's primaries and white point, nil when not given.
+    public var displayPrimaries: DisplayPrimaries?
+
+    public init(masteringPeak: Double? = nil, masteringBlack: Double? = nil, maxContentLight: Int? = nil,
+                maxFrameAverageLight: Int? = nil, displayPrimaries: DisplayPrimaries? = nil) {
+        self.masteringPeak = masteringPeak
+        self.masteringBlack = masteringBlack
+        self.maxContentLight = maxContentLight
+        self.maxFrameAverageLight = maxFrameAverageLight
+        self.displayPrimaries = displayPrimaries
+    }
 
     /// The brightest light the pictures hold, for tone mapping: MaxCLL, else the mastering
     /// display's peak; values that cannot be true of a real display (below 100 or above
@@ -88,6 +99,49 @@ public struct HDRMetadata: Sendable, Equatable {
         if let cll = maxContentLight.map(Double.init), plausible.contains(cll) { return cll }
         if let peak = masteringPeak, plausible.contains(peak) { return peak }
         return nil
+    }
+}
+
+/// A colour's CIE 1931 xy chromaticity.
+public struct Chromaticity: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// A display's red, green and blue primaries and its white point (SMPTE ST 2086).
+public struct DisplayPrimaries: Sendable, Equatable {
+    public var red: Chromaticity
+    public var green: Chromaticity
+    public var blue: Chromaticity
+    public var white: Chromaticity
+
+    public init(red: Chromaticity, green: Chromaticity, blue: Chromaticity, white: Chromaticity) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.white = white
+    }
+
+    /// The name of a standard set these are (within 0.0005), nil for others: "Display P3",
+    /// "BT.2020", "BT.709".
+    public var name: String? {
+        let d65 = Chromaticity(x: 0.3127, y: 0.3290)
+        let known: [(String, DisplayPrimaries)] = [
+            ("Display P3", DisplayPrimaries(red: .init(x: 0.680, y: 0.320), green: .init(x: 0.265, y: 0.690),
+                                            blue: .init(x: 0.150, y: 0.060), white: d65)),
+            ("BT.2020", DisplayPrimaries(red: .init(x: 0.708, y: 0.292), green: .init(x: 0.170, y: 0.797),
+                                         blue: .init(x: 0.131, y: 0.046), white: d65)),
+            ("BT.709", DisplayPrimaries(red: .init(x: 0.640, y: 0.330), green: .init(x: 0.300, y: 0.600),
+                                        blue: .init(x: 0.150, y: 0.060), white: d65))]
+        func near(_ a: Chromaticity, _ b: Chromaticity) -> Bool { abs(a.x - b.x) <= 0.0005 && abs(a.y - b.y) <= 0.0005 }
+        return known.first { _, p in
+            near(p.red, red) && near(p.green, green) && near(p.blue, blue) && near(p.white, white)
+        }?.0
     }
 }
 

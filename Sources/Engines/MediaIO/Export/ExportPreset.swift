@@ -54,6 +54,10 @@ public enum ExportPreset: Sendable, Hashable, CustomStringConvertible {
         public let box: PixelSize?
         /// x264's constant rate factor (lower is better; 18 is visually lossless).
         public let crf: Int
+
+        /// What x265's rate factor (HDR re-encodes) adds to `crf`: x265's scale sits about 4–5
+        /// above x264's for a like picture (its default 28 against x264's 23).
+        public static let x265Offset = 4
     }
 
     /// The re-encoding this preset stands for (`auto` and `passthrough` re-encode as `highest`
@@ -150,11 +154,15 @@ public struct ExportSettings: Sendable, Hashable {
     /// A picture to attach as the output's cover art, ready or being made beside the export
     /// (any cover art of the input is dropped either way, so this replaces it).
     public var cover: CoverAttachment?
+    /// Make HDR (HLG or PQ) video SDR: tone-mapped as stills are, 8-bit BT.709 H.264. Without
+    /// it HDR video stays HDR (re-encodes are 10-bit HEVC). SDR video is not touched by it.
+    public var toSDR: Bool
 
     public init(preset: ExportPreset = .auto, fastStart: Bool = true, range: ExportRange? = nil,
                 keyframeCut: Bool = false, maxDuration: MediaTime? = nil, method: TrimMethod = .smart,
-                cover: CoverAttachment? = nil) {
+                cover: CoverAttachment? = nil, toSDR: Bool = false) {
         self.preset = preset
+        self.toSDR = toSDR
         self.cover = cover
         self.fastStart = fastStart
         self.ranges = range.map { [$0] } ?? []

@@ -3,12 +3,10 @@ import Foundation
 import ViewfinderCore
 
 extension ExportSession {
-    /// Copies the streams into MP4. Falls back to a transcode when a trim's end would need
-    /// reference frames shown after it.
+    /// Copies the streams into MP4. Falls back to a transcode when frames before the end need
+    /// reference frames shown after it (a trim's end, or frames an edit list hides).
     func remux() throws(MediaIOError) -> ExportResult {
-        if plan.trimsEnd, try !endIsClean() {
-            return try transcode(note: "frames before the cut at \(plan.endTime.decimalString) s refer to frames after it, so the video is re-encoded")
-        }
+        let lag = try decodeLag()
         let out = try MP4Output(url: output, fastStart: plan.fastStart, cover: plan.cover)
         let outVideo = try out.addCopy(of: video)
         let outAudio = try audio.map { stream throws(MediaIOError) in try out.addCopy(of: stream) }
@@ -19,21 +17,33 @@ extension ExportSession {
         var lastShown: MediaTime?
         var videoDone = false
         var audioDone = audio == nil
+        var skippedPastEnd = false
         let margin = mapping.frameDuration.scaled(by: 32, over: 1) ?? MediaTime(seconds: 1)
         while !(videoDone && audioDone), let packet = try readPacket() {
             try checkCancelled()
             if packet.streamIndex == video.pointee.index {
                 guard let pts = packet.pts else { continue }
                 let shown = mapping.time(ofTimestamp: pts)
-                if pts < plan.startPTS || packet.isDiscarded { continue }
-                if shown >= plan.endTime {
+                if pts < plan.startPTS { continue }
+                if shown >= plan.endTime || packet.isDiscarded {
+                    skippedPastEnd = true
                     // Past the end; stop once the reorder window is surely behind us.
                     let decoded = packet.dts.map(mapping.time(ofTimestamp:)) ?? shown
                     if decoded >= plan.endTime.adding(margin) ?? plan.endTime { videoDone = true }
                     continue
                 }
+                if skippedPastEnd {
+                    // Shown before the end but decoded after a picture shown past it, which it
+                    // may refer to: a copy without that picture would not decode.
+                    out.abandon()
+                    return try reencodingTheEnd()
+                }
                 frames += 1
                 lastShown = max(lastShown ?? shown, shown)
+                if lag > 0, let dts = packet.dts { packet.pointer.pointee.dts = dts - lag }
+                if let dts = packet.dts, dts > pts {
+                    throw .corrupt(path: path, detail: "its video packet shown at \(shown.decimalString) s is decoded after it is shown (its timestamps contradict each other)")
+                }
                 retime(packet, from: video, to: outVideo)
                 try out.write(packet)
                 report(written: shown.subtracting(mapping.time(ofTimestamp: plan.startPTS)) ?? .zero)
@@ -59,21 +69,34 @@ extension ExportSession {
             audio: audio == nil ? nil : "copied")
     }
 
-    /// Whether every packet, in decode order, that comes before the last frame shown before the
-    /// end is itself shown before the end (so cutting there drops no needed reference).
-    private func endIsClean() throws(MediaIOError) -> Bool {
-        seekToStart()
-        var sawLater = false
-        var laterCount = 0
-        while laterCount < 64, let packet = try readPacket() {
-            guard packet.streamIndex == video.pointee.index, let pts = packet.pts, pts >= plan.startPTS else { continue }
-            if mapping.time(ofTimestamp: pts) >= plan.endTime {
-                sawLater = true
-                laterCount += 1
-            } else if sawLater {
-                return false
-            }
+    /// The export when the pictures before the end refer to one after it: a smart cut (the
+    /// last stretch re-encoded, the rest copied) where the track allows one, else a transcode.
+    private func reencodingTheEnd() throws(MediaIOError) -> ExportResult {
+        let cut = plan.trimsEnd ? "the cut at \(plan.endTime.decimalString) s" : "the end its edit list sets"
+        let why = "frames before \(cut) refer to frames after it"
+        let range = ExportRange(start: .time(mapping.time(ofTimestamp: plan.startPTS)),
+                                end: plan.trimsEnd ? .time(plan.endTime) : nil)
+        switch try smartCut(ranges: [range], copying: true) {
+        case .written(let result): return result.noting("\(why), so it is cut as trim cuts: the frames a copy cannot carry are re-encoded")
+        case .unavailable: return try transcode(note: "\(why), so the video is re-encoded")
         }
-        return true
+    }
+
+    /// How far the source's decode times run ahead of its presentation times (ticks), from the
+    /// first 64 video packets kept: some iPhone files give a B-frame a decode time after the
+    /// time it is shown, which MP4 cannot hold (and FFmpeg's muxer refuses). Moving every decode
+    /// time back by the largest such lead keeps their order and each before its picture is
+    /// shown; 0 for files without it.
+    private func decodeLag() throws(MediaIOError) -> Int64 {
+        seekToStart()
+        var lag: Int64 = 0
+        var seen = 0
+        while seen < 64, let packet = try readPacket() {
+            guard packet.streamIndex == video.pointee.index, let pts = packet.pts, let dts = packet.dts,
+                  pts >= plan.startPTS, !packet.isDiscarded else { continue }
+            lag = max(lag, dts - pts)
+            seen += 1
+        }
+        return lag
     }
 }

@@ -3,20 +3,34 @@ import Foundation
 import ViewfinderCore
 
 extension ExportSession {
-    /// Decodes the video and encodes it with H.264 at the plan's size; AAC audio is copied,
-    /// other audio is re-encoded to AAC. The rotation stays a display matrix.
+    /// What a re-encode says of a Dolby Vision source: its enhancement metadata cannot follow.
+    var dolbyVisionNote: String? {
+        guard let dv = plan.colour.dolbyVision else { return nil }
+        let base = plan.toneMaps ? "the picture is made SDR from its base layer"
+            : "its \(plan.colour.dynamicRange == .hlg ? "HLG" : plan.colour.dynamicRange == .pq ? "HDR10" : "SDR") base layer is kept, which every player shows"
+        return "Dolby Vision \(dv.profileName) is not re-encoded (FFmpeg 5.1 cannot write it): \(base)"
+    }
+
+    /// Decodes the video and encodes it at the plan's size: H.264, or 10-bit HEVC for HDR video
+    /// that stays HDR (its HDR10 metadata carried over), or H.264 tone-mapped to SDR; AAC audio
+    /// is copied, other audio is re-encoded to AAC. The rotation stays a display matrix.
     func transcode(note: String? = nil) throws(MediaIOError) -> ExportResult {
         // The encoder wants most of the cores; FFmpeg's automatic count suits the decoder here.
         let decoder = try VideoDecoder(stream: video, path: path, threads: 0)
         let out = try MP4Output(url: output, fastStart: plan.fastStart, cover: plan.cover)
         let coded = PixelSize(width: Int(video.parameters.width), height: Int(video.parameters.height))
         let size = ExportPreset.encodedSize(for: coded, box: plan.box)
-        let encoder = try VideoEncoder(size: size, timeBase: video.pointee.time_base, frameRate: video.encodingFrameRate,
-                                       quality: plan.quality, globalHeader: out.needsGlobalHeader, path: output.path)
         let d = decoder.context.pointee
-        encoder.describeColour(range: d.color_range, space: d.colorspace, primaries: d.color_primaries, transfer: d.color_trc,
-                               sourceFormat: d.pix_fmt, sourceHeight: d.height)
+        let colour: VideoEncoder.Colour = plan.toneMaps ? .bt709
+            : .guessing(range: d.color_range, space: d.colorspace, primaries: d.color_primaries, transfer: d.color_trc,
+                        sourceFormat: d.pix_fmt, sourceHeight: d.height)
+        let encoder = try VideoEncoder(size: size, timeBase: video.pointee.time_base, frameRate: video.encodingFrameRate,
+                                       quality: plan.quality, globalHeader: out.needsGlobalHeader, path: output.path,
+                                       colour: colour, hdr: plan.hdrEncoding)
         let outVideo = try out.addStream(for: encoder.context, sideDataFrom: video)
+        if let metadata = plan.hdrEncoding?.metadata { try out.describe(metadata, of: outVideo) }
+        // Tone mapping runs at the output size, after scaling, as for stills.
+        let toneMapper = plan.toneMaps ? FrameScaler(hdr: .toneMap, streamMetadata: plan.colour.mastering) : nil
         var reencoder: AudioReencoder?
         var outAudio: UnsafeMutablePointer<AVStream>?
         if let audio {
@@ -50,7 +64,14 @@ extension ExportSession {
             guard let pts = frame.pts, pts >= plan.startPTS, !videoDone else { return }
             let shown = mapping.time(ofTimestamp: pts)
             if shown >= plan.endTime { videoDone = true; return }
-            try write(try encoder.encode(frame, pts: pts - plan.startPTS), from: encoderBase, to: outVideo)
+            if let toneMapper {
+                guard let picture = toneMapper.convert(frame, to: size) else {
+                    throw .encodeFailed(path: output.path, detail: "cannot convert the picture to SDR")
+                }
+                try write(try encoder.encode(picture, pts: pts - plan.startPTS), from: encoderBase, to: outVideo)
+            } else {
+                try write(try encoder.encode(frame, pts: pts - plan.startPTS), from: encoderBase, to: outVideo)
+            }
             frames += 1
             lastShown = max(lastShown ?? shown, shown)
             report(written: shown.subtracting(start) ?? .zero)
@@ -110,7 +131,7 @@ extension ExportSession {
         guard frames > 0 else { throw .noFrameDecoded(path: path, detail: "nothing in the requested range") }
         try out.finish()
         progress.map { $0.completedUnitCount = $0.totalUnitCount }
-        return ExportResult(method: encoder.name, note: note ?? plan.note, start: start,
+        return ExportResult(method: encoder.name, note: note ?? plan.note ?? dolbyVisionNote, start: start,
                             duration: (end ?? start).subtracting(start) ?? .zero, frameCount: frames, size: size,
                             audio: audio == nil ? nil : (reencoder == nil ? "copied" : "aac"),
                             keyframeBefore: note == nil ? plan.keyframeBefore : nil)

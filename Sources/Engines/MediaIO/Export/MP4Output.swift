@@ -99,6 +99,40 @@ final class MP4Output {
         }
     }
 
+    /// Declares a stream's HDR10 metadata (before `start`): the muxer writes it as the sample
+    /// description's `mdcv` and `clli` boxes, where players read it without decoding.
+    func describe(_ metadata: HDRMetadata, of stream: UnsafeMutablePointer<AVStream>) throws(MediaIOError) {
+        if let peak = metadata.masteringPeak {
+            guard let side = av_stream_new_side_data(stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA,
+                                                     MemoryLayout<AVMasteringDisplayMetadata>.size) else {
+                throw .encodeFailed(path: destination.path, detail: "out of memory")
+            }
+            var display = AVMasteringDisplayMetadata()
+            // ST 2086's own units: chromaticities in 0.00002, light in 0.0001 nits.
+            func chroma(_ v: Double) -> AVRational { AVRational(num: Int32((v * 50_000).rounded()), den: 50_000) }
+            func light(_ v: Double) -> AVRational { AVRational(num: Int32(min(v * 10_000, Double(Int32.max)).rounded()), den: 10_000) }
+            display.max_luminance = light(peak)
+            display.min_luminance = light(metadata.masteringBlack ?? 0)
+            display.has_luminance = 1
+            if let p = metadata.displayPrimaries {
+                display.display_primaries = ((chroma(p.red.x), chroma(p.red.y)), (chroma(p.green.x), chroma(p.green.y)),
+                                             (chroma(p.blue.x), chroma(p.blue.y)))
+                display.white_point = (chroma(p.white.x), chroma(p.white.y))
+                display.has_primaries = 1
+            }
+            UnsafeMutableRawPointer(side).storeBytes(of: display, as: AVMasteringDisplayMetadata.self)
+        }
+        if metadata.maxContentLight != nil || metadata.maxFrameAverageLight != nil {
+            guard let side = av_stream_new_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL,
+                                                     MemoryLayout<AVContentLightMetadata>.size) else {
+                throw .encodeFailed(path: destination.path, detail: "out of memory")
+            }
+            let light = AVContentLightMetadata(MaxCLL: UInt32(clamping: metadata.maxContentLight ?? 0),
+                                               MaxFALL: UInt32(clamping: metadata.maxFrameAverageLight ?? 0))
+            UnsafeMutableRawPointer(side).storeBytes(of: light, as: AVContentLightMetadata.self)
+        }
+    }
+
     /// Opens the file and writes the header (declaring the cover art's stream, when there is one).
     func start() throws(MediaIOError) {
         coverStream = try cover.map { attachment throws(MediaIOError) in try addCoverStream(attachment) }

@@ -21,16 +21,15 @@ final class EncoderLanes {
         let coded = PixelSize(width: Int(par.width), height: Int(par.height))
         let rate = video.encodingFrameRate
         let path = session.output.path
-        let colour = (par.color_range, par.color_space, par.color_primaries, par.color_trc)
+        let colour = VideoEncoder.Colour.exactly(range: par.color_range, space: par.color_space,
+                                                  primaries: par.color_primaries, transfer: par.color_trc)
         guard let source else {
             let size = ExportPreset.encodedSize(for: coded, box: session.plan.box)
             let quality = session.plan.quality
             let global = output.needsGlobalHeader
             make = { () throws(MediaIOError) in
-                let encoder = try VideoEncoder(size: size, timeBase: video.pointee.time_base, frameRate: rate,
-                                               quality: quality, globalHeader: global, path: path)
-                encoder.describeColour(range: colour.0, space: colour.1, primaries: colour.2, transfer: colour.3)
-                return encoder
+                try VideoEncoder(size: size, timeBase: video.pointee.time_base, frameRate: rate,
+                                 quality: quality, globalHeader: global, path: path, colour: colour)
             }
             shared = try make()
             return
@@ -72,15 +71,13 @@ final class EncoderLanes {
         quality.bFrames = 0
         let global = match.codec == .h264
         make = { () throws(MediaIOError) in
-            let encoder = try VideoEncoder(size: coded, timeBase: video.pointee.time_base, frameRate: rate, quality: quality,
-                                           globalHeader: global, path: path, match: match)
-            encoder.describeColour(range: colour.0, space: colour.1, primaries: colour.2, transfer: colour.3)
-            return encoder
+            try VideoEncoder(size: coded, timeBase: video.pointee.time_base, frameRate: rate, quality: quality,
+                             globalHeader: global, path: path, colour: colour, match: match)
         }
         if unavailable != nil {
             // Say why without opening an encoder that cannot be matched.
             shared = try VideoEncoder(size: coded, timeBase: video.pointee.time_base, frameRate: rate,
-                                      quality: quality, globalHeader: true, path: path)
+                                      quality: quality, globalHeader: true, path: path, colour: colour)
             self.unavailable = unavailable
             return
         }

@@ -85,6 +85,19 @@ public final class VideoExporter: Sendable {
         let audioCodec: String?
         /// The picture attached as the output's cover art.
         let cover: CoverAttachment?
+        /// What the source's video signals about its colour.
+        let colour: VideoColour
+        /// Whether HDR video is made SDR.
+        let toSDR: Bool
+
+        /// How HDR video is re-encoded to stay HDR (10-bit HEVC with its metadata); nil for SDR
+        /// video and for HDR made SDR.
+        var hdrEncoding: VideoEncoder.HDR? {
+            colour.dynamicRange == nil || toSDR ? nil : VideoEncoder.HDR(metadata: colour.mastering)
+        }
+
+        /// Whether frames are tone-mapped to SDR before they are encoded.
+        var toneMaps: Bool { colour.dynamicRange != nil && toSDR }
     }
 
     private func makePlan(_ reader: FrameReader) throws(MediaIOError) -> Plan {
@@ -103,6 +116,13 @@ public final class VideoExporter: Sendable {
             }
             passthrough = true
         default: passthrough = false
+        }
+        let makesSDR = settings.toSDR && reader.video.colour.dynamicRange != nil
+        if makesSDR {
+            if settings.preset == .passthrough {
+                throw .cannotPassthrough(path: input.path, reason: "making its HDR video SDR re-encodes it")
+            }
+            passthrough = false
         }
 
         var startPTS = reader.timeMapping.origin
@@ -136,7 +156,7 @@ public final class VideoExporter: Sendable {
         return Plan(input: input, fastStart: settings.fastStart, passthrough: passthrough, note: note, keyframeBefore: keyframeBefore,
                     box: settings.preset.box, quality: quality, startPTS: startPTS, endTime: endTime,
                     expectedDuration: expected, trimsEnd: endTime < reader.duration, audioCodec: audioCodec,
-                    cover: settings.cover)
+                    cover: settings.cover, colour: reader.video.colour, toSDR: settings.toSDR)
     }
 
     // MARK: - Smart cuts and joins
@@ -157,6 +177,7 @@ public final class VideoExporter: Sendable {
             return "its \(reader.info.container) container has no avcC or hvcC configuration"
         }
         if settings.preset.box != nil { return "the \(settings.preset) preset changes the size" }
+        if settings.toSDR, reader.video.colour.dynamicRange != nil { return "making HDR video SDR re-encodes every frame" }
         if let audio = reader.info.audioCodec, !Self.mp4Audio.contains(audio) { return "its \(audio) audio must be re-encoded" }
         return nil
     }
@@ -218,7 +239,7 @@ public final class VideoExporter: Sendable {
         Plan(input: input, fastStart: settings.fastStart, passthrough: false, note: nil, keyframeBefore: nil,
              box: settings.preset.box, quality: VideoEncoder.Quality(crf: settings.preset.encoding.crf, preset: ExportPreset.exportSpeed),
              startPTS: reader.timeMapping.origin, endTime: reader.duration, expectedDuration: expected, trimsEnd: false,
-             audioCodec: reader.info.audioCodec, cover: settings.cover)
+             audioCodec: reader.info.audioCodec, cover: settings.cover, colour: reader.video.colour, toSDR: settings.toSDR)
     }
 
     private func endTimeOf(_ end: TimePosition, reader: FrameReader) throws(MediaIOError) -> MediaTime {

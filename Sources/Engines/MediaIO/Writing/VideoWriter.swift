@@ -26,9 +26,7 @@ public final class VideoWriter {
                                            bFrames: bFrames, fixedKeyframes: true)
         encoder = try VideoEncoder(size: size, timeBase: AVRational(num: 1, den: framesPerSecond),
                                    frameRate: AVRational(num: framesPerSecond, den: 1), quality: quality,
-                                   globalHeader: output.needsGlobalHeader, path: url.path)
-        encoder.describeColour(range: AVCOL_RANGE_MPEG, space: AVCOL_SPC_BT709, primaries: AVCOL_PRI_BT709,
-                               transfer: AVCOL_TRC_BT709)
+                                   globalHeader: output.needsGlobalHeader, path: url.path, colour: .bt709)
         stream = try output.addStream(for: encoder.context)
         try output.start()
     }
@@ -38,17 +36,7 @@ public final class VideoWriter {
         guard picture.size == size else {
             throw .encodeFailed(path: output.destination.path, detail: "picture is \(picture.size), expected \(size)")
         }
-        let frame = try makeFrame(AV_PIX_FMT_RGB24)
-        let f = frame.pointer
-        guard let plane = f.pointee.data.0 else { throw .encodeFailed(path: output.destination.path, detail: "out of memory") }
-        let stride = Int(f.pointee.linesize.0)
-        picture.bytes.withUnsafeBufferPointer { rgb in
-            guard let base = rgb.baseAddress else { return }
-            for y in 0..<size.height {
-                (plane + y * stride).update(from: base + y * size.width * 3, count: size.width * 3)
-            }
-        }
-        try write(try encoder.encode(frame, pts: nextPTS))
+        try write(try encoder.encode(picture, pts: nextPTS))
         nextPTS += 1
     }
 
