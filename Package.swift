@@ -69,7 +69,8 @@ let package = Package(
             name: "CVipsShim",
             dependencies: ["CVips"], path: "Sources/CShims/CVipsShim",
             cSettings: [.unsafeFlags(glibIncludeFlags)],
-            linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("lcms2"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
+            linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("lcms2"), .linkedLibrary("heif"), .linkedLibrary("gobject-2.0"),
+                             .linkedLibrary("glib-2.0")]
         ),
         // gexiv2 (exiv2's GObject binding) behind a plain-C face: photo metadata, location stripping.
         .target(

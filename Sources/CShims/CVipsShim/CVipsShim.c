@@ -1,6 +1,7 @@
 #include <string.h>
 #include "CVipsShim.h"
 #include <lcms2.h>
+#include <libheif/heif.h>
 #include <vips/vips.h>
 
 static void vf_vips_quiet_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
@@ -53,6 +54,103 @@ const char *vf_vips_loader_for(const char *path) {
     return NULL;
 }
 
+/// The tone curve of an H.273 transfer characteristic, as a display decodes it; NULL for
+/// those a still cannot be shown with (PQ, HLG) or that are not known.
+static cmsToneCurve *curve_for_transfer(int transfer) {
+    switch (transfer) {
+    case 13: { // IEC 61966-2-1 (sRGB): the piecewise curve, ICC parametric type 4.
+        cmsFloat64Number p[5] = {2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045};
+        return cmsBuildParametricToneCurve(NULL, 4, p);
+    }
+    case 1: case 6: case 14: case 15: { // BT.709 / BT.601 / BT.2020: the inverse of the camera curve.
+        cmsFloat64Number p[5] = {1 / 0.45, 1 / 1.099, 0.099 / 1.099, 1 / 4.5, 0.081};
+        return cmsBuildParametricToneCurve(NULL, 4, p);
+    }
+    case 4: return cmsBuildGamma(NULL, 2.2);
+    case 5: return cmsBuildGamma(NULL, 2.8);
+    case 8: return cmsBuildGamma(NULL, 1.0);
+    default: return NULL;
+    }
+}
+
+/// An ICC profile (in memory, g_malloc'd) for the colours a HEIF `colr` box of type nclx
+/// declares (H.273 primaries and transfer; libheif itself applies the matrix and range when it
+/// decodes). NULL when there is no nclx box, when it declares plain sRGB, or when LittleCMS
+/// cannot build it. libvips reads ICC profiles from HEIF files, never nclx boxes.
+static void *nclx_profile(const char *path, size_t *length) {
+    struct heif_context *context = heif_context_alloc();
+    if (!context) return NULL;
+    void *result = NULL;
+    struct heif_image_handle *handle = NULL;
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (heif_context_read_from_file(context, path, NULL).code != heif_error_Ok
+        || heif_context_get_primary_image_handle(context, &handle).code != heif_error_Ok
+        || heif_image_handle_get_color_profile_type(handle) != heif_color_profile_type_nclx
+        || heif_image_handle_get_nclx_color_profile(handle, &nclx).code != heif_error_Ok || !nclx) {
+        goto done;
+    }
+    int primaries = nclx->color_primaries, transfer = nclx->transfer_characteristics;
+    int srgb_primaries = primaries == 1 || primaries == 2;
+    int srgb_transfer = transfer == 13 || transfer == 2;
+    if (srgb_primaries && srgb_transfer) goto done;
+    cmsCIExyY white = {nclx->color_primary_white_x, nclx->color_primary_white_y, 1.0};
+    cmsCIExyYTRIPLE points = {
+        {nclx->color_primary_red_x, nclx->color_primary_red_y, 1.0},
+        {nclx->color_primary_green_x, nclx->color_primary_green_y, 1.0},
+        {nclx->color_primary_blue_x, nclx->color_primary_blue_y, 1.0},
+    };
+    // Unspecified transfer: the sRGB curve, as a viewer assumes.
+    cmsToneCurve *curve = curve_for_transfer(transfer == 2 ? 13 : transfer);
+    if (!curve || white.y <= 0 || points.Red.y <= 0 || points.Green.y <= 0 || points.Blue.y <= 0) {
+        if (curve) cmsFreeToneCurve(curve);
+        goto done;
+    }
+    cmsToneCurve *curves[3] = {curve, curve, curve};
+    cmsHPROFILE profile = cmsCreateRGBProfile(&white, &points, curves);
+    cmsFreeToneCurve(curve);
+    if (!profile) goto done;
+    char description[64];
+    const char *named = primaries == 12 ? "Display P3" : primaries == 11 ? "DCI-P3" : primaries == 9 ? "BT.2020"
+        : primaries == 1 ? "BT.709" : primaries == 5 || primaries == 6 ? "BT.601" : "H.273";
+    snprintf(description, sizeof description, "%s (nclx %d/%d)", named, primaries, transfer);
+    cmsMLU *mlu = cmsMLUalloc(NULL, 1);
+    if (mlu) {
+        cmsMLUsetASCII(mlu, "en", "US", description);
+        cmsWriteTag(profile, cmsSigProfileDescriptionTag, mlu);
+        cmsMLUfree(mlu);
+    }
+    cmsUInt32Number size = 0;
+    if (cmsSaveProfileToMem(profile, NULL, &size) && size > 0 && (result = g_malloc(size))) {
+        if (!cmsSaveProfileToMem(profile, result, &size)) { g_free(result); result = NULL; }
+        *length = size;
+    }
+    cmsCloseProfile(profile);
+done:
+    if (nclx) heif_nclx_color_profile_free(nclx);
+    if (handle) heif_image_handle_release(handle);
+    heif_context_free(context);
+    return result;
+}
+
+/// A HEIF image without an ICC profile gets the one its nclx box describes (on a copy: the
+/// loaded image may sit in libvips' operation cache).
+static VipsImage *with_nclx_profile(VipsImage *image, const char *path) {
+    if (vips_image_get_typeof(image, VIPS_META_ICC_NAME)) return image;
+    size_t length = 0;
+    void *profile = nclx_profile(path, &length);
+    if (!profile) return image;
+    VipsImage *copy = NULL;
+    if (vips_copy(image, &copy, NULL) != 0) {
+        vips_error_clear();
+        g_free(profile);
+        return image;
+    }
+    g_object_unref(image);
+    vips_image_set_blob_copy(copy, VIPS_META_ICC_NAME, profile, length);
+    g_free(profile);
+    return copy;
+}
+
 /// Opens `path` with its trusted loader and the options given (name/value pairs, NULL-ended).
 static VipsImage *load_with(const char *loader, const char *path, VipsAccess access, VipsFailOn fail_on,
                             const char *extra, double value) {
@@ -65,7 +163,8 @@ static VipsImage *load_with(const char *loader, const char *path, VipsAccess acc
     } else {
         status = vips_call(loader, path, &out, "access", access, "fail_on", fail_on, NULL);
     }
-    return status == 0 ? out : NULL;
+    if (status != 0) return NULL;
+    return strcmp(loader, "heifload") == 0 ? with_nclx_profile(out, path) : out;
 }
 
 VipsImage *vf_vips_open_header(const char *path) {
@@ -91,17 +190,22 @@ int vf_vips_orientation(VipsImage *image) {
     return 1;
 }
 
+/* Savers strip every piece of metadata unless an ICC profile was attached on purpose. */
+static int has_profile(VipsImage *image) {
+    return vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0;
+}
+
 int vf_vips_save_jpeg(VipsImage *image, int quality, int half_chroma, void **buffer, size_t *length) {
-    return vips_jpegsave_buffer(image, buffer, length, "Q", quality, "optimize_coding", TRUE, "strip", TRUE,
+    return vips_jpegsave_buffer(image, buffer, length, "Q", quality, "optimize_coding", TRUE, "strip", !has_profile(image),
                                 "subsample_mode", half_chroma ? VIPS_FOREIGN_SUBSAMPLE_ON : VIPS_FOREIGN_SUBSAMPLE_AUTO, NULL);
 }
 
 int vf_vips_save_png(VipsImage *image, int compression, void **buffer, size_t *length) {
-    return vips_pngsave_buffer(image, buffer, length, "compression", compression, "strip", TRUE, NULL);
+    return vips_pngsave_buffer(image, buffer, length, "compression", compression, "strip", !has_profile(image), NULL);
 }
 
 int vf_vips_save_webp(VipsImage *image, int quality, void **buffer, size_t *length) {
-    return vips_webpsave_buffer(image, buffer, length, "Q", quality, "strip", TRUE, NULL);
+    return vips_webpsave_buffer(image, buffer, length, "Q", quality, "strip", !has_profile(image), NULL);
 }
 
 void vf_vips_free_buffer(void *buffer) { g_free(buffer); }
@@ -154,13 +258,42 @@ int vf_vips_profile(VipsImage *image, char *name, size_t size) {
     return fits ? 1 : -1;
 }
 
-VipsImage *vf_vips_to_srgb8(VipsImage *image) {
+int vf_vips_rgb_profile_copy(VipsImage *image, void **data, size_t *length) {
+    const void *blob = NULL;
+    size_t size = 0;
+    char unused[8];
+    if (vf_vips_profile(image, unused, 0) != 1 || vips_image_get_interpretation(image) == VIPS_INTERPRETATION_CMYK
+        || vips_image_get_bands(image) < 3) {
+        return -1;
+    }
+    if (!vips_image_get_typeof(image, VIPS_META_ICC_NAME)
+        || vips_image_get_blob(image, VIPS_META_ICC_NAME, &blob, &size) != 0 || !blob || size == 0) {
+        vips_error_clear();
+        return -1;
+    }
+    *data = g_memdup2(blob, size);
+    *length = size;
+    return *data ? 0 : -1;
+}
+
+int vf_vips_attach_profile(VipsImage *image, const void *data, size_t length) {
+    if (!data || length == 0) return -1;
+    vips_image_set_blob_copy(image, VIPS_META_ICC_NAME, data, length);
+    return 0;
+}
+
+VipsImage *vf_vips_to_srgb8(VipsImage *image, int keep_profile) {
     VipsImage *current = image;
     g_object_ref(current);
     VipsInterpretation kind = vips_image_get_interpretation(current);
     VipsImage *next = NULL;
     char unused[8];
     int profile = vf_vips_profile(current, unused, 0);
+    if (keep_profile && profile == 1 && kind != VIPS_INTERPRETATION_CMYK && vips_image_get_bands(current) >= 3) {
+        // The colours stay as stored; only the sample format changes below (16-bit RGB is
+        // narrowed in the same space).
+        profile = 0;
+    }
     if (kind == VIPS_INTERPRETATION_CMYK) {
         // CMYK has no meaning without a profile: use the embedded one, else libvips' own.
         int status = profile == 1

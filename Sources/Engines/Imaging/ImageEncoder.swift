@@ -12,7 +12,9 @@ public enum ImageEncoder {
 
     /// The encoded bytes of `picture`; alpha is kept by PNG and WebP, and composited over white
     /// for JPEG.
-    public static func encode(_ picture: RasterImage, as format: ImageFormat) throws(ImagingError) -> Data {
+    /// With `profile` (ICC bytes) the picture's values are in that profile's colours and the
+    /// profile is embedded; without, they are sRGB and nothing but the pixels is written.
+    public static func encode(_ picture: RasterImage, as format: ImageFormat, profile: Data? = nil) throws(ImagingError) -> Data {
         try Vips.start()
         guard picture.width > 0, picture.height > 0 else {
             throw .encodeFailed(format: format.name, detail: "the picture is empty")
@@ -31,6 +33,10 @@ public enum ImageEncoder {
                 throw .encodeFailed(format: format.name, detail: Vips.lastError())
             }
             owner = VipsImageRef(flat)
+        }
+        if let profile, !profile.isEmpty {
+            let status = profile.withUnsafeBytes { vf_vips_attach_profile(owner.pointer, $0.baseAddress, $0.count) }
+            guard status == 0 else { throw .encodeFailed(format: format.name, detail: "cannot attach the colour profile") }
         }
         return try save(owner, as: format)
     }
@@ -86,11 +92,12 @@ public enum ImageEncoder {
     }
 
     /// Encodes `picture` in the format its file name asks for and writes it atomically.
-    public static func write(_ picture: RasterImage, to url: URL, quality: Int = 90) throws(ImagingError) {
+    /// `profile` as for `encode`.
+    public static func write(_ picture: RasterImage, to url: URL, quality: Int = 90, profile: Data? = nil) throws(ImagingError) {
         guard let format = ImageFormat(pathExtension: url.pathExtension, quality: quality) else {
             throw .unsupportedFormat(path: url.path)
         }
-        let data = try encode(picture, as: format)
+        let data = try encode(picture, as: format, profile: profile)
         do {
             try AtomicFile.write(data, to: url)
         } catch {

@@ -20,19 +20,26 @@ public final class Photo: @unchecked Sendable {
     /// The budget on decoded memory, in pixels: what one decode may hold after shrink-on-load.
     public let maxPixels: Int64
 
+    /// Whether pixels keep the colours of the photo's own ICC profile (`keptProfile`) instead
+    /// of being converted to sRGB. Only RGB photos with a usable RGB profile keep theirs.
+    public let keepsProfile: Bool
+
     /// Opens `url`, refusing — before any decoding — files that are not images and images
     /// that no decode can hold within `maxPixels`, even shrunk on load as far as the format
     /// allows (a 20000×14000 JPEG shrinks 8× on load; a 65536×65536 PNG cannot shrink).
-    public convenience init(url: URL, maxPixels: Int64 = Photo.defaultMaxPixels) throws(ImagingError) {
+    /// `keepingProfile` keeps an RGB photo's own colours (see `keptProfile`).
+    public convenience init(url: URL, maxPixels: Int64 = Photo.defaultMaxPixels, keepingProfile: Bool = false) throws(ImagingError) {
         guard let info = try ImageInfo.probe(url) else { throw .notAnImage(path: url.path) }
-        try self.init(url: url, info: info, maxPixels: maxPixels)
+        try self.init(url: url, info: info, maxPixels: maxPixels, keepingProfile: keepingProfile)
     }
 
     /// Opens `url` whose header the caller has already read (saves reading it twice).
-    public init(url: URL, info: ImageInfo, maxPixels: Int64 = Photo.defaultMaxPixels) throws(ImagingError) {
+    public init(url: URL, info: ImageInfo, maxPixels: Int64 = Photo.defaultMaxPixels,
+                keepingProfile: Bool = false) throws(ImagingError) {
         self.url = url
         self.maxPixels = maxPixels
         self.info = info
+        self.keepsProfile = keepingProfile
         if Self.decodedArea(info.storedSize, shrink: Self.largestShrink(format: info.format)) > maxPixels {
             throw .tooManyPixels(path: url.path, width: info.storedSize.width, height: info.storedSize.height, limit: maxPixels)
         }
@@ -82,7 +89,7 @@ public final class Photo: @unchecked Sendable {
         guard let loaded = vf_vips_load(url.path, Int32(shrink), sequential) else { throw failure() }
         var image = VipsImageRef(loaded)
         image = try step(vf_vips_autorotate(image.pointer))
-        image = try step(vf_vips_to_srgb8(image.pointer))
+        image = try step(vf_vips_to_srgb8(image.pointer, keepsProfile ? 1 : 0))
 
         // The loader decides how much it really shrank: measure it.
         let loadedWidth = Double(vf_vips_width(image.pointer)), loadedHeight = Double(vf_vips_height(image.pointer))
@@ -98,6 +105,21 @@ public final class Photo: @unchecked Sendable {
                                             Double(output.height) / Double(cropHeight)))
         }
         return try Vips.pixels(of: image, expecting: output, path: url.path)
+    }
+
+    /// The ICC profile the pixels are in when the photo keeps its own (an RGB photo with a
+    /// usable RGB profile opened `keepingProfile`), for the writer to embed; nil when they are
+    /// sRGB.
+    public func keptProfile() throws(ImagingError) -> Data? {
+        guard keepsProfile, case .embedded = info.profile else { return nil }
+        try Vips.start()
+        guard let header = vf_vips_open_header(url.path) else { throw failure() }
+        let owner = VipsImageRef(header)
+        var data: UnsafeMutableRawPointer?
+        var length = 0
+        guard vf_vips_rgb_profile_copy(owner.pointer, &data, &length) == 0, let data else { return nil }
+        defer { vf_vips_free_buffer(data) }
+        return Data(bytes: data, count: length)
     }
 
     private func step(_ next: OpaquePointer?) throws(ImagingError) -> VipsImageRef {

@@ -86,7 +86,7 @@ struct ColourCommandTests {
                                           x265: ":hdr10=1:max-cll=1000,400:master-display=G(13250,34500)B(7500,3000)R(34000,16000)WP(15635,16450)L(40000000,50)")
         let info = try viewfinder("info", video.path)
         #expect(info.stdout.contains("colour      PQ (HDR10)"), "\(info.stdout)")
-        #expect(info.stdout.contains("mastering   display peak 4000 nits, black 0.0050 nits, MaxCLL 1000, MaxFALL 400"), "\(info.stdout)")
+        #expect(info.stdout.contains("mastering   Display P3 display, peak 4000 nits, black 0.0050 nits, MaxCLL 1000, MaxFALL 400"), "\(info.stdout)")
         let photo = TestPaths.media.appendingPathComponent("images/iphone11pro_IMG_2927.HEIC")
         let text = try viewfinder("info", photo.path)
         #expect(text.stdout.contains("profile     Display P3"), "\(text.stdout)")
@@ -147,5 +147,80 @@ struct ColourCommandTests {
                 && tags["color_range"] == "tv", "\(tags)")
         let e = ColourChart.error(of: try Self.firstFrame(output, size: ColourChart.size))
         #expect(e.mean <= 1, "540p: mean \(e.mean), max \(e.max)")
+    }
+
+    /// The chart converted into `profile` by the vips command (LittleCMS), its profile embedded.
+    static func chartPhoto(in profile: String, name: String) throws -> URL {
+        let output = Self.folder.appendingPathComponent("\(name).jpg")
+        if FileManager.default.fileExists(atPath: output.path) { return output }
+        let png = Self.folder.appendingPathComponent("\(name)-chart.png")
+        let raw = try ColourChart.rawFile(in: Self.folder)
+        let made = try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "256x256",
+                                                 "-i", raw.path, png.path])
+        guard made.status == 0 else { throw SubprocessError.failed("ffmpeg", made.stderr) }
+        let result = try Subprocess.run("vips", ["icc_transform", png.path, output.path + "[Q=98]", profile,
+                                                 "--input-profile", "srgb", "--intent", "relative"])
+        guard result.status == 0 else { throw SubprocessError.failed("vips", result.stderr) }
+        return output
+    }
+
+    /// The description of the ICC profile embedded in `url` (exiftool), "" when there is none.
+    static func embeddedProfile(_ url: URL) throws -> String {
+        try Subprocess.run("exiftool", ["-s3", "-ProfileDescription", url.path]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("avatar converts a wide-gamut photo to sRGB; --keep-profile keeps its values with its profile, which LittleCMS reads back to the chart",
+          arguments: ["SwappedRedAndGreen", "AdobeRGB1998"])
+    func avatarKeepsProfile(_ name: String) throws {
+        let input = try Self.chartPhoto(in: "/usr/share/color/icc/colord/\(name).icc", name: "photo-\(name)")
+        let converted = Self.folder.appendingPathComponent("avatar-\(name)-srgb.png")
+        let kept = Self.folder.appendingPathComponent("avatar-\(name)-kept.png")
+        for (output, extra) in [(converted, [String]()), (kept, ["--keep-profile"])] {
+            let result = try viewfinder(["avatar", input.path, "--shape", "square", "--size", "256", "-o", output.path] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(try Self.embeddedProfile(converted) == "", "the sRGB avatar carries no profile")
+        let c = ColourChart.error(of: try #require(try decodeImage(converted)))
+        #expect(c.mean <= 1, "\(name) converted: mean \(c.mean), max \(c.max)")
+
+        let description = try Self.embeddedProfile(input)
+        let keptDescription = try Self.embeddedProfile(kept)
+        #expect(!description.isEmpty && keptDescription == description)
+        // The stored values are the photo's own (ffmpeg reads them without any profile) ...
+        let stored = try #require(try decodeImage(kept))
+        let original = try #require(try decodeImage(input))
+        let same = zip(ColourChart.patchColours(of: stored), ColourChart.patchColours(of: original)).map { CIEDE2000.difference($0, $1) }
+        #expect((same.max() ?? 99) <= 1, "\(name): kept values differ from the photo's: \(same)")
+        #expect(ColourChart.error(of: stored).mean > 2, "\(name): the photo's own values are not the chart's")
+        // ... and through the embedded profile they are the chart.
+        let back = Self.folder.appendingPathComponent("avatar-\(name)-back.png")
+        let read = try Subprocess.run("vips", ["icc_transform", kept.path, back.path, "srgb", "--embedded", "--intent", "relative"])
+        #expect(read.status == 0, "\(read.stderr)")
+        let k = ColourChart.error(of: try #require(try decodeImage(back)))
+        #expect(k.mean <= 1, "\(name) kept, read through its profile: mean \(k.mean), max \(k.max)")
+    }
+
+    @Test("a HEIF (AVIF) photo whose colours an nclx box declares (Display P3, no ICC) is converted from them: ΔE00 mean ≤ 1")
+    func nclxPhoto() throws {
+        // The chart in Display P3 values without a profile, encoded by avifenc with an nclx box.
+        let p3 = try Self.chartPhoto(in: "p3", name: "photo-p3-for-nclx")
+        let plain = Self.folder.appendingPathComponent("p3-plain.png")
+        let stripped = try Subprocess.run("vips", ["copy", p3.path, plain.path + "[strip]"])
+        #expect(stripped.status == 0, "\(stripped.stderr)")
+        let input = Self.folder.appendingPathComponent("chart-nclx.avif")
+        let made = try Subprocess.run("avifenc", ["--cicp", "12/13/6", "-r", "full", "--min", "0", "--max", "0", "-y", "444",
+                                                  "--ignore-icc", plain.path, input.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let info = try viewfinder("info", input.path)
+        #expect(info.stdout.contains("profile     Display P3 (nclx 12/13)"), "\(info.stdout)")
+        let avatar = Self.folder.appendingPathComponent("avatar-nclx.png")
+        let result = try viewfinder("avatar", input.path, "--shape", "square", "--size", "256", "-o", avatar.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let e = ColourChart.error(of: try #require(try decodeImage(avatar)))
+        #expect(e.mean <= 1, "nclx P3: mean \(e.mean), max \(e.max)")
+        // Read as stored (the P3 values taken as sRGB), the measure sees the difference.
+        let stored = ColourChart.error(of: try #require(try decodeImage(plain)))
+        #expect(stored.mean > 2, "P3 values as sRGB: mean \(stored.mean)")
     }
 }

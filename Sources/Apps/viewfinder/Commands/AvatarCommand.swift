@@ -21,6 +21,7 @@ enum AvatarCommand: Command {
         OptionSpec("print-spec", help: "Print the crop used as JSON on stdout (replayable with --spec)."),
         OptionSpec("max-pixels", value: "MP", help: "The most megapixels a decode may hold, after shrink-on-load (default 100)."),
         OptionSpec("quality", value: "Q", help: "JPEG/WebP quality 1-100 (default 90)."),
+        OptionSpec("keep-profile", help: "Keep a wide-gamut photo's own colours, its ICC profile embedded (default: converted to sRGB)."),
         OptionSpec("json", help: "Print what was written as JSON."),
     ]
     static let discussion = """
@@ -30,6 +31,12 @@ enum AvatarCommand: Command {
     colour is never darkened or lightened at the edge. Large photos are shrunk while they load,
     so memory follows the avatar's size; images that no decode can hold within --max-pixels,
     even shrunk on load (a JPEG by up to 8), are refused from their header.
+
+    Colours: a photo with an ICC profile (Display P3 from phones, Adobe RGB from cameras) is
+    converted from it to sRGB, the avatar written without a profile, which every viewer shows
+    right. --keep-profile instead keeps the photo's own colours and embeds its profile (wider
+    colours on wide-gamut screens, for viewers that read profiles); photos without a usable RGB
+    profile (none, damaged, CMYK, grey) are written in sRGB either way.
     """
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -84,11 +91,13 @@ enum AvatarCommand: Command {
         _ = try checkReadableMediaFile(input)
         // HEIC and friends need libvips' modules; the everyday formats start faster without.
         ImagingRuntime.loadsOptionalFormats = !ImagingRuntime.isCoreFormat(input)
-        let photo = try Photo(url: input, maxPixels: Int64(megapixels) * 1_000_000)
+        let photo = try Photo(url: input, maxPixels: Int64(megapixels) * 1_000_000,
+                              keepingProfile: arguments.flag("keep-profile"))
         let spec = replayed ?? CropSpec.centred(imageSize: photo.size, shape: shape, outputSide: side,
                                                 zoom: zoom, center: center)
         let avatar = try AvatarMaker.render(photo, spec)
-        try ImageEncoder.write(avatar, to: output, quality: quality)
+        let profile = try photo.keptProfile()
+        try ImageEncoder.write(avatar, to: output, quality: quality, profile: profile)
 
         if arguments.flag("print-spec") {
             print(spec.json())
@@ -103,6 +112,7 @@ enum AvatarCommand: Command {
                                   ("width", .literal(format(spec.rect.width))), ("height", .literal(format(spec.rect.height)))])),
                 ("photoWidth", .int(photo.size.width)),
                 ("photoHeight", .int(photo.size.height)),
+                ("profile", .string(profile == nil ? "sRGB" : photo.info.profile.summary)),
             ]).rendered())
         } else {
             print("\(output.path): \(avatar.width)×\(avatar.height) \(shape == .circle ? "circle" : "square") from \(format(spec.rect.width))×\(format(spec.rect.height)) at \(format(spec.rect.minX)),\(format(spec.rect.minY))")

@@ -62,8 +62,16 @@ VipsImage *vf_vips_autorotate(VipsImage *image);
 /// image's colours (its description copied into `name`), -1 when it is damaged or does not fit.
 int vf_vips_profile(VipsImage *image, char *name, size_t size);
 /// Converts to 8-bit sRGB (through the embedded ICC profile when it is usable, CMYK without one
-/// through a built-in profile, 16-bit and grey widened/narrowed), keeping an alpha band.
-VipsImage *vf_vips_to_srgb8(VipsImage *image);
+/// through a built-in profile, 16-bit and grey widened/narrowed), keeping an alpha band. With
+/// `keep_profile` an RGB image with a usable RGB profile keeps its own colours (only its
+/// format is narrowed): the caller embeds the profile in what it writes.
+VipsImage *vf_vips_to_srgb8(VipsImage *image, int keep_profile);
+/// A g_malloc'd copy of the embedded ICC profile of an RGB image whose usable RGB profile it
+/// keeps under vf_vips_to_srgb8's keep_profile (free with vf_vips_free_buffer); non-zero otherwise.
+int vf_vips_rgb_profile_copy(VipsImage *image, void **data, size_t *length);
+/// Attaches an ICC profile to an image about to be saved: the savers then keep it (and only
+/// it: images made from pixels carry no other metadata).
+int vf_vips_attach_profile(VipsImage *image, const void *data, size_t length);
 /// Whether the last band is alpha.
 /// The part of the image at (left, top) of size width × height.
 VipsImage *vf_vips_crop(VipsImage *image, int left, int top, int width, int height);
