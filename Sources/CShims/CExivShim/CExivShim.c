@@ -240,6 +240,9 @@ static int heif_exif(const char *path, unsigned char **exif, size_t *exif_length
     unsigned char *item = g_malloc(length);
     if (fread(item, 1, length, file) != length) { g_free(item); goto done; }
     uint64_t skip = 4 + be(item, 4);
+    // Some phones (Samsung's motion photos) give the offset as 0 and still begin the block
+    // with JPEG's "Exif\0\0" marker: the TIFF header follows it.
+    if (skip + 6 < length && memcmp(item + skip, "Exif\0\0", 6) == 0) skip += 6;
     if (skip >= length) { g_free(item); goto done; }
     memmove(item, item + skip, length - skip);
     *exif = item;

@@ -75,6 +75,7 @@ public enum PhotoMetadata {
         guard vf_exiv_strip_location(url.path, &message, message.count) == 0 else {
             throw .decodeFailed(path: url.path, detail: "its location cannot be removed: \(Self.string(message))")
         }
+        try dropLeftoverLocation(in: url)
         // Read back: a writer that keeps the GPS and reports success is caught here.
         if (try? read(url))?.location != nil {
             throw .decodeFailed(path: url.path, detail: "its location cannot be removed: it is still there after the rewrite")

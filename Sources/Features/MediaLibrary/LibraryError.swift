@@ -47,6 +47,9 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     case notLive(Int64)
     /// A poster time outside the video.
     case posterOutOfRange(id: Int64, time: MediaTime, duration: MediaTime)
+    /// An export without location still held one after stripping, where the check found it
+    /// (nothing was written).
+    case locationKept(path: String, found: [String])
 
     public var description: String {
         switch self {
@@ -78,6 +81,8 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notLive(let id): return "asset \(id) is not a Live Photo; only a live asset has a key photo to choose"
         case .posterOutOfRange(let id, let time, let duration):
             return "\(time.decimalString) s is outside asset \(id), which is \(duration.decimalString) s long"
+        case .locationKept(let path, let found):
+            return "\(path) was not written: a location is still kept after removing it (\(found.prefix(3).joined(separator: "; "))\(found.count > 3 ? "; …" : "")), where this export cannot take it out"
         }
     }
 }

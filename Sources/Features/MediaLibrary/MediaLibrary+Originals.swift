@@ -36,8 +36,10 @@ extension MediaLibrary {
 
     /// Writes a copy of an asset without its location, the copy appearing complete or not at
     /// all. A photo loses its GPS and place names (EXIF, XMP, IPTC); a video (MP4 or
-    /// QuickTime) its ISO 6709 keys and `©xyz`/`loci` strings. Everything else, pixels and
-    /// samples included, stays as stored.
+    /// QuickTime) its ISO 6709 keys, `©xyz`/`loci` strings and XMP with a position. Everything
+    /// else, pixels and samples included, stays as stored. The copy is then read back by
+    /// `LocationScanner` (every place a location can live, no count trusted): if anything is
+    /// left, nothing is written and the error says where.
     public func exportWithoutLocation(_ asset: Asset, to url: URL) throws(LibraryError) {
         try refuseInside(url, action: "an export there would overwrite what the library keeps; choose a place outside it")
         let temporary = AtomicFile.temporaryURL(beside: url)
@@ -48,14 +50,24 @@ extension MediaLibrary {
             case .photo, .live: try PhotoMetadata.removeLocation(from: temporary)
             case .video: try VideoMetadata.removeLocation(from: temporary)
             }
+            let left = try LocationScanner.findings(inFileAt: temporary)
+            guard left.isEmpty else { throw LibraryError.locationKept(path: url.path, found: left.map(\.description)) }
             try AtomicFile.commit(temporary, to: url)
         } catch let error as ImagingError {
-            throw .io(path: url.path, reason: error.description)
+            throw .io(path: url.path, reason: Self.naming(url, for: temporary, in: error.description))
         } catch let error as MediaIOError {
-            throw .io(path: url.path, reason: error.description)
+            throw .io(path: url.path, reason: Self.naming(url, for: temporary, in: error.description))
+        } catch let error as LibraryError {
+            throw error
         } catch {
             throw .io(path: url.path, reason: "\(error)")
         }
+    }
+
+    /// An engine's message about the hidden copy being written, told of the user's own target.
+    static func naming(_ target: URL, for temporary: URL, in message: String) -> String {
+        message.replacingOccurrences(of: temporary.path, with: target.path)
+            .replacingOccurrences(of: temporary.lastPathComponent, with: target.lastPathComponent)
     }
 
     /// Copies the original to `url`, atomically; a live asset with a chosen key photo writes

@@ -1,12 +1,14 @@
+import ViewfinderCore
 import Foundation
 
 /// Removes location atoms from an MP4/QuickTime movie box held in memory, keeping every box's
 /// size: what is taken out becomes a `free` box of the same length, so the movie box keeps its
 /// size and every sample offset into the media data stays right (the samples are not touched).
 ///
-/// It knows three places phones write a position: the user-data `©xyz` string (Android,
-/// FFmpeg), 3GPP's user-data `loci`, and the `mdta` keys of a `meta` box
-/// (`com.apple.quicktime.location.ISO6709` and its siblings, iPhones).
+/// It knows the places phones and editors write a position: the user-data `©xyz` string
+/// (Android, FFmpeg), 3GPP's user-data `loci`, the `mdta` keys of a `meta` box
+/// (`com.apple.quicktime.location.ISO6709` and its siblings, iPhones), and XMP (`XMP_` and
+/// XMP `uuid` boxes) holding GPS properties or place names.
 struct MovieLocationEditor {
     private(set) var bytes: [UInt8]
     private let isLocationKey: (String) -> Bool
@@ -81,7 +83,7 @@ struct MovieLocationEditor {
     }
 
     /// A `free` box of exactly `size` bytes (at least 8), its payload zero.
-    private static func freeBox(size: Int) -> [UInt8] {
+    static func freeBox(size: Int) -> [UInt8] {
         bigEndian(size) + Array("free".utf8) + [UInt8](repeating: 0, count: size - 8)
     }
 
@@ -96,6 +98,15 @@ struct MovieLocationEditor {
                 meta(child)
             case "@xyz", "loci":
                 if parent == "udta" { blank(child) }
+            case "XMP_":
+                // XMP with a position or a place goes whole (cameras and editors write it).
+                if LocationScanner.holdsLocation(bytes[child.payload]) { blank(child) }
+            case "uuid":
+                let payload = child.payload
+                if payload.count >= 16, bytes[payload.lowerBound ..< payload.lowerBound + 16].elementsEqual(LocationScanner.xmpUUID),
+                   LocationScanner.holdsLocation(bytes[payload]) {
+                    blank(child)
+                }
             default:
                 break
             }

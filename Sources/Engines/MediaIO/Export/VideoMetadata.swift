@@ -25,6 +25,7 @@ public enum VideoMetadata {
             throw .writeFailed(path: url.path, reason: "cannot open it to edit")
         }
         defer { try? handle.close() }
+        try blankTopLevelXMP(in: handle, path: url.path)
         if let (offset, movie) = try movieBox(in: handle, path: url.path) {
             var editor = MovieLocationEditor(movie: movie, isLocationKey: isLocationKey)
             if editor.removeLocation() > 0 {
@@ -69,6 +70,34 @@ public enum VideoMetadata {
 
     /// The largest movie box this reads into memory (real ones are kilobytes to a few megabytes).
     static let maxMovieBox = 256 << 20
+
+    /// Top-level XMP `uuid` boxes (beside the movie box) that hold a location become `free`
+    /// boxes of the same size, in place.
+    private static func blankTopLevelXMP(in handle: FileHandle, path: String) throws(MediaIOError) {
+        do {
+            let length = try handle.seekToEnd()
+            var offset: UInt64 = 0
+            while offset + 8 <= length {
+                try handle.seek(toOffset: offset)
+                let header = [UInt8](try handle.read(upToCount: 24) ?? Data())
+                guard let (size, headerLength) = MovieLocationEditor.header(header, at: 0, remaining: length - offset) else { return }
+                if header[4 ..< 8].elementsEqual("uuid".utf8), header.count >= headerLength + 16,
+                   header[headerLength ..< headerLength + 16].elementsEqual(LocationScanner.xmpUUID), size <= UInt64(maxMovieBox) {
+                    try handle.seek(toOffset: offset)
+                    let box = [UInt8](try handle.read(upToCount: Int(size)) ?? Data())
+                    if LocationScanner.holdsLocation(box[...]) {
+                        try handle.seek(toOffset: offset)
+                        try handle.write(contentsOf: MovieLocationEditor.freeBox(size: Int(size)))
+                    }
+                }
+                offset += size
+            }
+        } catch let error as MediaIOError {
+            throw error
+        } catch {
+            throw .writeFailed(path: path, reason: error.localizedDescription)
+        }
+    }
 
     /// Where the top-level `moov` box starts and its bytes; nil for a file without one (not
     /// MP4 or QuickTime).
