@@ -217,3 +217,28 @@ extension MediaLibrary {
         return nil
     }
 }
+
+extension MediaLibrary {
+    /// Catalogues again the originals the catalogue no longer lists — all of them when it was
+    /// lost or emptied (`unaccountedOriginals`), the orphans when it lost some rows (an older
+    /// copy put back) — instead of removing them: each is imported where it lies (identical content is
+    /// stored once, so nothing is copied twice); their original names, albums and chosen covers
+    /// are gone with the old catalogue. Returns what was catalogued, and what could not be
+    /// (left in place, never removed).
+    public func rebuildCatalogue() throws(LibraryError) -> (catalogued: [Asset], failed: [ImportFailure]) {
+        try requireWritable()
+        let report = try check(repair: false)
+        var catalogued: [Asset] = []
+        var failed: [ImportFailure] = []
+        for relative in report.unaccountedOriginals + report.orphanFiles {
+            let url = folder.appendingPathComponent(relative)
+            do {
+                catalogued.append(try importFile(url).asset)
+            } catch {
+                failed.append(ImportFailure(path: relative, message: error.description))
+            }
+        }
+        return (catalogued, failed)
+    }
+}
+

@@ -22,7 +22,7 @@ struct LibraryRaceTests {
         return ((FileManager.default.subpaths(atPath: root.path)) ?? []).filter { $0.hasSuffix(".jpg") }.sorted()
     }
 
-    @Test("a zero-length or missing catalogue: check removes no original, says so, exits 1; re-importing catalogues them", arguments: ["empty", "missing"])
+    @Test("a zero-length or missing catalogue: check removes no original, says so, exits 1; check --rebuild catalogues them", arguments: ["empty", "missing"])
     func lostCatalogue(_ how: String) throws {
         let scratch = TestPaths.scratchFolder("lost-catalogue-\(how)")
         let library = scratch.appendingPathComponent("Lib")
@@ -44,12 +44,36 @@ struct LibraryRaceTests {
                 "\(check.stdout)")
         #expect(Self.originals(in: library) == stored, "originals were removed")
         // What the message says to do works: the originals are catalogued again, nothing copied twice.
-        let again = try viewfinder(["library", "--library", library.path, "import"]
-                                   + stored.map { library.appendingPathComponent("originals/\($0)").path } + ["-q"])
-        #expect(again.status == 0, "\(again.stderr)")
+        #expect(check.stdout.contains("check --rebuild"), "\(check.stdout)")
+        let again = try viewfinder("library", "--library", library.path, "check", "--rebuild")
+        #expect(again.status == 0, "\(again.stdout) \(again.stderr)")
+        #expect(again.stdout.contains("3 originals catalogued again"), "\(again.stdout)")
         #expect(Self.originals(in: library) == stored)
+        let listed = try viewfinder("library", "--library", library.path, "list")
+        #expect(listed.stdout.split(separator: "\n").count == 3, "\(listed.stdout)")
         let after = try viewfinder("library", "--library", library.path, "check")
         #expect(after.status == 0 && after.stdout.hasSuffix(": consistent\n"), "\(after.stdout)")
+    }
+
+    @Test("a catalogue that lost rows (an older copy put back): check --rebuild catalogues the orphans instead of removing them")
+    func olderCatalogue() throws {
+        let scratch = TestPaths.scratchFolder("older-catalogue")
+        let library = scratch.appendingPathComponent("Lib")
+        let files = try Self.photos(3, in: scratch.appendingPathComponent("in"), prefix: "older")
+        #expect(try viewfinder(["library", "--library", library.path, "import", files[0].path, "-q"]).status == 0)
+        let catalogue = library.appendingPathComponent("catalogue.sqlite")
+        let older = scratch.appendingPathComponent("older.sqlite")
+        try FileManager.default.copyItem(at: catalogue, to: older)
+        #expect(try viewfinder(["library", "--library", library.path, "import", files[1].path, files[2].path, "-q"]).status == 0)
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: catalogue.path + suffix) }
+        try FileManager.default.removeItem(at: catalogue)
+        try FileManager.default.copyItem(at: older, to: catalogue)
+        let rebuilt = try viewfinder("library", "--library", library.path, "check", "--rebuild")
+        #expect(rebuilt.status == 0, "\(rebuilt.stdout) \(rebuilt.stderr)")
+        #expect(rebuilt.stdout.contains("2 originals catalogued again"), "\(rebuilt.stdout)")
+        #expect(Self.originals(in: library).count == 3)
+        let listed = try viewfinder("library", "--library", library.path, "list")
+        #expect(listed.stdout.split(separator: "\n").count == 3, "\(listed.stdout)")
     }
 
     @Test("four import --move processes while check loops: every file is stored, catalogued and gone from its source")

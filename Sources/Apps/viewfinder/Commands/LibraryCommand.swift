@@ -21,7 +21,7 @@ enum LibraryCommand: Command {
            cover ID (--at TIME|best | --clear)
            export ID -o OUT [--strip-location]
            delete ID
-           check [--verify]
+           check [--verify] [--rebuild]
     """
     static let positionalCount = 1...10_000
     static let options = [
@@ -43,6 +43,7 @@ enum LibraryCommand: Command {
         OptionSpec("json", help: "import, list, albums: print JSON."),
         OptionSpec("strip-location", help: "export: without the location (a photo's GPS and place names, a video's ISO 6709 keys and ©xyz); nothing else changes."),
         OptionSpec("verify", help: "check: also re-hash every original and report any whose content changed."),
+        OptionSpec("rebuild", help: "check: catalogue again the originals the catalogue no longer lists (instead of removing them)."),
     ]
     static let discussion = """
     Files are checked by decoding before they are stored: anything that is not a readable photo
@@ -167,6 +168,13 @@ enum LibraryCommand: Command {
         case "check":
             try expect(0...0)
             let repair = !library.isReadOnly
+            if arguments.flag("rebuild") {
+                let (catalogued, failed) = try library.rebuildCatalogue()
+                for asset in catalogued { print("\(asset.id)\tcatalogued\t\(asset.originalFilename.printable())") }
+                for failure in failed { ViewfinderTool.standardError("viewfinder: \(failure.description.printable()) (left in place)") }
+                print("\(folder.path.printable()): \(catalogued.count) original\(catalogued.count == 1 ? "" : "s") catalogued again"
+                      + (failed.isEmpty ? "" : ", \(failed.count) could not be (left in place)"))
+            }
             let report = try library.check(repair: repair, verify: arguments.flag("verify"))
             return printCheck(report, folder: folder, repaired: repair)
         default:
@@ -283,8 +291,7 @@ enum LibraryCommand: Command {
             return 0
         }
         let verb = repaired ? "removed" : "found"
-        var parts = report.unaccountedOriginals.isEmpty ? [] : ["\(report.unaccountedOriginals.count) original(s) not in the catalogue (kept)"]
-        parts += ["\(report.orphanFiles.count) orphan file(s)", "\(report.missingFiles.count) row(s) without a file",
+        var parts = ["\(report.orphanFiles.count) orphan file(s)", "\(report.missingFiles.count) row(s) without a file",
                      "\(report.partialImports) unfinished import(s)"]
         if !report.missingMotions.isEmpty { parts.append("\(report.missingMotions.count) Live Photo(s) without their motion (kept as photos)") }
         if report.partialThumbnails > 0 { parts.append("\(report.partialThumbnails) unfinished thumbnail(s)") }
@@ -298,7 +305,7 @@ enum LibraryCommand: Command {
         if !report.unaccountedOriginals.isEmpty {
             let count = report.unaccountedOriginals.count
             print("  \(count) original\(count == 1 ? "" : "s") but not one catalogue row: the catalogue was lost or emptied; nothing was removed")
-            print("  to catalogue them again: viewfinder library import --library \(folder.path) \(folder.path)/originals/*/*")
+            print("  to catalogue them again: viewfinder library --library \(folder.path) check --rebuild")
         }
         if report.needsAttention {
             ViewfinderTool.standardError("viewfinder: the library at \(folder.path) has damage a repair cannot fix; see the lines above")
