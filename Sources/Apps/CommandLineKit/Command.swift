@@ -35,6 +35,12 @@ extension Command {
         return text
     }
 
+    /// What follows a usage error: the usage line and where the rest is (the whole help would
+    /// bury the one line that says what was wrong).
+    public static var shortUsage: String {
+        "usage: \(toolName) \(name) \(synopsis)\nRun '\(toolName) \(name) --help' for its options and what they do.\n"
+    }
+
     /// Parses `arguments` for this command.
     public static func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
         try ParsedArguments(arguments, options: options, positionalCount: positionalCount, command: name)

@@ -70,7 +70,7 @@ enum ViewfinderTool {
             }
             return try command.run(arguments)
         } catch let error as UsageError {
-            standardError("viewfinder \(command.name): \(error.message)\n\n" + command.usage)
+            standardError("viewfinder \(command.name): \(error.message)\n" + command.shortUsage)
             return 2
         } catch let error as MediaIOError where error == .cancelled {
             standardError("viewfinder: \(error)")

@@ -36,6 +36,11 @@ struct UsageTests {
         #expect(result.status == 2, "\(arguments)")
         #expect(result.stderr.contains("usage: viewfinder"), "\(arguments)")
         #expect(result.stdout.isEmpty)
+        // The error, the usage line and where the help is: not the whole help (a few lines at most).
+        if arguments.count > 1 {
+            #expect(result.stderr.split(separator: "\n").count <= 4 && !result.stderr.contains("options:"), "\(result.stderr)")
+            #expect(result.stderr.contains("--help' for its options"), "\(result.stderr)")
+        }
     }
 
     @Test("--version: both programs say the one version")
