@@ -223,4 +223,39 @@ struct ColourCommandTests {
         let stored = ColourChart.error(of: try #require(try decodeImage(plain)))
         #expect(stored.mean > 2, "P3 values as sRGB: mean \(stored.mean)")
     }
+
+    @Test("a damaged ICC profile: the avatar is made from the stored values with a one-line warning, exit 0")
+    func damagedProfileWarns() throws {
+        var bytes = [UInt8](try Data(contentsOf: try Self.chartPhoto(in: "p3", name: "photo-p3-damaged-source")))
+        let marker = Array("ICC_PROFILE".utf8)
+        let at = try #require((0..<(bytes.count - marker.count)).first { Array(bytes[$0..<($0 + marker.count)]) == marker })
+        // The profile's size field and its "acsp" signature overwritten: LittleCMS refuses it.
+        for i in 0..<8 { bytes[at + marker.count + 3 + i] = 0xFF }
+        for i in 36..<40 { bytes[at + marker.count + 3 + i] = 0 }
+        let input = Self.folder.appendingPathComponent("photo-damaged-profile.jpg")
+        try Data(bytes).write(to: input)
+        let avatar = Self.folder.appendingPathComponent("avatar-damaged.png")
+        let result = try viewfinder("avatar", input.path, "--shape", "square", "--size", "64", "-o", avatar.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "viewfinder: warning: photo-damaged-profile.jpg's colour profile is damaged or not for its colours; it is read as sRGB\n",
+                "\(result.stderr)")
+    }
+
+    @Test("absurd HDR10 metadata (a 0-nit and a 4-billion-nit display, MaxCLL 65535) falls back to the default peak: a cover as without it")
+    func absurdMastering() throws {
+        let plain = try ColourChart.video(.pq, in: Self.folder)
+        let absurd = try ColourChart.video(.pq, in: Self.folder, name: "chart-pq-absurd",
+                                           x265: ":hdr10=1:max-cll=65535,65535:master-display=G(0,0)B(0,0)R(0,0)WP(0,0)L(4294967295,0)")
+        var covers: [PixelBuffer] = []
+        for video in [plain, absurd] {
+            let cover = Self.folder.appendingPathComponent("cover-\(video.lastPathComponent).png")
+            let result = try viewfinder("cover", video.path, "--at", "0", "-o", cover.path)
+            #expect(result.status == 0, "\(result.stderr)")
+            covers.append(try #require(try decodeImage(cover)))
+        }
+        let d = Self.difference(covers[0], covers[1])
+        #expect(d.max < 0.5, "absurd metadata changed the cover: mean \(d.mean), max \(d.max)")
+        let info = try viewfinder("info", absurd.path)
+        #expect(info.status == 0 && info.stdout.contains("MaxCLL 65535"), "\(info.stdout)")
+    }
 }

@@ -93,6 +93,9 @@ enum AvatarCommand: Command {
         ImagingRuntime.loadsOptionalFormats = !ImagingRuntime.isCoreFormat(input)
         let photo = try Photo(url: input, maxPixels: Int64(megapixels) * 1_000_000,
                               keepingProfile: arguments.flag("keep-profile"))
+        if photo.info.profile == .unusable {
+            ViewfinderTool.standardError("viewfinder: warning: \(input.lastPathComponent.printable())'s colour profile is damaged or not for its colours; it is read as sRGB")
+        }
         let spec = replayed ?? CropSpec.centred(imageSize: photo.size, shape: shape, outputSide: side,
                                                 zoom: zoom, center: center)
         let avatar = try AvatarMaker.render(photo, spec)
