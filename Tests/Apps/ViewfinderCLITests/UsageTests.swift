@@ -43,6 +43,45 @@ struct UsageTests {
         }
     }
 
+    /// The option rows of the README's budgets table: command, option, lowest, highest.
+    static func budgetRows() throws -> [(command: String, option: String, low: Int, high: Int)] {
+        let readme = try String(contentsOf: TestPaths.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        return readme.split(separator: "\n").compactMap { line -> (String, String, Int, Int)? in
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 2, cells[0].hasPrefix("`"), cells[0].hasSuffix("`") else { return nil }
+            let words = cells[0].dropFirst().dropLast().split(separator: " ").map(String.init)
+            let range = cells[1].split(separator: "–").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard words.count == 2, words[1].hasPrefix("--"), range.count == 2, let low = range[0], let high = range[1] else { return nil }
+            return (words[0], words[1], low, high)
+        }
+    }
+
+    @Test("every option range in the README's budgets table is what the command takes: one past either end is a usage error")
+    func budgetsTable() throws {
+        let rows = try Self.budgetRows()
+        #expect(rows.count >= 12, "the table was not read: \(rows)")
+        for row in rows {
+            let base: [String]
+            switch row.command {
+            case "avatar": base = ["avatar", "in.jpg", "-o", "out.png"]
+            case "cover": base = row.option == "--count" ? ["cover", "in.mp4", "--suggest"] : ["cover", "in.mp4", "-o", "out.jpg"]
+            case "filmstrip": base = ["filmstrip", "in.mp4", "-o", "out.jpg"]
+            case "animate": base = ["animate", "scene.json", "-o", "out.mp4"]
+            case "sample": base = ["sample", "-o", "out.mp4"]
+            case "thumbnail": base = ["thumbnail", "in.mp4", "out.png"]
+            default: Issue.record("no arguments known for \(row.command)"); continue
+            }
+            for value in [row.low - 1, row.high + 1] {
+                let result = try viewfinder(base + [row.option, String(value)])
+                #expect(result.status == 2, "\(row.command) \(row.option) \(value): \(result.stderr)")
+                #expect(result.stderr.contains(row.option) && result.stderr.contains("\(row.low)") && result.stderr.contains("\(row.high)"),
+                        "\(row.command) \(row.option) \(value) names the range: \(result.stderr)")
+            }
+            let help = try viewfinder(row.command, "--help").stdout
+            #expect(help.contains(row.option), "\(row.command) --help lists \(row.option)")
+        }
+    }
+
     @Test("--version: both programs say the one version")
     func version() throws {
         let result = try viewfinder("--version")

@@ -37,8 +37,7 @@ enum AnimateCommand: Command {
                 throw arguments.invalid("output", "'\((name as NSString).lastPathComponent)' must end in .mp4, .gif or .png")
             }
         }
-        _ = try checkReadableMediaFile(sceneURL)
-        let scene = try Scene.load(contentsOf: sceneURL)
+        // Usage first: a bad number is a usage error whatever the scene file is.
         var at = 0.0
         if let text = arguments.value("at") {
             guard case .time(let t)? = try? TimePosition(parsing: text) else { throw arguments.invalid("at", "expected seconds, not '\(text)'") }
@@ -47,13 +46,15 @@ enum AnimateCommand: Command {
             }
             at = t.seconds
         }
+        let fps = try arguments.integer("fps", in: 1...120, default: 30)
+        _ = try checkReadableMediaFile(sceneURL)
+        let scene = try Scene.load(contentsOf: sceneURL)
         if arguments.flag("json") {
             if arguments.flag("timing") { reportEvaluationTime(scene, at: at) }
             print(scene.presentationJSON(at: at))
             return 0
         }
         let output = URL(fileURLWithPath: try arguments.required("output"))
-        let fps = try arguments.integer("fps", in: 1...120, default: 30)
         var size = PixelSize(width: Int(scene.size.width.rounded()), height: Int(scene.size.height.rounded()))
         if let text = arguments.value("size") {
             guard let parsed = Arguments.pixelSize(text) else { throw arguments.invalid("size", "expected WxH, not '\(text)'") }
