@@ -8,7 +8,7 @@ APP_ID := org.viewfinder.Studio
 # How long `make fuzz` runs each fuzz target, in seconds.
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build release test fuzz demo studio install uninstall bench clean
+.PHONY: all deps build release test test-loaded fuzz demo studio install uninstall bench clean
 
 all: build
 
@@ -24,6 +24,10 @@ release: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The timing-sensitive suites again with two busy loops per core beside them (after `test`).
+test-loaded: test
+	@SWIFT="$(SWIFT)" scripts/test-loaded
 
 # The libFuzzer targets under Fuzz/, built in .build/fuzz with the fuzzer and address
 # sanitizers; fails on any crash, leak or timeout and leaves the input in Fuzz/crashes/.
