@@ -133,3 +133,5 @@ public enum AtomicFile {
         return nsError.localizedDescription
     }
 }
+
+extension AtomicFile.WriteError: ReadableError {}

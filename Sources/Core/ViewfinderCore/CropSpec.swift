@@ -269,3 +269,5 @@ extension CropShape {
         }
     }
 }
+
+extension CropSpecError: ReadableError {}

@@ -95,3 +95,5 @@ public struct TimeParseError: Error, Sendable, Equatable, CustomStringConvertibl
 extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
 }
+
+extension TimeParseError: ReadableError {}

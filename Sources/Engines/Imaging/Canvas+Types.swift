@@ -110,3 +110,5 @@ extension Canvas {
         }
     }
 }
+
+extension Canvas.Error: ReadableError {}

@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderCore
 
 /// Why an image operation failed.
 public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -29,3 +30,5 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension ImagingError: ReadableError {}

@@ -85,3 +85,5 @@ public enum MediaIOError: Error, Sendable, Equatable, CustomStringConvertible {
 
     private func name(_ path: String) -> String { (path as NSString).lastPathComponent }
 }
+
+extension MediaIOError: ReadableError {}

@@ -1,5 +1,6 @@
 internal import CSQLite
 import Foundation
+import ViewfinderCore
 
 /// Why a database operation failed; cases can be caught one by one.
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -24,3 +25,5 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension StoreError: ReadableError {}

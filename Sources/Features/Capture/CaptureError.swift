@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderCore
 
 /// Why a capture or a picker configuration was refused.
 public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -41,3 +42,5 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension CaptureError: ReadableError {}

@@ -37,3 +37,5 @@ public enum CoverPickerError: Error, Sendable, Equatable, CustomStringConvertibl
         return "\(tenths / 10).\(abs(tenths % 10))"
     }
 }
+
+extension CoverPickerError: ReadableError {}

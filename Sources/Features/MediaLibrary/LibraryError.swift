@@ -86,3 +86,5 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension LibraryError: ReadableError {}

@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderCore
 
 /// Why a scene file could not be read: where in the document, and what was expected there.
 public struct SceneError: Error, CustomStringConvertible, Sendable, Hashable {
@@ -18,3 +19,5 @@ public struct SceneError: Error, CustomStringConvertible, Sendable, Hashable {
         path.isEmpty ? "scene: \(message)" : "scene: \(path): \(message)"
     }
 }
+
+extension SceneError: ReadableError {}

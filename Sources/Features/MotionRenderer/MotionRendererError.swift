@@ -23,3 +23,5 @@ public enum MotionRendererError: Error, Sendable, Equatable, CustomStringConvert
         }
     }
 }
+
+extension MotionRendererError: ReadableError {}

@@ -196,3 +196,5 @@ final class FramePipe<Item: Sendable>: @unchecked Sendable {
         condition.unlock()
     }
 }
+
+extension SceneExport.Error: ReadableError {}

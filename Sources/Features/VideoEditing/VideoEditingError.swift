@@ -21,3 +21,5 @@ public enum VideoEditingError: Error, Sendable, Equatable, CustomStringConvertib
         }
     }
 }
+
+extension VideoEditingError: ReadableError {}

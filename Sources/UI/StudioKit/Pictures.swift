@@ -94,3 +94,5 @@ extension Widget {
         return texture
     }
 }
+
+extension RenderError: ReadableError {}

@@ -102,3 +102,17 @@ struct ToneMappingTests {
         #expect(abs(m.a + m.b + m.c - 1) < 1e-5 && abs(m.d + m.e + m.f - 1) < 1e-5 && abs(m.g + m.h + m.i - 1) < 1e-5)
     }
 }
+
+@Suite("MediaIO errors read well")
+struct MediaIOErrorTextTests {
+    @Test("localizedDescription is the error's own sentence")
+    func localized() throws {
+        do {
+            _ = try FrameReader(url: URL(fileURLWithPath: "/nonexistent/clip.mp4"))
+            Issue.record("a missing file opened")
+        } catch {
+            #expect((error as Error).localizedDescription == error.description)
+            #expect(error.description.contains("clip.mp4"))
+        }
+    }
+}
