@@ -139,6 +139,8 @@ let package = Package(
         .executableTarget(name: "FuzzCommandLine", dependencies: ["CommandLineKit", "FuzzSupport"], path: "Fuzz/FuzzCommandLine"),
         .executableTarget(name: "FuzzPhotoProbe", dependencies: ["Imaging", "FuzzSupport"], path: "Fuzz/FuzzPhotoProbe"),
         .executableTarget(name: "FuzzVideoProbe", dependencies: ["MediaIO", "FuzzSupport"], path: "Fuzz/FuzzVideoProbe"),
+        .executableTarget(name: "FuzzMovieBox", dependencies: ["MediaIO", "ViewfinderCore", "FuzzSupport"], path: "Fuzz/FuzzMovieBox"),
+        .executableTarget(name: "FuzzParameterSets", dependencies: ["MediaIO", "FuzzSupport"], path: "Fuzz/FuzzParameterSets"),
 
         // Tests mirror the sources. The support target generates fixtures with the ffmpeg CLI
         // (the tests' independent oracle) and finds the shared media corpus and the built tool.
