@@ -116,4 +116,26 @@ struct HDRExportTests {
             #expect(out["pix_fmt"] as? String == "yuv420p10le")
         }
     }
+
+    @Test("the corpus's HDR phone clips go through convert (HDR and --sdr), trim and thumbnail: each output decodes cleanly",
+          arguments: ColourCommandTests.phoneHDR)
+    func phoneClipsThroughEveryCommand(_ name: String) throws {
+        let input = TestPaths.media.appendingPathComponent("phone_video/\(name)")
+        let runs: [(String, [String])] = [
+            ("medium.mp4", ["convert", input.path, "--preset", "medium", "--quiet"]),
+            ("sdr.mp4", ["convert", input.path, "--sdr", "--quiet"]),
+            ("trim.mp4", ["trim", input.path, "--from", "0.05", "--quiet"]),
+            ("thumb.png", ["thumbnail", "-s", "128", input.path]),
+        ]
+        for (suffix, arguments) in runs {
+            let output = Self.folder.appendingPathComponent("\(name)-\(suffix)")
+            let result = try viewfinder(suffix == "thumb.png" ? arguments + [output.path] : arguments + ["-o", output.path])
+            #expect(result.status == 0, "\(name) \(arguments[0]): \(result.stderr)")
+            #expect(try FFmpegOracle.decodeErrors(of: output) == "", "\(name) \(suffix)")
+        }
+        let (sdr, _) = try Self.stream(Self.folder.appendingPathComponent("\(name)-sdr.mp4"))
+        #expect(sdr["color_transfer"] as? String == "bt709")
+        let (medium, _) = try Self.stream(Self.folder.appendingPathComponent("\(name)-medium.mp4"))
+        #expect(medium["color_transfer"] as? String == "arib-std-b67" && medium["pix_fmt"] as? String == "yuv420p10le")
+    }
 }
