@@ -67,6 +67,22 @@ extension MediaLibrary {
         }
     }
 
+    /// The time of a position in an asset's video: a time as it is, frame N as the exact time
+    /// that frame is shown (checked against the video: a frame it does not have is an error
+    /// naming how many it has).
+    public func posterTime(of asset: Asset, at position: TimePosition) throws(LibraryError) -> MediaTime {
+        switch position {
+        case .time(let t): return t
+        case .frame:
+            let url = try movieURL(of: asset)
+            do {
+                return try FrameReader(url: url).time(of: position)
+            } catch {
+                throw .io(path: "asset \(asset.id)", reason: error.description.replacingOccurrences(of: url.lastPathComponent, with: asset.originalFilename))
+            }
+        }
+    }
+
     /// The picture a video shows in the library: the exact frame at the chosen poster time,
     /// else the cover embedded in the file, else the best suggested frame (never a black lead-in
     /// when the video has a picture).

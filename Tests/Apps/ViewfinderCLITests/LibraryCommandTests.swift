@@ -55,9 +55,12 @@ struct LibraryCommandTests {
         #expect(SuggestionClip.scene(of: bestTime) != nil, "the best suggestion lies in a sharp scene: \(bestTime)")
         #expect(try viewfinder("library", "--library", library, "cover", "\(videoID)", "--clear").stdout == "asset \(videoID): cover chosen by the library\n")
         #expect(try coverTime() == nil)
+        // frame:N as everywhere else TIME is taken: frame 45 of the 30 fps clip is shown at 1.5 s.
+        let frame = try viewfinder("library", "--library", library, "cover", "\(videoID)", "--at", "frame:45")
+        #expect(frame.stdout == "asset \(videoID): cover at 1.5 s\n", "\(frame.stderr)")
 
         for (arguments, status): ([String], Int32) in [
-            (["cover", "\(videoID)"], 2), (["cover", "\(videoID)", "--at", "1", "--clear"], 2), (["cover", "\(videoID)", "--at", "frame:3"], 2),
+            (["cover", "\(videoID)"], 2), (["cover", "\(videoID)", "--at", "1", "--clear"], 2), (["cover", "\(videoID)", "--at", "frame:9999"], 1),
             (["cover", "\(photoID)", "--at", "1"], 1), (["cover", "\(videoID)", "--at", "60"], 1), (["cover", "999", "--at", "1"], 1),
         ] {
             let result = try viewfinder(["library", "--library", library] + arguments)

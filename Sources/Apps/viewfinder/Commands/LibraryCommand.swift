@@ -139,10 +139,7 @@ enum LibraryCommand: Command {
                 if at == "best" {
                     time = try library.bestPosterTime(of: asset)
                 } else {
-                    guard case .time(let t) = try Arguments.position(at, option: "at", in: arguments) else {
-                        throw arguments.invalid("at", "a time in seconds or best, not '\(at)'")
-                    }
-                    time = t
+                    time = try library.posterTime(of: asset, at: try Arguments.position(at, option: "at", in: arguments))
                 }
             }
             let updated = try library.setPoster(of: asset, at: time)

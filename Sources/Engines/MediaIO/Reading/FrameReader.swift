@@ -149,6 +149,13 @@ public final class FrameReader {
         }
     }
 
+    /// The exact time (from the first frame) of the frame at `position`, as `frame(at:)` would
+    /// report it, without converting its picture: frame N's own time, or the time of the frame
+    /// shown at a time.
+    public func time(of position: TimePosition) throws(MediaIOError) -> MediaTime {
+        maker.time(ofTimestamp: try exactTimestamp(at: position).pts)
+    }
+
     /// The stream timestamp of the frame at `position` (decoding as needed) and whether that
     /// frame is a keyframe: where a frame-exact cut starts.
     func exactTimestamp(at position: TimePosition) throws(MediaIOError) -> (pts: Int64, isKeyframe: Bool) {
