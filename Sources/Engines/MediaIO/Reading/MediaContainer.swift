@@ -280,8 +280,11 @@ final class MediaContainer {
     }
 }
 
+/// FFmpeg's name of a codec; "unknown" for a track whose codec the demuxer could not tell
+/// (FFmpeg calls it "none", which reads as if there were no track).
 func codecName(_ id: AVCodecID) -> String {
-    avcodec_get_name(id).map { String(cString: $0) } ?? "unknown"
+    guard id != AV_CODEC_ID_NONE else { return "unknown" }
+    return avcodec_get_name(id).map { String(cString: $0) } ?? "unknown"
 }
 
 /// Probes a file: container, duration, tracks and size, without decoding any picture.

@@ -11,6 +11,10 @@ final class VideoDecoder {
         let parameters = stream.pointee.codecpar
         let id = stream.parameters.codec_id
         guard let codec = avcodec_find_decoder(id) else {
+            // A track whose codec the demuxer could not tell is damage, not a missing decoder.
+            if id == AV_CODEC_ID_NONE {
+                throw .corrupt(path: path, detail: "its video track does not say what codec it holds (damaged, or a format FFmpeg does not know)")
+            }
             throw .unsupportedCodec(path: path, codec: codecName(id))
         }
         guard let ctx = avcodec_alloc_context3(codec) else {
