@@ -131,6 +131,14 @@ enum Catalogue {
                     + addedColumns.map { "ALTER TABLE assets_rebuilt ADD COLUMN \($0.name) \($0.type);" }.joined()
                     + "INSERT INTO assets_rebuilt (\(copied)) SELECT \(copied) FROM assets;"
                     + "DROP TABLE assets; ALTER TABLE assets_rebuilt RENAME TO assets;" + baseIndexes)
+                // Memberships that pointed nowhere before the rebuild (an album or asset gone
+                // while foreign keys were off) are the damage `check` removes anyway; left in,
+                // they would fail the check below and keep every command from opening the
+                // library, `check` included.
+                try database.execute("""
+                    DELETE FROM album_assets WHERE asset_id NOT IN (SELECT id FROM assets)
+                        OR album_id NOT IN (SELECT id FROM albums);
+                    """)
                 let check = try database.prepare("PRAGMA foreign_key_check")
                 if try check.step() { throw StoreError.constraint(message: "album memberships point at assets the rebuilt table lacks") }
             }

@@ -116,9 +116,10 @@ struct LiveAssetTests {
         #expect(kept.kind == .photo && kept.motion == nil)
     }
 
-    @Test("a catalogue whose kind CHECK predates live is rebuilt: rows, ids, albums and posters kept, live accepted")
-    func rebuildsOldCatalogue() throws {
-        let folder = TestPaths.scratchFolder("live-old-catalogue").appendingPathComponent("Library")
+    @Test("a catalogue whose kind CHECK predates live is rebuilt: rows, ids, albums and posters kept, live accepted; a dangling membership is dropped, not fatal",
+          arguments: [false, true])
+    func rebuildsOldCatalogue(_ dangling: Bool) throws {
+        let folder = TestPaths.scratchFolder("live-old-catalogue-\(dangling)").appendingPathComponent("Library")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let catalogue = folder.appendingPathComponent("catalogue.sqlite").path
         do {
@@ -141,6 +142,10 @@ struct LiveAssetTests {
                 INSERT INTO albums (id, name) VALUES (1, 'Trip');
                 INSERT INTO album_assets VALUES (1, 7);
                 """)
+            if dangling {
+                // A membership of an asset that is gone (foreign keys were off when it went).
+                try old.execute("PRAGMA foreign_keys = OFF; INSERT INTO album_assets VALUES (1, 99)")
+            }
             #expect(throws: StoreError.self) {
                 try old.execute("INSERT INTO assets (kind, creation_date, import_date, width, height, original_filename, byte_size, content_hash, path) VALUES ('live', 0, 0, 1, 1, 'x', 1, 'h', 'p')")
             }
