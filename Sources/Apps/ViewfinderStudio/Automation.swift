@@ -35,7 +35,13 @@ final class Automation {
     func start() {
         Task {
             do {
-                let text = try String(contentsOf: script, encoding: .utf8)
+                // Read by hand: Foundation's own error reads "NSCocoaErrorDomain Code=259".
+                guard let data = FileManager.default.contents(atPath: script.path) else {
+                    throw StepError(description: "cannot read \(script.path) (it is missing, unreadable or a folder)")
+                }
+                guard let text = String(data: data, encoding: .utf8) else {
+                    throw StepError(description: "\(script.lastPathComponent) is not UTF-8 text")
+                }
                 for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                     let words = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first?
                         .split(separator: " ").map(String.init) ?? []

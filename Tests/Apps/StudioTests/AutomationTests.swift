@@ -30,4 +30,23 @@ extension StudioWindowTests {
         #expect(run.stderr.contains("viewfinder-studio: script: line 1 (\(words[0])): '\(words[1])' is not a whole number from"),
                 "stderr: \(run.stderr)")
     }
+
+    /// Foundation's own text was shown: "Error Domain=NSCocoaErrorDomain Code=259 …".
+    @Test("a script that is not UTF-8 text, or cannot be read, is named in one plain line")
+    func unreadableScript() async throws {
+        try #require(StudioHarness.available, "\(StudioHarness.unavailableReason)")
+        let folder = TestPaths.scratchFolder("studio-script-unreadable")
+        let latin1 = folder.appendingPathComponent("latin1.txt")
+        try Data([0x71, 0x75, 0x69, 0x74, 0x20, 0xE9, 0xFF, 0x0A]).write(to: latin1)
+        for (script, expected) in [(latin1.path, "latin1.txt is not UTF-8 text"), (folder.path, "it is missing, unreadable or a folder")] {
+            let run = try await StudioHarness.offThePool {
+                try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), [
+                    "GSK_RENDERER=cairo", "GDK_BACKEND=x11", "NO_AT_BRIDGE=1", "xvfb-run", "-a", TestPaths.studio.path,
+                    "--library", folder.appendingPathComponent("lib").path, "--script", script], timeout: 60)
+            }
+            #expect(run.status == 1, "\(run.stderr)")
+            #expect(run.stderr.contains("viewfinder-studio: script: ") && run.stderr.contains(expected), "\(run.stderr)")
+            #expect(!run.stderr.contains("NSCocoaErrorDomain"), "\(run.stderr)")
+        }
+    }
 }
