@@ -88,4 +88,27 @@ struct ExportCommandTests {
             }
         }
     }
+
+    /// The file was reported as "ends early … truncated": the export sought to its only listed
+    /// keyframe, 1.6 s in.
+    @Test("a complete file whose index lists only a late keyframe converts whole, all its frames, with either preset",
+          arguments: ["passthrough", "medium"])
+    func lateListedKeyframe(_ preset: String) throws {
+        let folder = TestPaths.scratchFolder("late-keyframe-\(preset)")
+        let source = folder.appendingPathComponent("gop12.mp4")
+        let made = try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x120:r=30:d=2", "-c:v", "libx264",
+                                                 "-g", "12", "-keyint_min", "12", "-sc_threshold", "0", source.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        // The sync-sample table now lists one keyframe: sample 49 of 60.
+        var bytes = [UInt8](try Data(contentsOf: source))
+        let at = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual("stss".utf8) })
+        bytes.replaceSubrange((at + 8)..<(at + 16), with: [0, 0, 0, 1, 0, 0, 0, 49])
+        let input = folder.appendingPathComponent("late.mp4")
+        try Data(bytes).write(to: input)
+        let output = folder.appendingPathComponent("out.mp4")
+        let result = try viewfinder("convert", input.path, "--preset", preset, "-o", output.path, "--quiet", "--json")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(jsonObject(result)?["frames"] as? Int == 60)
+        #expect(try FFmpegOracle.decodeErrors(of: output) == "")
+    }
 }

@@ -75,6 +75,11 @@ final class ExportSession {
 
     /// Seeks every stream to the keyframe at or before the first frame to write.
     func seekToStart() {
+        // From the first frame: the file's beginning, whatever its index says is a keyframe.
+        if plan.startPTS <= mapping.origin {
+            container.rewind()
+            return
+        }
         if av_seek_frame(container.context, video.pointee.index, plan.startPTS, AVSEEK_FLAG_BACKWARD) < 0 {
             container.rewind()
         }

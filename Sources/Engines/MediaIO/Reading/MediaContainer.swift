@@ -216,7 +216,9 @@ final class MediaContainer {
     /// Back to the first packet.
     func rewind() {
         let start = context.pointee.start_time
-        if av_seek_frame(context, -1, start == noPTS ? 0 : start, AVSEEK_FLAG_BACKWARD) >= 0 { return }
+        // ANY: the first packet, whether or not the index lists it as a keyframe (a file whose
+        // only listed keyframe is late would otherwise be read from there, and look truncated).
+        if av_seek_frame(context, -1, start == noPTS ? 0 : start, AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_ANY) >= 0 { return }
         _ = av_seek_frame(context, -1, 0, AVSEEK_FLAG_BYTE)
     }
 
