@@ -111,4 +111,27 @@ struct ExportCommandTests {
         #expect(jsonObject(result)?["frames"] as? Int == 60)
         #expect(try FFmpegOracle.decodeErrors(of: output) == "")
     }
+
+    /// It was "cannot write OUT: Invalid argument" (the muxer refusing what it was given).
+    @Test("a time-to-sample table that stops time (every delta 0) is named as the input's damage, with every preset and trim",
+          arguments: [["convert", "--preset", "passthrough"], ["convert", "--preset", "medium"], ["trim", "--from", "0.1"]])
+    func stoppedTime(_ arguments: [String]) throws {
+        let folder = TestPaths.scratchFolder("stopped-time-\(arguments.joined(separator: "-"))")
+        let source = folder.appendingPathComponent("clip.mp4")
+        #expect(try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x120:r=30:d=1", "-c:v", "libx264",
+                                              source.path]).status == 0)
+        var bytes = [UInt8](try Data(contentsOf: source))
+        let at = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual("stts".utf8) })
+        bytes.replaceSubrange((at + 16)..<(at + 20), with: [0, 0, 0, 0])  // the first entry's sample delta
+        let input = folder.appendingPathComponent("stopped.mp4")
+        try Data(bytes).write(to: input)
+        let out = folder.appendingPathComponent("out/o.mp4")
+        try FileManager.default.createDirectory(at: out.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let result = try viewfinder([arguments[0], input.path] + arguments.dropFirst() + ["-o", out.path, "--quiet"])
+        #expect(result.status == 1)
+        // The input is named, with its damage (the timing, or where the frames stop).
+        #expect(result.stderr.hasPrefix("viewfinder: stopped.mp4 ") && result.stderr.contains("damaged"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Invalid argument") && result.stderr.split(separator: "\n").count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.deletingLastPathComponent().path).isEmpty)
+    }
 }

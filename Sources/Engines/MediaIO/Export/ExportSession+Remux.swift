@@ -18,6 +18,7 @@ extension ExportSession {
         var videoDone = false
         var audioDone = audio == nil
         var skippedPastEnd = false
+        var lastDecode: Int64?
         let margin = mapping.frameDuration.scaled(by: 32, over: 1) ?? MediaTime(seconds: 1)
         while !(videoDone && audioDone), let packet = try readPacket() {
             try checkCancelled()
@@ -43,6 +44,12 @@ extension ExportSession {
                 if lag > 0, let dts = packet.dts { packet.pointer.pointee.dts = dts - lag }
                 if let dts = packet.dts, dts > pts {
                     throw .corrupt(path: path, detail: "its video packet shown at \(shown.decimalString) s is decoded after it is shown (its timestamps contradict each other)")
+                }
+                if let dts = packet.dts {
+                    if let last = lastDecode, dts <= last {
+                        throw .corrupt(path: path, detail: "its video packets' decode times stop rising at \(shown.decimalString) s (its timing tables are damaged)")
+                    }
+                    lastDecode = dts
                 }
                 retime(packet, from: video, to: outVideo)
                 try out.write(packet)

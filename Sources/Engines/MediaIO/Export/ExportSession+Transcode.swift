@@ -60,9 +60,14 @@ extension ExportSession {
         var audioDone = audio == nil
         var errors = 0
         let start = mapping.time(ofTimestamp: plan.startPTS)
+        var lastPTS: Int64?
         func take(_ frame: OwnedFrame) throws(MediaIOError) {
             guard let pts = frame.pts, pts >= plan.startPTS, !videoDone else { return }
             let shown = mapping.time(ofTimestamp: pts)
+            if let last = lastPTS, pts <= last {
+                throw .corrupt(path: path, detail: "two of its frames are shown at \(shown.decimalString) s or out of order (its timing tables are damaged)")
+            }
+            lastPTS = pts
             if shown >= plan.endTime { videoDone = true; return }
             if let toneMapper {
                 guard let picture = toneMapper.convert(frame, to: size) else {
