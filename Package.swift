@@ -141,6 +141,7 @@ let package = Package(
         .executableTarget(name: "FuzzVideoProbe", dependencies: ["MediaIO", "FuzzSupport"], path: "Fuzz/FuzzVideoProbe"),
         .executableTarget(name: "FuzzMovieBox", dependencies: ["MediaIO", "ViewfinderCore", "FuzzSupport"], path: "Fuzz/FuzzMovieBox"),
         .executableTarget(name: "FuzzParameterSets", dependencies: ["MediaIO", "FuzzSupport"], path: "Fuzz/FuzzParameterSets"),
+        .executableTarget(name: "FuzzCoverPacket", dependencies: ["MediaIO", "ViewfinderCore", "FuzzSupport"], path: "Fuzz/FuzzCoverPacket"),
 
         // Tests mirror the sources. The support target generates fixtures with the ffmpeg CLI
         // (the tests' independent oracle) and finds the shared media corpus and the built tool.
