@@ -71,29 +71,48 @@ public enum VideoMetadata {
     /// The largest movie box this reads into memory (real ones are kilobytes to a few megabytes).
     static let maxMovieBox = 256 << 20
 
+    /// A top-level box: where it starts, its declared size, its header's length and the
+    /// file's first 24 bytes from there.
+    private struct TopLevelBox {
+        let offset: UInt64
+        let size: UInt64
+        let headerLength: Int
+        let head: [UInt8]
+
+        func isType(_ type: String) -> Bool { head[4 ..< 8].elementsEqual(type.utf8) }
+    }
+
+    /// Walks the file's top-level boxes, stopping at the end, at a size that does not fit, or
+    /// when `body` says so (returns true).
+    private static func walkTopLevel(_ handle: FileHandle, _ body: (TopLevelBox) throws -> Bool) throws {
+        let length = try handle.seekToEnd()
+        var offset: UInt64 = 0
+        while offset + 8 <= length {
+            try handle.seek(toOffset: offset)
+            let head = [UInt8](try handle.read(upToCount: 24) ?? Data())
+            guard let (size, headerLength) = MovieLocationEditor.header(head, at: 0, remaining: length - offset) else { return }
+            if try body(TopLevelBox(offset: offset, size: size, headerLength: headerLength, head: head)) { return }
+            offset += size
+        }
+    }
+
     /// Top-level XMP `uuid` boxes (beside the movie box) that hold a location become `free`
     /// boxes of the same size, in place.
     private static func blankTopLevelXMP(in handle: FileHandle, path: String) throws(MediaIOError) {
         do {
-            let length = try handle.seekToEnd()
-            var offset: UInt64 = 0
-            while offset + 8 <= length {
-                try handle.seek(toOffset: offset)
-                let header = [UInt8](try handle.read(upToCount: 24) ?? Data())
-                guard let (size, headerLength) = MovieLocationEditor.header(header, at: 0, remaining: length - offset) else { return }
-                if header[4 ..< 8].elementsEqual("uuid".utf8), header.count >= headerLength + 16,
-                   header[headerLength ..< headerLength + 16].elementsEqual(LocationScanner.xmpUUID), size <= UInt64(maxMovieBox) {
-                    try handle.seek(toOffset: offset)
-                    let box = [UInt8](try handle.read(upToCount: Int(size)) ?? Data())
-                    if LocationScanner.holdsLocation(box[...]) {
-                        try handle.seek(toOffset: offset)
-                        try handle.write(contentsOf: MovieLocationEditor.freeBox(size: Int(size)))
+            try walkTopLevel(handle) { box in
+                let h = box.headerLength
+                if box.isType("uuid"), box.head.count >= h + 16, box.head[h ..< h + 16].elementsEqual(LocationScanner.xmpUUID),
+                   box.size <= UInt64(maxMovieBox) {
+                    try handle.seek(toOffset: box.offset)
+                    let bytes = [UInt8](try handle.read(upToCount: Int(box.size)) ?? Data())
+                    if LocationScanner.holdsLocation(bytes[...]) {
+                        try handle.seek(toOffset: box.offset)
+                        try handle.write(contentsOf: MovieLocationEditor.freeBox(size: Int(box.size)))
                     }
                 }
-                offset += size
+                return false
             }
-        } catch let error as MediaIOError {
-            throw error
         } catch {
             throw .writeFailed(path: path, reason: error.localizedDescription)
         }
@@ -102,29 +121,23 @@ public enum VideoMetadata {
     /// Where the top-level `moov` box starts and its bytes; nil for a file without one (not
     /// MP4 or QuickTime).
     private static func movieBox(in handle: FileHandle, path: String) throws(MediaIOError) -> (UInt64, [UInt8])? {
+        var found: (UInt64, [UInt8])?
+        var tooLarge: UInt64?
         do {
-            let length = try handle.seekToEnd()
-            var offset: UInt64 = 0
-            while offset + 8 <= length {
-                try handle.seek(toOffset: offset)
-                let header = [UInt8](try handle.read(upToCount: 16) ?? Data())
-                guard let (size, _) = MovieLocationEditor.header(header, at: 0, remaining: length - offset) else { return nil }
-                if header[4 ..< 8].elementsEqual("moov".utf8) {
-                    guard size <= UInt64(maxMovieBox) else {
-                        throw MediaIOError.corrupt(path: path, detail: "its movie box is \(size >> 20) MB, more than this tool edits")
-                    }
-                    try handle.seek(toOffset: offset)
-                    let movie = [UInt8](try handle.read(upToCount: Int(size)) ?? Data())
-                    guard movie.count == Int(size) else { return nil }
-                    return (offset, movie)
-                }
-                offset += size
+            try walkTopLevel(handle) { box in
+                guard box.isType("moov") else { return false }
+                guard box.size <= UInt64(maxMovieBox) else { tooLarge = box.size; return true }
+                try handle.seek(toOffset: box.offset)
+                let movie = [UInt8](try handle.read(upToCount: Int(box.size)) ?? Data())
+                if movie.count == Int(box.size) { found = (box.offset, movie) }
+                return true
             }
-            return nil
-        } catch let error as MediaIOError {
-            throw error
         } catch {
             throw .unreadable(path: path, reason: error.localizedDescription)
         }
+        if let tooLarge {
+            throw .corrupt(path: path, detail: "its movie box is \(tooLarge >> 20) MB, more than this tool edits")
+        }
+        return found
     }
 }
