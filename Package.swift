@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "MotionRenderer", targets: ["MotionRenderer"]),
         .library(name: "AvatarCrop", targets: ["AvatarCrop"]),
         .library(name: "Store", targets: ["Store"]),
+        .library(name: "Faces", targets: ["Faces"]),
         .library(name: "MediaLibrary", targets: ["MediaLibrary"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "ViewfinderUI", targets: ["ViewfinderUI"]),
@@ -79,10 +80,20 @@ let package = Package(
             linkerSettings: [.linkedLibrary("gexiv2"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
         ),
 
+        // OpenCV's cascade face detector behind a plain-C face (C++ inside). Debian's OpenCV
+        // headers sit under opencv4/, which only an include flag reaches (libopencv-dev's
+        // pkg-config file would pull in every OpenCV module's headers to say so).
+        .target(
+            name: "CFaceShim", path: "Sources/CShims/CFaceShim",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]
+        ),
+
         // Engines.
         .target(name: "MediaIO", dependencies: ["ViewfinderCore", "CFFmpeg", "CImageQuant"], path: "Sources/Engines/MediaIO"),
         .target(name: "Imaging", dependencies: ["ViewfinderCore", "CVips", "CVipsShim", "CCairo", "CExivShim"], path: "Sources/Engines/Imaging"),
         .target(name: "Store", dependencies: ["ViewfinderCore", "CSQLite", "CCrypto"], path: "Sources/Engines/Store"),
+        .target(name: "Faces", dependencies: ["ViewfinderCore", "CFaceShim"], path: "Sources/Engines/Faces"),
 
         // Features.
         .target(name: "CoverPicker", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"], path: "Sources/Features/CoverPicker"),
@@ -90,7 +101,7 @@ let package = Package(
         .target(name: "HUD", dependencies: ["ViewfinderCore"], path: "Sources/Features/HUD"),
         .target(name: "Motion", dependencies: ["ViewfinderCore"], path: "Sources/Features/Motion"),
         .target(name: "MotionRenderer", dependencies: ["ViewfinderCore", "Motion", "Imaging", "MediaIO"], path: "Sources/Features/MotionRenderer"),
-        .target(name: "AvatarCrop", dependencies: ["ViewfinderCore", "Imaging"], path: "Sources/Features/AvatarCrop"),
+        .target(name: "AvatarCrop", dependencies: ["ViewfinderCore", "Imaging", "Faces"], path: "Sources/Features/AvatarCrop"),
         .target(name: "MediaLibrary", dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store"], path: "Sources/Features/MediaLibrary"),
         .target(name: "Capture", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"], path: "Sources/Features/Capture"),
 
@@ -165,7 +176,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AvatarCropTests",
-            dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "ViewfinderTestSupport"], path: "Tests/Features/AvatarCropTests"
+            dependencies: ["ViewfinderCore", "Imaging", "Faces", "AvatarCrop", "ViewfinderTestSupport"], path: "Tests/Features/AvatarCropTests"
         ),
         .testTarget(name: "StoreTests", dependencies: ["ViewfinderCore", "Store", "ViewfinderTestSupport"], path: "Tests/Engines/StoreTests"),
         .testTarget(

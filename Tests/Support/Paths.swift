@@ -47,3 +47,9 @@ public enum TestPaths {
         return url
     }
 }
+
+extension TestPaths {
+    /// scikit-image's sample photos (Debian's python3-skimage, which `scripts/install-deps`
+    /// installs): real pictures with known contents, such as `astronaut.png`, a frontal portrait.
+    public static let skimageData = URL(fileURLWithPath: "/usr/lib/python3/dist-packages/skimage/data")
+}

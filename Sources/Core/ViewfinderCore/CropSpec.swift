@@ -65,6 +65,36 @@ public enum CropShape: Sendable, Hashable, Codable {
     }
 }
 
+/// How a crop was placed when it was made: what the person (or the default) chose.
+public struct CropFraming: Sendable, Hashable, Codable {
+    /// What the crop is centred on.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// Around a face the detector found (`face` is its box).
+        case face
+        /// The middle of the photo.
+        case middle
+        /// A point the person gave (`--center X,Y`).
+        case point
+        /// Wherever the person moved it in the crop editor.
+        case editor
+    }
+
+    /// What the crop is centred on.
+    public var kind: Kind
+    /// The face the crop is around, in upright image pixels, when `kind` is `.face`.
+    public var face: Rect?
+    /// Why the crop is where it is when that is not what was asked (for example "no face
+    /// found" when the middle was taken instead), in a person's words.
+    public var note: String?
+
+    /// A framing of `kind`.
+    public init(_ kind: Kind, face: Rect? = nil, note: String? = nil) {
+        self.kind = kind
+        self.face = face
+        self.note = note
+    }
+}
+
 /// Why a crop spec cannot be used, in words for the person who wrote it.
 public struct CropSpecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong and, where it helps, what to change.
@@ -91,16 +121,21 @@ public struct CropSpec: Sendable, Hashable, Codable {
     public var shape: CropShape
     /// The size of the avatar to produce, in pixels.
     public var outputSize: PixelSize
+    /// How the crop was placed when it was made (around a face, in the middle, on a given
+    /// point), for the record: a replay cuts `rect` whatever this says. Absent in specs written
+    /// before faces were looked for.
+    public var framing: CropFraming?
 
     /// The largest output side accepted, so a typo cannot ask for a gigapixel avatar.
     public static let maximumOutputSide = 8192
 
     /// A spec as given; call `validated()` before trusting it.
-    public init(imageSize: PixelSize, rect: Rect, shape: CropShape, outputSize: PixelSize) {
+    public init(imageSize: PixelSize, rect: Rect, shape: CropShape, outputSize: PixelSize, framing: CropFraming? = nil) {
         self.imageSize = imageSize
         self.rect = rect
         self.shape = shape
         self.outputSize = outputSize
+        self.framing = framing
     }
 
     /// This spec if it describes a crop that can be cut, or the first reason it cannot: the photo

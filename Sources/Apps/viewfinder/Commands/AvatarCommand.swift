@@ -9,14 +9,14 @@ import ViewfinderCore
 enum AvatarCommand: Command {
     static let name = "avatar"
     static let summary = "Cut a circular or square avatar out of a photo."
-    static let synopsis = "IMAGE -o OUT [--shape circle|square] [--size N] [--zoom Z] [--center X,Y] [--spec SPEC.json] [--print-spec] [--json]"
+    static let synopsis = "IMAGE -o OUT [--shape circle|square] [--size N] [--zoom Z] [--center auto|face|middle|X,Y] [--spec SPEC.json] [--print-spec] [--json]"
     static let positionalCount = 1...1
     static let options = [
         OptionSpec("output", short: "o", value: "OUT", help: "Image to write: .png or .webp (circle), .jpg/.png/.webp (square)."),
         OptionSpec("shape", value: "SHAPE", help: "circle (default) or square."),
         OptionSpec("size", value: "N", help: "Side of the avatar in pixels, 16-4096 (default 512)."),
-        OptionSpec("zoom", value: "Z", help: "Zoom relative to the minimum (1 = the largest crop; default 1)."),
-        OptionSpec("center", value: "X,Y", help: "Centre of the crop in pixels of the upright photo (default: the middle)."),
+        OptionSpec("zoom", value: "Z", help: "How much closer than the starting crop (1 = the face framing or the largest crop; default 1)."),
+        OptionSpec("center", value: "WHERE", help: "auto (the face if one is found, else the middle; default), face, middle, or X,Y in pixels of the upright photo."),
         OptionSpec("spec", value: "FILE", help: "Replay a crop saved with --print-spec (shape, crop and size come from it)."),
         OptionSpec("print-spec", help: "Print the crop used as JSON on stdout (replayable with --spec)."),
         OptionSpec("max-pixels", value: "MP", help: "The most megapixels a decode may hold, after shrink-on-load (default 100)."),
@@ -25,8 +25,13 @@ enum AvatarCommand: Command {
         OptionSpec("json", help: "Print what was written as JSON."),
     ]
     static let discussion = """
-    The photo is turned upright (EXIF orientation) first; --center is in its upright pixels. The
-    default crop is the largest centred square at the minimum zoom, as the editor opens. A circle
+    The photo is turned upright (EXIF orientation) first; --center X,Y is in its upright pixels.
+    By default the crop starts on the most prominent face (the largest and most central one that
+    OpenCV's frontal-face detector finds): a circle 2.6 face-widths across, centred a little
+    below the face's middle, so the hair has room above and the chin is well inside. A face too
+    large for that gets the largest crop the photo holds, as near the face as it goes. With no
+    face (or --center middle) the crop is the largest centred square, as the editor opens.
+    --print-spec and --json say which ("framing"). A circle
     is a PNG (or WebP) that is fully transparent outside the circle with an antialiased edge; the
     colour is never darkened or lightened at the edge. Large photos are shrunk while they load,
     so memory follows the avatar's size; images that no decode can hold within --max-pixels,
@@ -61,12 +66,17 @@ enum AvatarCommand: Command {
             zoom = value
         }
         var center: Point?
+        var centre = AvatarCentre.auto
         if let text = arguments.value("center") {
-            let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
-                throw arguments.invalid("center", "expected X,Y in pixels, like 1200,800, not '\(text)'")
+            if let named = AvatarCentre(rawValue: text.lowercased()) {
+                centre = named
+            } else {
+                let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
+                    throw arguments.invalid("center", "expected auto, face, middle or X,Y in pixels (like 1200,800), not '\(text)'")
+                }
+                center = Point(x: x, y: y)
             }
-            center = Point(x: x, y: y)
         }
         var replayed: CropSpec?
         if let path = arguments.value("spec") {
@@ -96,8 +106,16 @@ enum AvatarCommand: Command {
         if photo.info.profile == .unusable {
             ViewfinderTool.standardError("viewfinder: warning: \(input.lastPathComponent.printable())'s colour profile is damaged or not for its colours; it is read as sRGB")
         }
-        let spec = replayed ?? CropSpec.centred(imageSize: photo.size, shape: shape, outputSide: side,
-                                                zoom: zoom, center: center)
+        let spec: CropSpec
+        if let replayed {
+            spec = replayed
+        } else if let center {
+            var given = CropSpec.centred(imageSize: photo.size, shape: shape, outputSide: side, zoom: zoom, center: center)
+            given.framing = CropFraming(.point)
+            spec = given
+        } else {
+            spec = try FaceFraming.startingCrop(for: photo, shape: shape, outputSide: side, centre: centre, zoom: zoom)
+        }
         let avatar = try AvatarMaker.render(photo, spec)
         let profile = try photo.keptProfile()
         try ImageEncoder.write(avatar, to: output, quality: quality, profile: profile)
@@ -116,11 +134,37 @@ enum AvatarCommand: Command {
                 ("photoWidth", .int(photo.size.width)),
                 ("photoHeight", .int(photo.size.height)),
                 ("profile", .string(profile == nil ? "sRGB" : photo.info.profile.summary)),
+                ("framing", framingJSON(spec.framing)),
             ]).rendered())
         } else {
-            print("\(output.path): \(avatar.width)×\(avatar.height) \(shape == .circle ? "circle" : "square") from \(format(spec.rect.width))×\(format(spec.rect.height)) at \(format(spec.rect.minX)),\(format(spec.rect.minY))")
+            print("\(output.path): \(avatar.width)×\(avatar.height) \(shape == .circle ? "circle" : "square") from \(format(spec.rect.width))×\(format(spec.rect.height)) at \(format(spec.rect.minX)),\(format(spec.rect.minY))\(framingText(spec.framing))")
         }
         return 0
+    }
+
+    /// ", around the face at X,Y (W×H)" / ", in the middle (no face found)" / "" for a replay.
+    private static func framingText(_ framing: CropFraming?) -> String {
+        guard let framing else { return "" }
+        switch framing.kind {
+        case .face:
+            guard let face = framing.face else { return ", around a face" }
+            return ", around the face at \(format(face.minX)),\(format(face.minY)) (\(format(face.width))×\(format(face.height)))"
+        case .middle: return ", in the middle" + (framing.note.map { " (\($0))" } ?? "")
+        case .point: return ", centred where asked"
+        case .editor: return ""
+        }
+    }
+
+    /// {"kind": …, "face": {…}, "note": …}, or null for a replayed spec that did not say.
+    private static func framingJSON(_ framing: CropFraming?) -> JSONValue {
+        guard let framing else { return .null }
+        var fields: [(String, JSONValue)] = [("kind", .string(framing.kind.rawValue))]
+        if let face = framing.face {
+            fields.append(("face", .object([("x", .literal(format(face.minX))), ("y", .literal(format(face.minY))),
+                                            ("width", .literal(format(face.width))), ("height", .literal(format(face.height)))])))
+        }
+        if let note = framing.note { fields.append(("note", .string(note))) }
+        return .object(JSONObject(fields))
     }
 
     private static func format(_ value: Double) -> String {
