@@ -9,6 +9,9 @@ import ViewfinderCore
 /// `pan(by:)`, pinches and the scroll wheel `zoom(by:at:)`, a double-click `reset()`. The
 /// limits come from `CropGeometry`: the crop is always covered by the photo. Done calls
 /// `complete(side:)`, which cuts the avatar from the original at full quality.
+///
+/// The editor opens on the most prominent face, framed as `FaceFraming` frames it (the crop the
+/// `avatar` command makes by default); a photo without a face opens whole, at the initial zoom.
 @MainActor
 public final class CropSession {
     /// The viewport the editor draws into, in points (`resize(to:keepingCrop:)` changes it).
@@ -23,6 +26,10 @@ public final class CropSession {
     public private(set) var geometry: CropGeometry?
     /// Zoom and position now.
     public private(set) var state = CropState(zoom: 1, center: Point(x: 0, y: 0))
+    /// Where the editor opened, and where `reset()` returns: on the face, or the initial state.
+    public private(set) var startingState = CropState(zoom: 1, center: Point(x: 0, y: 0))
+    /// How the opening crop was placed (around a face, or in the middle and why).
+    public private(set) var startingFraming: CropFraming?
 
     /// A session for a viewport; the crop frame is the largest `shape` that fits, `inset` points
     /// from the edges.
@@ -44,29 +51,45 @@ public final class CropSession {
     /// Where the whole photo is drawn in the viewport now.
     public var imageFrame: Rect? { geometry?.viewRect(state) }
 
-    /// Opens `url` (header checked against `maxPixels` before any decoding) and decodes a
-    /// preview of about twice the viewport, off the main actor; starts at the initial zoom.
-    public func load(_ url: URL, maxPixels: Int64 = Photo.defaultMaxPixels) async throws(ImagingError) {
+    /// Opens `url` (header checked against `maxPixels` before any decoding), decodes a preview
+    /// of about twice the viewport and looks for faces, off the main actor; starts around the
+    /// most prominent face by `centre`'s rule (`.auto`: the face if there is one), else at the
+    /// initial zoom. A face detector that cannot run leaves the middle, as with no face.
+    public func load(_ url: URL, maxPixels: Int64 = Photo.defaultMaxPixels, centre: AvatarCentre = .auto) async throws(ImagingError) {
         let box = PixelSize(width: Int(viewportSize.width * 2), height: Int(viewportSize.height * 2))
-        let (opened, picture) = try await Self.open(url, maxPixels: maxPixels, previewBox: box)
+        let (opened, picture, framed) = try await Self.open(url, maxPixels: maxPixels, previewBox: box, shape: shape,
+                                                            centre: centre == .face ? .auto : centre)
         photo = opened
         preview = picture
         let made = CropGeometry(imageSize: Size(width: Double(opened.size.width), height: Double(opened.size.height)),
                                 viewportSize: viewportSize, cropSize: cropFrame.size)
         geometry = made
-        state = made.initialState
+        startingFraming = framed.framing
+        startingState = framed.framing?.kind == .face ? made.state(cropRect: framed.rect) : made.initialState
+        state = startingState
     }
 
-    nonisolated private static func open(_ url: URL, maxPixels: Int64,
-                                         previewBox: PixelSize) async throws(ImagingError) -> (Photo, RasterImage) {
+    nonisolated private static func open(_ url: URL, maxPixels: Int64, previewBox: PixelSize, shape: CropShape,
+                                         centre: AvatarCentre) async throws(ImagingError) -> (Photo, RasterImage, CropSpec) {
         let photo = try Photo(url: url, maxPixels: maxPixels)
-        return (photo, try photo.preview(fitting: previewBox))
+        let preview = try photo.preview(fitting: previewBox)
+        let start: CropSpec
+        do {
+            start = try FaceFraming.startingCrop(for: photo, shape: shape, outputSide: 512, centre: centre)
+        } catch let error as ImagingError {
+            throw error
+        } catch {
+            // Only `.face` throws anything else, and it is never asked for here.
+            start = CropSpec.centred(imageSize: photo.size, shape: shape, outputSide: 512)
+        }
+        return (photo, preview, start)
     }
 
     /// The editor's view is now `viewport` (a window resized, a layout that adapts): the crop
-    /// frame is laid out again in it. With `keepingCrop` the same part of the photo stays under
-    /// the frame (as near as the new frame's limits allow); without, the photo opens afresh at
-    /// the initial zoom. Before a photo is loaded only the size is kept, for the load to use.
+    /// frame is laid out again in it. With `keepingCrop` a moved crop keeps the same part of the
+    /// photo under the frame (as near as the new frame's limits allow); an untouched one, or any
+    /// without `keepingCrop`, opens afresh where the editor opens (on the face, or at the
+    /// initial zoom). Before a photo is loaded only the size is kept, for the load to use.
     public func resize(to viewport: Size, keepingCrop: Bool = true) {
         guard viewport.width > 0, viewport.height > 0, viewport.width.isFinite, viewport.height.isFinite else { return }
         let crop = geometry.map { $0.cropRect(state) }
@@ -74,7 +97,14 @@ public final class CropSession {
         guard let old = geometry else { return }
         let made = CropGeometry(imageSize: old.imageSize, viewportSize: viewport, cropSize: cropFrame.size)
         geometry = made
-        state = keepingCrop ? crop.map(made.state(cropRect:)) ?? made.initialState : made.initialState
+        let wasStart = state == startingState
+        if startingFraming?.kind == .face, let face = startingFraming?.face, let photo {
+            startingState = made.state(cropRect: FaceFraming.crop(around: face, imageSize: photo.size, shape: shape, outputSide: 512).rect)
+        } else {
+            startingState = made.initialState
+        }
+        // An untouched crop stays untouched (its spec keeps the opening framing).
+        state = keepingCrop && !wasStart ? crop.map(made.state(cropRect:)) ?? startingState : startingState
     }
 
     /// Drags the photo by `delta` points (it follows the finger), within the limits.
@@ -89,17 +119,19 @@ public final class CropSession {
         state = geometry.zoomed(state, by: factor, at: focal)
     }
 
-    /// Back to the initial zoom, centred.
+    /// Back to where the editor opened: around the face, or the initial zoom, centred.
     public func reset() {
-        guard let geometry else { return }
-        state = geometry.initialState
+        guard geometry != nil else { return }
+        state = startingState
     }
 
-    /// What is under the crop now, as a spec that reproduces the avatar from the original.
+    /// What is under the crop now, as a spec that reproduces the avatar from the original; its
+    /// framing is the opening one until the crop is moved, `.editor` after.
     public func spec(side: Int = 512) -> CropSpec? {
         guard let geometry, let photo else { return nil }
         return CropSpec(imageSize: photo.size, rect: geometry.cropRect(state), shape: shape,
-                        outputSize: CropSpec.outputSize(for: shape, side: side))
+                        outputSize: CropSpec.outputSize(for: shape, side: side),
+                        framing: state == startingState ? startingFraming : CropFraming(.editor))
     }
 
     /// The avatar as it would come out, at a small size, for a live preview.

@@ -164,3 +164,35 @@ struct FaceFramingTests {
         #expect(spec.framing == CropFraming(.face, face: face))
     }
 }
+
+@Suite("Crop editor opens on the face")
+@MainActor
+struct CropSessionFaceTests {
+    @Test("the session opens around the face, reset returns there, and the spec says face until the crop moves")
+    func opensOnFace() async throws {
+        let folder = TestPaths.scratchFolder("session-face")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("placed.jpg")
+        let truth = try FacePlacements.make(at: url, size: PixelSize(width: 2000, height: 1500), landscape: 1,
+                                            scale: 2, x: 1100, y: 300)
+        let session = CropSession(viewportSize: Size(width: 400, height: 300), shape: .circle)
+        try await session.load(url)
+        let opened = try #require(session.spec())
+        #expect(opened.framing?.kind == .face)
+        let expected = FaceFraming.crop(around: try #require(opened.framing?.face), imageSize: opened.imageSize,
+                                        shape: .circle, outputSide: 512)
+        for (a, b) in [(opened.rect.minX, expected.rect.minX), (opened.rect.minY, expected.rect.minY), (opened.rect.width, expected.rect.width)] {
+            #expect(abs(a - b) < 1e-6, "\(opened.rect) vs \(expected.rect)")
+        }
+        #expect(opened.rect.contains(truth.face))
+        session.pan(by: Point(x: 30, y: 0))
+        #expect(session.spec()?.framing == CropFraming(.editor))
+        session.reset()
+        #expect(session.spec() == opened)
+        // Asked for the middle, it opens as before: the whole photo at the initial zoom.
+        let middle = CropSession(viewportSize: Size(width: 400, height: 300), shape: .circle)
+        try await middle.load(url, centre: .middle)
+        #expect(middle.state == middle.geometry?.initialState)
+        #expect(middle.spec()?.framing == CropFraming(.middle))
+    }
+}
