@@ -96,13 +96,13 @@ let package = Package(
         .target(name: "Faces", dependencies: ["ViewfinderCore", "CFaceShim"], path: "Sources/Engines/Faces"),
 
         // Features.
-        .target(name: "CoverPicker", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"], path: "Sources/Features/CoverPicker"),
+        .target(name: "CoverPicker", dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Faces"], path: "Sources/Features/CoverPicker"),
         .target(name: "VideoEditing", dependencies: ["ViewfinderCore", "MediaIO"], path: "Sources/Features/VideoEditing"),
         .target(name: "HUD", dependencies: ["ViewfinderCore"], path: "Sources/Features/HUD"),
         .target(name: "Motion", dependencies: ["ViewfinderCore"], path: "Sources/Features/Motion"),
         .target(name: "MotionRenderer", dependencies: ["ViewfinderCore", "Motion", "Imaging", "MediaIO"], path: "Sources/Features/MotionRenderer"),
         .target(name: "AvatarCrop", dependencies: ["ViewfinderCore", "Imaging", "Faces"], path: "Sources/Features/AvatarCrop"),
-        .target(name: "MediaLibrary", dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store"], path: "Sources/Features/MediaLibrary"),
+        .target(name: "MediaLibrary", dependencies: ["ViewfinderCore", "MediaIO", "Imaging", "Store", "CoverPicker"], path: "Sources/Features/MediaLibrary"),
         .target(name: "Capture", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"], path: "Sources/Features/Capture"),
 
         // The desktop app's thin GTK layer: object ownership, signals, the main loop, drawing.

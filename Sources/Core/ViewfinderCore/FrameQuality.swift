@@ -55,8 +55,9 @@ public struct FrameQuality: Sendable, Equatable {
         return result
     }
 
-    /// The variance of the 4-neighbour Laplacian over the inner pixels.
-    static func laplacianVariance(_ luma: [Double], width: Int, height: Int) -> Double {
+    /// The variance of the 4-neighbour Laplacian over the inner pixels of a `width` × `height`
+    /// luma picture.
+    public static func laplacianVariance(_ luma: [Double], width: Int, height: Int) -> Double {
         guard width >= 3, height >= 3 else { return 0 }
         var sum = 0.0, squares = 0.0
         for y in 1..<(height - 1) {

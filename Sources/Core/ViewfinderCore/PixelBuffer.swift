@@ -45,6 +45,35 @@ public struct PixelBuffer: Sendable, Equatable {
         return total / 256
     }
 
+    /// The picture averaged down by `factor` in each direction (each output pixel the mean of a
+    /// factor × factor block; a partial block at the right or bottom edge is dropped). A factor
+    /// of 1 or less, or one larger than the picture, returns it as it is.
+    public func averaged(by factor: Int) -> PixelBuffer {
+        guard factor > 1, width >= factor, height >= factor else { return self }
+        let (w, h) = (width / factor, height / factor)
+        var out = [UInt8](repeating: 0, count: w * h * 3)
+        let area = factor * factor
+        bytes.withUnsafeBufferPointer { src in
+            for y in 0..<h {
+                for x in 0..<w {
+                    var sum = (0, 0, 0)
+                    for dy in 0..<factor {
+                        var p = ((y * factor + dy) * width + x * factor) * 3
+                        for _ in 0..<factor {
+                            sum.0 += Int(src[p]); sum.1 += Int(src[p + 1]); sum.2 += Int(src[p + 2])
+                            p += 3
+                        }
+                    }
+                    let o = (y * w + x) * 3
+                    out[o] = UInt8((sum.0 + area / 2) / area)
+                    out[o + 1] = UInt8((sum.1 + area / 2) / area)
+                    out[o + 2] = UInt8((sum.2 + area / 2) / area)
+                }
+            }
+        }
+        return PixelBuffer(width: w, height: h, bytes: out) ?? self
+    }
+
     /// The colour at (x, y); the caller keeps coordinates in range.
     public subscript(x: Int, y: Int) -> RGB {
         get {

@@ -25,6 +25,22 @@ public struct DetectedFace: Sendable, Hashable {
     }
 }
 
+extension Array where Element == DetectedFace {
+    /// The face a picture of `size` is about: the largest and most central, weighed by how sure
+    /// the detector is (area × (1 − ½ · distance from the middle / half the diagonal) ×
+    /// confidence); nil for no face.
+    public func mostProminent(in size: PixelSize) -> DetectedFace? {
+        let middle = Point(x: Double(size.width) / 2, y: Double(size.height) / 2)
+        let halfDiagonal = Swift.max(1, (middle.x * middle.x + middle.y * middle.y).squareRoot())
+        func weight(_ face: DetectedFace) -> Double {
+            let dx = face.bounds.midX - middle.x, dy = face.bounds.midY - middle.y
+            let centrality = 1 - 0.5 * Swift.min(1, (dx * dx + dy * dy).squareRoot() / halfDiagonal)
+            return face.bounds.width * face.bounds.height * centrality * face.confidence
+        }
+        return self.max { weight($0) < weight($1) }
+    }
+}
+
 /// Finds frontal faces in pictures with OpenCV's Haar cascade detector and the
 /// `haarcascade_frontalface_alt2` cascade Debian's `opencv-data` ships (no model to download).
 ///

@@ -4,12 +4,12 @@ import ViewfinderCore
 
 extension CoverPicker {
     /// The best `count` covers of the video, best first, far apart from each other (see
-    /// `FrameReader.suggestedCovers`). `progress` counts the frames measured; cancelling stops
-    /// (`MediaIOError.cancelled`).
+    /// `suggestedCovers(from:count:progress:)`: exposure, sharpness, colour, stillness and
+    /// faces). `progress` counts the frames measured; cancelling stops (`MediaIOError.cancelled`).
     public static func suggestions(from reader: FrameReader, count: Int,
                                    progress: Progress? = nil) throws(CoverPickerError) -> [CoverSuggestion] {
         do {
-            return try reader.suggestedCovers(count: count, progress: progress)
+            return try suggestedCovers(from: reader, count: count, progress: progress)
         } catch {
             throw .media(error)
         }

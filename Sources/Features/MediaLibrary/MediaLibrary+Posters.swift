@@ -1,3 +1,4 @@
+import CoverPicker
 import Foundation
 import MediaIO
 import ViewfinderCore
@@ -57,11 +58,11 @@ extension MediaLibrary {
     }
 
     /// The time of the best suggested cover of a video, or key photo of a live asset
-    /// (`FrameReader.suggestedCovers`).
+    /// (`CoverPicker.suggestions`).
     public func bestPosterTime(of asset: Asset) throws(LibraryError) -> MediaTime {
         let url = try movieURL(of: asset)
         do {
-            return try FrameReader(url: url).suggestedCovers(count: 1).first?.time ?? .zero
+            return try CoverPicker.suggestions(from: FrameReader(url: url), count: 1).first?.time ?? .zero
         } catch {
             throw .thumbnailFailed(id: asset.id, reason: "its original cannot be decoded (\(error))")
         }
@@ -97,7 +98,14 @@ extension MediaLibrary {
             return try reader.frame(at: .time(min(chosen, reader.duration)), mode: .exact, size: size).image
         }
         if let embedded = try reader.embeddedCover(size: size) { return embedded }
-        let best = try reader.suggestedCovers(count: 1).first?.time ?? .zero
+        let best: MediaTime
+        do {
+            best = try CoverPicker.suggestions(from: reader, count: 1).first?.time ?? .zero
+        } catch .media(let error) {
+            throw error
+        } catch {
+            throw .corrupt(path: reader.info.path, detail: "\(error)")
+        }
         return try reader.frame(at: .time(best), mode: .exact, size: size).image
     }
 

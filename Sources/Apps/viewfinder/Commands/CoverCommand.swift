@@ -119,12 +119,22 @@ enum CoverCommand: Command {
                         ("colourfulness", .literal(String(format: "%.4f", q.colourfulness))),
                         ("change", .literal(String(format: "%.4f", q.change))),
                         ("rejected", q.rejection.map(JSONValue.string) ?? .null),
+                        ("faces", suggestion.faces.map { faces in
+                            .object([
+                                ("count", .int(faces.count)),
+                                ("size", .literal(String(format: "%.4f", faces.size))),
+                                ("cut", .bool(faces.cut)),
+                                ("eyeSharpness", .literal(String(format: "%.6f", faces.eyeSharpness))),
+                                ("confidence", .literal(String(format: "%.4f", faces.confidence))),
+                            ])
+                        } ?? .null),
                     ])
                 })),
             ]).rendered())
         } else {
             for (rank, suggestion) in suggestions.enumerated() {
-                let why = suggestion.quality.rejection.map { " (\($0))" } ?? ""
+                let faces = suggestion.faces.map { $0.count == 1 ? " (a face)" : " (\($0.count) faces)" } ?? ""
+                let why = suggestion.quality.rejection.map { " (\($0))" } ?? faces
                 print("\(rank + 1). \(suggestion.time.decimalString) s  score \(String(format: "%.3f", suggestion.score))\(why)")
             }
         }

@@ -3,7 +3,9 @@ import Testing
 import ViewfinderCore
 import ViewfinderTestSupport
 
-@testable import MediaIO
+import MediaIO
+
+@testable import CoverPicker
 
 @Suite("Cover suggestions")
 struct CoverSuggestionTests {
@@ -58,7 +60,7 @@ struct CoverSuggestionTests {
         let clip = try SuggestionClip.make(in: TestPaths.scratchFolder("suggest"))
         let reader = try FrameReader(url: clip)
         let progress = Progress(totalUnitCount: 1)
-        let suggestions = try reader.suggestedCovers(count: 3, progress: progress)
+        let suggestions = try CoverPicker.suggestions(from: reader, count: 3, progress: progress)
         #expect(suggestions.count == 3)
         let scenes = suggestions.map { SuggestionClip.scene(of: $0.time.seconds) }
         #expect(Set(scenes.compactMap { $0 }) == [0, 1, 2], "\(suggestions.map(\.time))")
@@ -71,7 +73,7 @@ struct CoverSuggestionTests {
             #expect(frame.time == suggestion.time)
         }
         // Asked for all of them, the bad stretches come last, each for its reason.
-        let all = try reader.suggestedCovers(count: 20)
+        let all = try CoverPicker.suggestions(from: reader, count: 20)
         let reasons = Set(all.compactMap(\.quality.rejection))
         #expect(reasons.isSuperset(of: ["near-black", "near-white", "fade or flash", "blurred"]), "\(reasons)")
         let firstRejected = try #require(all.firstIndex { $0.quality.rejection != nil })
@@ -81,7 +83,7 @@ struct CoverSuggestionTests {
     @Test("a video of one frame suggests that frame")
     func oneFrame() throws {
         let fixture = try FixtureFactory.shared.fixture(.oneFrame)
-        let suggestions = try FrameReader(url: fixture.url).suggestedCovers(count: 3)
+        let suggestions = try CoverPicker.suggestions(from: FrameReader(url: fixture.url), count: 3)
         #expect(suggestions.map(\.time) == [.zero])
     }
 
@@ -90,8 +92,46 @@ struct CoverSuggestionTests {
         let fixture = try FixtureFactory.shared.fixture(.h264BFrames)
         let progress = Progress(totalUnitCount: 1)
         progress.cancel()
-        #expect(throws: MediaIOError.cancelled) {
-            try FrameReader(url: fixture.url).suggestedCovers(count: 3, progress: progress)
+        #expect(throws: CoverPickerError.media(.cancelled)) {
+            try CoverPicker.suggestions(from: FrameReader(url: fixture.url), count: 3, progress: progress)
         }
+    }
+}
+
+@Suite("Cover suggestions: faces")
+struct CoverFaceSuggestionTests {
+    @Test("among sharp shots, the best suggestion shows the face, and the face term is what put it first")
+    func faceFirst() throws {
+        let clip = try SuggestionClip.makeWithFace(in: TestPaths.scratchFolder("suggest-face"),
+                                                   photos: TestPaths.skimageData)
+        let reader = try FrameReader(url: clip)
+        let suggestions = try CoverPicker.suggestions(from: reader, count: 4)
+        let best = try #require(suggestions.first)
+        #expect(SuggestionClip.faceShots[SuggestionClip.faceShot].contains(best.time.seconds), "\(suggestions.map { ($0.time.seconds, $0.score) })")
+        let faces = try #require(best.faces)
+        #expect(faces.count == 1 && !faces.cut && faces.size > 0.15 && faces.size < 0.3, "\(faces)")
+        // Without the face term it would not have won: its own score is below another shot's.
+        let sharpestEyes = suggestions.compactMap { $0.faces?.eyeSharpness }.max() ?? 0
+        let without = best.score / faces.factor(sharpestEyes: sharpestEyes)
+        #expect(suggestions.dropFirst().contains { $0.faces == nil && $0.score > without },
+                "face shot \(without) without its face term; others \(suggestions.dropFirst().map(\.score))")
+        // The shots without a person carry no face term.
+        for suggestion in suggestions where !SuggestionClip.faceShots[SuggestionClip.faceShot].contains(suggestion.time.seconds) {
+            #expect(suggestion.faces == nil, "\(suggestion.time.seconds): \(String(describing: suggestion.faces))")
+        }
+    }
+
+    @Test("the face term: larger, whole and sharper faces add more, never more than 0.8")
+    func term() {
+        func term(size: Double, cut: Bool, eyes: Double, confidence: Double = 1) -> Double {
+            FaceTerm(count: 1, largest: Rect(x: 0, y: 0, width: 10, height: 10), size: size, cut: cut,
+                     eyeSharpness: eyes, confidence: confidence).factor(sharpestEyes: 1)
+        }
+        #expect(term(size: 0.15, cut: false, eyes: 1) == 1.8)
+        #expect(term(size: 0.5, cut: false, eyes: 1) == 1.8)
+        #expect(abs(term(size: 0.075, cut: false, eyes: 1) - 1.4) < 1e-12)
+        #expect(abs(term(size: 0.15, cut: true, eyes: 1) - 1.24) < 1e-12)
+        #expect(abs(term(size: 0.15, cut: false, eyes: 0.25) - 1.4) < 1e-12)
+        #expect(abs(term(size: 0.15, cut: false, eyes: 1, confidence: 0.5) - 1.4) < 1e-12)
     }
 }
