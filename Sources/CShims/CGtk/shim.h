@@ -38,6 +38,8 @@ static inline GtkGridView *vf_grid_view(void *p) { return GTK_GRID_VIEW(p); }
 static inline GtkListItem *vf_list_item(void *p) { return GTK_LIST_ITEM(p); }
 static inline GListModel *vf_list_model(void *p) { return G_LIST_MODEL(p); }
 static inline GtkSelectionModel *vf_selection_model(void *p) { return GTK_SELECTION_MODEL(p); }
+static inline GtkRange *vf_range(void *p) { return GTK_RANGE(p); }
+static inline GtkScale *vf_scale(void *p) { return GTK_SCALE(p); }
 
 /// Sets the name a screen reader says for a widget (gtk_accessible_update_property is variadic).
 static inline void vf_set_accessible_label(void *widget, const char *label) {

@@ -1,3 +1,4 @@
+#include <math.h>
 #include <string.h>
 #include "CVipsShim.h"
 #include <lcms2.h>
@@ -333,6 +334,43 @@ VipsImage *vf_vips_to_srgb8(VipsImage *image, int keep_profile) {
 VipsImage *vf_vips_crop(VipsImage *image, int left, int top, int width, int height) {
     VipsImage *out = NULL;
     return vips_extract_area(image, &out, left, top, width, height, NULL) == 0 ? out : NULL;
+}
+
+VipsImage *vf_vips_turn(VipsImage *image, double degrees, double cx, double cy, int width, int height,
+                        int transparent_outside) {
+    const double radians = degrees * G_PI / 180.0, c = cos(radians), s = sin(radians);
+    VipsImage *opaque = NULL, *pre = NULL, *turned = NULL, *post = NULL, *out = NULL;
+    if (vips_image_hasalpha(image)) {
+        g_object_ref(image);
+        opaque = image;
+    } else if (vips_bandjoin_const1(image, &opaque, 255.0, NULL) != 0) {
+        return NULL;
+    }
+    int status = vips_premultiply(opaque, &pre, NULL);
+    g_object_unref(opaque);
+    if (status != 0) return NULL;
+    VipsInterpolate *bicubic = vips_interpolate_new("bicubic");
+    VipsArrayInt *area = vips_array_int_newv(4, 0, 0, width, height);
+    VipsArrayDouble *clear = vips_array_double_newv(4, 0.0, 0.0, 0.0, 0.0);
+    // vips maps pixel indices (a pixel's centre is its index): the centre (cx, cy) is index
+    // (cx - 0.5, cy - 0.5) in, and the result's middle is index (width / 2 - 0.5, ...) out.
+    status = vips_affine(pre, &turned, c, -s, s, c,
+                         "interpolate", bicubic, "oarea", area,
+                         "idx", -(cx - 0.5), "idy", -(cy - 0.5),
+                         "odx", width / 2.0 - 0.5, "ody", height / 2.0 - 0.5,
+                         "extend", transparent_outside ? VIPS_EXTEND_BACKGROUND : VIPS_EXTEND_COPY,
+                         "background", clear, "premultiplied", TRUE, NULL);
+    g_object_unref(pre);
+    g_object_unref(bicubic);
+    vips_area_unref(VIPS_AREA(area));
+    vips_area_unref(VIPS_AREA(clear));
+    if (status != 0) return NULL;
+    status = vips_unpremultiply(turned, &post, NULL);
+    g_object_unref(turned);
+    if (status != 0) return NULL;
+    status = vips_cast(post, &out, VIPS_FORMAT_UCHAR, NULL);
+    g_object_unref(post);
+    return status == 0 ? out : NULL;
 }
 
 VipsImage *vf_vips_resize(VipsImage *image, double hscale, double vscale) {

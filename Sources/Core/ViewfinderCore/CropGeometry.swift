@@ -1,17 +1,22 @@
 import Foundation
 
-/// Where the crop editor stands: how far the photo is zoomed and which part of it sits under the
-/// crop frame. It is all the editor needs to remember; `CropGeometry` turns it into rectangles.
+/// Where the crop editor stands: how far the photo is zoomed, which part of it sits under the
+/// crop frame and how far it is turned. It is all the editor needs to remember; `CropGeometry`
+/// turns it into rectangles.
 public struct CropState: Sendable, Hashable {
     /// Screen points per image pixel: 1 shows the photo at its own size, 0.5 at half.
     public var zoom: Double
     /// The image pixel (upright image coordinates) under the centre of the crop frame.
     public var center: Point
+    /// How far the photo is turned, in degrees, clockwise on screen, about the crop's centre
+    /// (to straighten a tilted horizon); the crop frame itself stays upright.
+    public var rotation: Double
 
-    /// A state at `zoom` with `center` under the middle of the crop frame.
-    public init(zoom: Double, center: Point) {
+    /// A state at `zoom` with `center` under the middle of the crop frame, turned by `rotation`.
+    public init(zoom: Double, center: Point, rotation: Double = 0) {
         self.zoom = zoom
         self.center = center
+        self.rotation = rotation
     }
 }
 
@@ -31,6 +36,8 @@ public struct CropGeometry: Sendable, Hashable {
     public let viewportSize: Size
     /// The crop frame, in screen points, centred in the viewport.
     public let cropSize: Size
+    /// Whether the crop is a circle (its outline does not change as the photo turns).
+    public let isRound: Bool
     /// The caller's maximum zoom, if any; `maximumZoom` reconciles it with the minimum.
     private let requestedMaximumZoom: Double?
 
@@ -38,8 +45,10 @@ public struct CropGeometry: Sendable, Hashable {
     ///
     /// Sizes that are zero, negative or not finite are taken as 1 so that the maths stays
     /// finite; such a photo or viewport is a caller's bug, and a crop of it is meaningless anyway.
-    /// `maximumZoom` that is not a positive number is ignored.
-    public init(imageSize: Size, viewportSize: Size, cropSize: Size, maximumZoom: Double? = nil) {
+    /// `maximumZoom` that is not a positive number is ignored. A `round` crop (a circle) needs
+    /// no more zoom when the photo turns.
+    public init(imageSize: Size, viewportSize: Size, cropSize: Size, maximumZoom: Double? = nil, round: Bool = false) {
+        self.isRound = round
         self.imageSize = CropGeometry.usable(imageSize)
         self.viewportSize = CropGeometry.usable(viewportSize)
         self.cropSize = CropGeometry.usable(cropSize)
@@ -70,9 +79,28 @@ public struct CropGeometry: Sendable, Hashable {
 
     // MARK: - Zoom limits
 
-    /// The smallest zoom at which the photo still covers the crop frame.
-    public var minimumZoom: Double {
-        max(cropSize.width / imageSize.width, cropSize.height / imageSize.height)
+    /// The smallest zoom at which the photo still covers the crop frame (unturned).
+    public var minimumZoom: Double { minimumZoom(at: 0) }
+
+    /// The smallest zoom at which the photo, turned by `rotation` degrees, still covers the
+    /// crop: the crop, turned the other way in the photo, must lie inside it. The photo is an
+    /// upright rectangle, so that holds exactly when the turned crop's bounding box lies inside
+    /// it: for a w × h rectangle or square turned by θ the box is (w|cos θ| + h|sin θ|) ×
+    /// (w|sin θ| + h|cos θ|), so zoom ≥ max(that width / photo width, that height / photo
+    /// height). A circle turned is the same circle: what the avatar shows is covered whenever
+    /// its bounding square is, at every angle, so its minimum zoom does not change.
+    public func minimumZoom(at rotation: Double) -> Double {
+        let box = extent(at: rotation)
+        return max(box.width / imageSize.width, box.height / imageSize.height)
+    }
+
+    /// The crop's bounding box, in screen points, in the photo's own (unturned) axes, when the
+    /// photo is turned by `rotation` degrees (see `minimumZoom(at:)`).
+    public func extent(at rotation: Double) -> Size {
+        guard !isRound, rotation.isFinite, rotation.truncatingRemainder(dividingBy: 360) != 0 else { return cropSize }
+        let radians = rotation * .pi / 180
+        let (c, s) = (abs(cos(radians)), abs(sin(radians)))
+        return Size(width: cropSize.width * c + cropSize.height * s, height: cropSize.width * s + cropSize.height * c)
     }
 
     /// The zoom the editor opens at: the whole photo fits in the viewport, unless that would leave
@@ -105,31 +133,49 @@ public struct CropGeometry: Sendable, Hashable {
 
     // MARK: - Gestures
 
-    /// `state` brought within the rules: the zoom within `minimumZoom...maximumZoom` (a zoom that
-    /// is not a number or infinite becomes the minimum), then the centre moved the least distance
-    /// that puts the whole crop inside the photo (a NaN coordinate becomes the photo's middle).
+    /// `state` brought within the rules: a rotation that is not a number becomes 0; the zoom
+    /// within `minimumZoom(at: rotation)...maximumZoom` (a zoom that is not a number or infinite
+    /// becomes the minimum), then the centre moved the least distance that puts the whole
+    /// (turned) crop inside the photo (a NaN coordinate becomes the photo's middle).
     public func clamped(_ state: CropState) -> CropState {
-        let zoom = state.zoom.isFinite ? min(max(state.zoom, minimumZoom), maximumZoom) : minimumZoom
-        let halfWidth = cropSize.width / zoom / 2
-        let halfHeight = cropSize.height / zoom / 2
+        let rotation = state.rotation.isFinite ? state.rotation : 0
+        let lowest = minimumZoom(at: rotation)
+        let zoom = state.zoom.isFinite ? min(max(state.zoom, lowest), max(maximumZoom, lowest)) : lowest
+        let box = extent(at: rotation)
+        let halfWidth = box.width / zoom / 2
+        let halfHeight = box.height / zoom / 2
         return CropState(
             zoom: zoom,
             center: Point(
                 x: CropGeometry.clamp(state.center.x, halfWidth, imageSize.width - halfWidth),
                 y: CropGeometry.clamp(state.center.y, halfHeight, imageSize.height - halfHeight)
-            )
+            ),
+            rotation: rotation
         )
     }
 
     /// `state` after a drag of `delta` screen points. The photo follows the finger, so dragging
-    /// right shows more of the photo's left side. A delta that is not a number is ignored.
+    /// right shows more of the photo's left side (of the photo as turned on screen). A delta
+    /// that is not a number is ignored.
     public func panned(_ state: CropState, by delta: Point) -> CropState {
         let start = clamped(state)
         guard delta.isFinite else { return start }
+        let moved = CropGeometry.turn(delta, by: -start.rotation)
         return clamped(CropState(
             zoom: start.zoom,
-            center: Point(x: start.center.x - delta.x / start.zoom, y: start.center.y - delta.y / start.zoom)
+            center: Point(x: start.center.x - moved.x / start.zoom, y: start.center.y - moved.y / start.zoom),
+            rotation: start.rotation
         ))
+    }
+
+    /// `state` with the photo turned `degrees` further (clockwise on screen) about the crop's
+    /// centre; the zoom grows, and the centre moves, only as much as keeps the crop covered.
+    public func rotated(_ state: CropState, by degrees: Double) -> CropState {
+        let start = clamped(state)
+        guard degrees.isFinite else { return start }
+        var turned = start
+        turned.rotation = start.rotation + degrees
+        return clamped(turned)
     }
 
     /// `state` after a pinch that scales the zoom by `factor` about `focal`, a point in the
@@ -141,11 +187,13 @@ public struct CropGeometry: Sendable, Hashable {
         let start = clamped(state)
         guard factor.isFinite, factor > 0, focal.isFinite else { return start }
         let anchor = imagePoint(atViewportPoint: focal, in: start)
-        let zoom = clamped(CropState(zoom: start.zoom * factor, center: start.center)).zoom
-        let fromMiddle = Point(x: focal.x - viewportSize.width / 2, y: focal.y - viewportSize.height / 2)
+        let zoom = clamped(CropState(zoom: start.zoom * factor, center: start.center, rotation: start.rotation)).zoom
+        let fromMiddle = CropGeometry.turn(Point(x: focal.x - viewportSize.width / 2, y: focal.y - viewportSize.height / 2),
+                                           by: -start.rotation)
         return clamped(CropState(
             zoom: zoom,
-            center: Point(x: anchor.x - fromMiddle.x / zoom, y: anchor.y - fromMiddle.y / zoom)
+            center: Point(x: anchor.x - fromMiddle.x / zoom, y: anchor.y - fromMiddle.y / zoom),
+            rotation: start.rotation
         ))
     }
 
@@ -154,9 +202,14 @@ public struct CropGeometry: Sendable, Hashable {
     /// The part of the photo under the crop frame, in upright image pixels: `cropSize / zoom`,
     /// centred on the state's centre, after clamping `state`. When the crop is as wide or as
     /// high as the photo, rounding can make it a hair larger than the photo (1e-14 pixel in some
-    /// viewports); it is kept inside the photo, so a cut never reaches past its edge.
+    /// viewports); it is kept inside the photo, so a cut never reaches past its edge. When the
+    /// photo is turned the rectangle is the crop in the turned photo's axes (turned back about
+    /// its centre by `state.rotation` it lies inside the photo, as `CropSpec.rotation` says).
     public func cropRect(_ state: CropState) -> Rect {
         let state = clamped(state)
+        if state.rotation.truncatingRemainder(dividingBy: 360) != 0 {
+            return Rect(center: state.center, size: Size(width: cropSize.width / state.zoom, height: cropSize.height / state.zoom))
+        }
         let size = Size(width: min(cropSize.width / state.zoom, imageSize.width),
                         height: min(cropSize.height / state.zoom, imageSize.height))
         return Rect(
@@ -166,15 +219,18 @@ public struct CropGeometry: Sendable, Hashable {
         )
     }
 
-    /// The state whose crop is `cropRect`, to reopen the editor on a saved crop. When the
-    /// rectangle's aspect ratio differs from the frame's, the zoom is chosen so the frame covers
-    /// the whole rectangle; the result is clamped like any other state.
-    public func state(cropRect: Rect) -> CropState {
+    /// The state whose crop is `cropRect` (with the photo turned by `rotation`), to reopen the
+    /// editor on a saved crop. When the rectangle's aspect ratio differs from the frame's, the
+    /// zoom is chosen so the frame covers the whole rectangle; the result is clamped like any
+    /// other state.
+    public func state(cropRect: Rect, rotation: Double = 0) -> CropState {
         let zoom = min(cropSize.width / cropRect.width, cropSize.height / cropRect.height)
-        return clamped(CropState(zoom: zoom, center: cropRect.center))
+        return clamped(CropState(zoom: zoom, center: cropRect.center, rotation: rotation))
     }
 
-    /// Where the whole photo sits in the viewport at `state` (after clamping), for drawing it.
+    /// Where the whole photo sits in the viewport at `state` (after clamping), for drawing it,
+    /// before it is turned: draw it there, turned by `state.rotation` about the viewport's
+    /// centre (which shows the crop's centre).
     public func viewRect(_ state: CropState) -> Rect {
         let state = clamped(state)
         return Rect(
@@ -189,10 +245,17 @@ public struct CropGeometry: Sendable, Hashable {
     /// outside the photo.
     public func imagePoint(atViewportPoint point: Point, in state: CropState) -> Point {
         let state = clamped(state)
-        return Point(
-            x: state.center.x + (point.x - viewportSize.width / 2) / state.zoom,
-            y: state.center.y + (point.y - viewportSize.height / 2) / state.zoom
-        )
+        let offset = CropGeometry.turn(Point(x: point.x - viewportSize.width / 2, y: point.y - viewportSize.height / 2),
+                                       by: -state.rotation)
+        return Point(x: state.center.x + offset.x / state.zoom, y: state.center.y + offset.y / state.zoom)
+    }
+
+    /// `vector` turned by `degrees`, clockwise on screen (y grows downwards).
+    public static func turn(_ vector: Point, by degrees: Double) -> Point {
+        guard degrees != 0 else { return vector }
+        let radians = degrees * .pi / 180
+        let (c, s) = (cos(radians), sin(radians))
+        return Point(x: vector.x * c - vector.y * s, y: vector.x * s + vector.y * c)
     }
 
     // MARK: - Helpers

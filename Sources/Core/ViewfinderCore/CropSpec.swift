@@ -125,17 +125,63 @@ public struct CropSpec: Sendable, Hashable, Codable {
     /// point), for the record: a replay cuts `rect` whatever this says. Absent in specs written
     /// before faces were looked for.
     public var framing: CropFraming?
+    /// How far the photo is turned, in degrees, clockwise, about the centre of `rect`, to
+    /// straighten it: `rect` is the crop in the turned photo's axes, and turned back it lies
+    /// inside the photo. 0 (the default, and left out of the JSON) for no turn.
+    public var rotation: Double
 
     /// The largest output side accepted, so a typo cannot ask for a gigapixel avatar.
     public static let maximumOutputSide = 8192
 
     /// A spec as given; call `validated()` before trusting it.
-    public init(imageSize: PixelSize, rect: Rect, shape: CropShape, outputSize: PixelSize, framing: CropFraming? = nil) {
+    public init(imageSize: PixelSize, rect: Rect, shape: CropShape, outputSize: PixelSize, framing: CropFraming? = nil,
+                rotation: Double = 0) {
         self.imageSize = imageSize
         self.rect = rect
         self.shape = shape
         self.outputSize = outputSize
         self.framing = framing
+        self.rotation = rotation
+    }
+
+    /// The most a spec may turn the photo either way, in degrees.
+    public static let maximumRotation = 360.0
+
+    /// The corners of `rect` turned back by `rotation` about its centre: where the crop's
+    /// corners lie in the photo.
+    public var corners: [Point] {
+        let c = rect.center
+        return [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1)].map { sx, sy in
+            let turned = CropGeometry.turn(Point(x: sx * rect.width / 2, y: sy * rect.height / 2), by: -rotation)
+            return Point(x: c.x + turned.x, y: c.y + turned.y)
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case imageSize, rect, shape, outputSize, framing, rotation
+    }
+
+    /// Reads a spec; `framing` and `rotation` may be absent (specs written before them).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        imageSize = try c.decode(PixelSize.self, forKey: .imageSize)
+        rect = try c.decode(Rect.self, forKey: .rect)
+        shape = try c.decode(CropShape.self, forKey: .shape)
+        outputSize = try c.decode(PixelSize.self, forKey: .outputSize)
+        framing = try c.decodeIfPresent(CropFraming.self, forKey: .framing)
+        rotation = try c.decodeIfPresent(Double.self, forKey: .rotation) ?? 0
+    }
+
+    /// Writes a spec; `framing` only when known and `rotation` only when not 0, so a spec
+    /// without either prints as it always did.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(imageSize, forKey: .imageSize)
+        try c.encode(rect, forKey: .rect)
+        try c.encode(shape, forKey: .shape)
+        try c.encode(outputSize, forKey: .outputSize)
+        try c.encodeIfPresent(framing, forKey: .framing)
+        if rotation != 0 { try c.encode(rotation, forKey: .rotation) }
     }
 
     /// This spec if it describes a crop that can be cut, or the first reason it cannot: the photo
@@ -152,9 +198,20 @@ public struct CropSpec: Sendable, Hashable, Codable {
         guard rect.width > 0, rect.height > 0 else {
             throw CropSpecError(reason: "the crop rectangle \(rect) must have a positive width and height")
         }
+        guard rotation.isFinite, abs(rotation) <= CropSpec.maximumRotation else {
+            throw CropSpecError(reason: "the rotation \(rotation) must be a number of degrees from -360 to 360")
+        }
         let photo = Rect(x: 0, y: 0, width: Double(imageSize.width), height: Double(imageSize.height))
-        guard photo.contains(rect, tolerance: 1e-6) else {
-            throw CropSpecError(reason: "the crop rectangle \(rect) reaches outside the \(imageSize) photo")
+        if rotation == 0 || shape == .circle {
+            // A circle turned is the same circle: its bounding square must lie in the photo.
+            guard photo.contains(rect, tolerance: 1e-6) else {
+                throw CropSpecError(reason: "the crop rectangle \(rect) reaches outside the \(imageSize) photo")
+            }
+        } else {
+            let inside = photo.insetBy(-1e-6)
+            guard corners.allSatisfy(inside.contains) else {
+                throw CropSpecError(reason: "the crop rectangle \(rect) turned by \(rotation)° reaches outside the \(imageSize) photo")
+            }
         }
         let sides = 1...CropSpec.maximumOutputSide
         guard sides.contains(outputSize.width), sides.contains(outputSize.height) else {
@@ -183,29 +240,34 @@ public struct CropSpec: Sendable, Hashable, Codable {
         return self
     }
 
-    /// The crop the CLI makes without an editor: the largest crop of `shape` that fits the photo,
-    /// made `zoom` times smaller (zoom below 1 or not a number counts as 1), centred on `center`
-    /// (image pixels; the middle of the photo by default) and then moved just enough to lie inside
-    /// the photo. The output is `outputSide` square for a circle or square, and `outputSide` wide
-    /// for a rectangle. Nothing is checked here; call `validated()` on the result.
+    /// The crop the CLI makes without an editor: the largest crop of `shape` that fits the photo
+    /// turned by `rotation` degrees, made `zoom` times smaller (zoom below 1 or not a number counts
+    /// as 1), centred on `center` (image pixels; the middle of the photo by default) and then
+    /// moved just enough to lie inside the photo. The output is `outputSide` square for a circle
+    /// or square, and `outputSide` wide for a rectangle. Nothing is checked here; call
+    /// `validated()` on the result.
     public static func centred(
-        imageSize: PixelSize, shape: CropShape, outputSide: Int, zoom: Double = 1, center: Point? = nil
+        imageSize: PixelSize, shape: CropShape, outputSide: Int, zoom: Double = 1, center: Point? = nil,
+        rotation: Double = 0
     ) -> CropSpec {
         let photo = Size(imageSize)
-        // Showing the photo in a viewport of its own size, the largest crop has minimum zoom 1,
-        // so the editor's maths gives "zoom relative to the minimum" and the clamping for free.
+        // Showing the photo in a viewport of its own size, the largest unturned crop has minimum
+        // zoom 1, so the editor's maths gives "zoom relative to the minimum" and the clamping
+        // (for the turned photo too) for free.
         let geometry = CropGeometry(
             imageSize: photo, viewportSize: photo,
             cropSize: CropGeometry.cropSize(for: shape, in: photo),
-            maximumZoom: .greatestFiniteMagnitude
+            maximumZoom: .greatestFiniteMagnitude, round: shape == .circle
         )
+        let turn = rotation.isFinite ? rotation : 0
         let relativeZoom = zoom.isFinite && zoom > 1 ? zoom : 1
-        let start = CropState(
-            zoom: geometry.minimumZoom * relativeZoom,
-            center: center ?? Point(x: photo.width / 2, y: photo.height / 2)
-        )
+        let start = geometry.clamped(CropState(
+            zoom: geometry.minimumZoom(at: turn) * relativeZoom,
+            center: center ?? Point(x: photo.width / 2, y: photo.height / 2),
+            rotation: turn
+        ))
         return CropSpec(imageSize: imageSize, rect: geometry.cropRect(start), shape: shape,
-                        outputSize: outputSize(for: shape, side: outputSide))
+                        outputSize: outputSize(for: shape, side: outputSide), rotation: turn)
     }
 
     /// The output size of a shape: `side` square for a circle or square, `side` wide (height

@@ -44,6 +44,17 @@ public struct RasterImage: Sendable, Hashable {
         try bytes.withUnsafeMutableBufferPointer { try body(&$0) }
     }
 
+    /// The same picture without its alpha channel (the colour kept as it is, not composited).
+    public func withoutAlpha() -> RasterImage {
+        guard hasAlpha else { return self }
+        let kept = channels - 1
+        var out = [UInt8](repeating: 0, count: width * height * kept)
+        for p in 0..<(width * height) {
+            for c in 0..<kept { out[p * kept + c] = bytes[p * channels + c] }
+        }
+        return RasterImage(width: width, height: height, channels: kept, bytes: out) ?? self
+    }
+
     /// The same picture with an alpha channel (opaque where there was none).
     public func withAlpha() -> RasterImage {
         guard !hasAlpha else { return self }

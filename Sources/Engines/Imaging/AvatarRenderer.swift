@@ -9,12 +9,15 @@ public enum AvatarRenderer {
         case square
     }
 
-    /// The crop of `photo` at (x, y, width, height) (upright pixels), resampled to `size`, cut
-    /// to `outline`. A circle gets straight alpha that falls off over one pixel at the edge;
-    /// colour is left untouched there, so no dark or white fringe can appear.
+    /// The crop of `photo` at (x, y, width, height) (upright pixels; in the turned photo's axes
+    /// when `rotation` is not 0: the photo turned by `rotation` degrees clockwise about the
+    /// crop's centre), resampled to `size`, cut to `outline`. A circle gets straight alpha that
+    /// falls off over one pixel at the edge; colour is left untouched there, so no dark or white
+    /// fringe can appear. A turned crop is as opaque as the photo: past the photo's edge (which a
+    /// valid crop only touches) the edge pixels are repeated.
     public static func render(_ photo: Photo, x: Double, y: Double, width: Double, height: Double,
-                              size: PixelSize, outline: Outline) throws(ImagingError) -> RasterImage {
-        let picture = try photo.render(x: x, y: y, width: width, height: height, to: size)
+                              size: PixelSize, outline: Outline, rotation: Double = 0) throws(ImagingError) -> RasterImage {
+        let picture = try photo.render(Rect(x: x, y: y, width: width, height: height), turnedBy: rotation, to: size)
         switch outline {
         case .square: return picture
         case .circle: return maskToEllipse(picture)

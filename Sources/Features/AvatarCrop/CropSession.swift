@@ -62,7 +62,7 @@ public final class CropSession {
         photo = opened
         preview = picture
         let made = CropGeometry(imageSize: Size(width: Double(opened.size.width), height: Double(opened.size.height)),
-                                viewportSize: viewportSize, cropSize: cropFrame.size)
+                                viewportSize: viewportSize, cropSize: cropFrame.size, round: shape == .circle)
         geometry = made
         startingFraming = framed.framing
         startingState = framed.framing?.kind == .face ? made.state(cropRect: framed.rect) : made.initialState
@@ -95,7 +95,7 @@ public final class CropSession {
         let crop = geometry.map { $0.cropRect(state) }
         viewportSize = viewport
         guard let old = geometry else { return }
-        let made = CropGeometry(imageSize: old.imageSize, viewportSize: viewport, cropSize: cropFrame.size)
+        let made = CropGeometry(imageSize: old.imageSize, viewportSize: viewport, cropSize: cropFrame.size, round: shape == .circle)
         geometry = made
         let wasStart = state == startingState
         if startingFraming?.kind == .face, let face = startingFraming?.face, let photo {
@@ -104,7 +104,7 @@ public final class CropSession {
             startingState = made.initialState
         }
         // An untouched crop stays untouched (its spec keeps the opening framing).
-        state = keepingCrop && !wasStart ? crop.map(made.state(cropRect:)) ?? startingState : startingState
+        state = keepingCrop && !wasStart ? crop.map { made.state(cropRect: $0, rotation: state.rotation) } ?? startingState : startingState
     }
 
     /// Drags the photo by `delta` points (it follows the finger), within the limits.
@@ -119,6 +119,19 @@ public final class CropSession {
         state = geometry.zoomed(state, by: factor, at: focal)
     }
 
+    /// Turns the photo `degrees` further clockwise about the crop's centre (to straighten it),
+    /// zooming in only as far as keeps the crop covered.
+    public func rotate(by degrees: Double) {
+        guard let geometry else { return }
+        state = geometry.rotated(state, by: degrees)
+    }
+
+    /// Turns the photo to `degrees` in all (clockwise), as a slider sets it.
+    public func setRotation(_ degrees: Double) {
+        guard degrees.isFinite else { return }
+        rotate(by: degrees - state.rotation)
+    }
+
     /// Back to where the editor opened: around the face, or the initial zoom, centred.
     public func reset() {
         guard geometry != nil else { return }
@@ -131,7 +144,8 @@ public final class CropSession {
         guard let geometry, let photo else { return nil }
         return CropSpec(imageSize: photo.size, rect: geometry.cropRect(state), shape: shape,
                         outputSize: CropSpec.outputSize(for: shape, side: side),
-                        framing: state == startingState ? startingFraming : CropFraming(.editor))
+                        framing: state == startingState ? startingFraming : CropFraming(.editor),
+                        rotation: state.rotation)
     }
 
     /// The avatar as it would come out, at a small size, for a live preview.
@@ -161,6 +175,7 @@ public enum AvatarMaker {
         }
         let outline: AvatarRenderer.Outline = spec.shape == .circle ? .circle : .square
         return try AvatarRenderer.render(photo, x: spec.rect.minX, y: spec.rect.minY, width: spec.rect.width,
-                                         height: spec.rect.height, size: spec.outputSize, outline: outline)
+                                         height: spec.rect.height, size: spec.outputSize, outline: outline,
+                                         rotation: spec.rotation)
     }
 }

@@ -54,24 +54,12 @@ public enum FaceFraming {
         }
     }
 
-    /// The face an avatar is about: the largest and most central, weighed by how sure the
-    /// detector is (area × (1 − ½ · distance from the middle / half the diagonal) × confidence).
-    public static func prominentFace(_ faces: [DetectedFace], in imageSize: PixelSize) -> DetectedFace? {
-        let middle = Point(x: Double(imageSize.width) / 2, y: Double(imageSize.height) / 2)
-        let halfDiagonal = max(1, (middle.x * middle.x + middle.y * middle.y).squareRoot())
-        func weight(_ face: DetectedFace) -> Double {
-            let dx = face.bounds.midX - middle.x, dy = face.bounds.midY - middle.y
-            let centrality = 1 - 0.5 * min(1, (dx * dx + dy * dy).squareRoot() / halfDiagonal)
-            return face.bounds.width * face.bounds.height * centrality * face.confidence
-        }
-        return faces.max { weight($0) < weight($1) }
-    }
-
     /// The crop of `shape` framed around `face` (upright image pixels) in a photo of `imageSize`,
     /// `outputSide` pixels wide, recorded as a face framing; `zoom` (≥ 1) comes closer than the
-    /// framing by that factor.
+    /// framing by that factor; `rotation` turns the photo about the crop's centre (zooming in
+    /// further only if the turned photo would not cover the crop).
     public static func crop(around face: Rect, imageSize: PixelSize, shape: CropShape, outputSide: Int,
-                            zoom: Double = 1) -> CropSpec {
+                            zoom: Double = 1, rotation: Double = 0) -> CropSpec {
         let photo = Size(imageSize)
         let largest = CropGeometry.cropSize(for: shape, in: photo)
         let closer = zoom.isFinite && zoom > 1 ? zoom : 1
@@ -79,7 +67,8 @@ public enum FaceFraming {
         // The crop's short side is `wanted`; the largest crop's short side is what zoom 1 gives.
         let zoom = max(1, min(largest.width, largest.height) / max(wanted, 1e-9))
         let centre = Point(x: face.midX, y: face.midY + downShift * face.height)
-        var spec = CropSpec.centred(imageSize: imageSize, shape: shape, outputSide: outputSide, zoom: zoom, center: centre)
+        var spec = CropSpec.centred(imageSize: imageSize, shape: shape, outputSide: outputSide, zoom: zoom, center: centre,
+                                    rotation: rotation)
         spec.framing = CropFraming(.face, face: face)
         return spec
     }
@@ -90,9 +79,10 @@ public enum FaceFraming {
     /// framing's note. A detector that cannot run (no cascade installed) is an error for `.face`
     /// and a note for `.auto`.
     public static func startingCrop(for photo: Photo, shape: CropShape, outputSide: Int, centre: AvatarCentre,
-                                    zoom: Double = 1) throws -> CropSpec {
+                                    zoom: Double = 1, rotation: Double = 0) throws -> CropSpec {
         func middle(_ note: String?) -> CropSpec {
-            var spec = CropSpec.centred(imageSize: photo.size, shape: shape, outputSide: outputSide, zoom: zoom)
+            var spec = CropSpec.centred(imageSize: photo.size, shape: shape, outputSide: outputSide, zoom: zoom,
+                                        rotation: rotation)
             spec.framing = CropFraming(.middle, note: note)
             return spec
         }
@@ -104,11 +94,12 @@ public enum FaceFraming {
             if centre == .face { throw error }
             return middle("faces were not looked for: \(error)")
         }
-        guard let face = prominentFace(found, in: photo.size) else {
+        guard let face = found.mostProminent(in: photo.size) else {
             if centre == .face { throw AvatarFramingError.noFace(path: photo.url.path) }
             return middle("no face found")
         }
-        return crop(around: face.bounds, imageSize: photo.size, shape: shape, outputSide: outputSide, zoom: zoom)
+        return crop(around: face.bounds, imageSize: photo.size, shape: shape, outputSide: outputSide, zoom: zoom,
+                    rotation: rotation)
     }
 }
 

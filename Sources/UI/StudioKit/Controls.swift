@@ -75,3 +75,29 @@ public final class ToggleButton: Widget {
         gtk_toggle_button_set_group(vf_toggle(pointer), vf_toggle(leader.pointer))
     }
 }
+
+/// A horizontal slider over a range of numbers (GtkScale): its role to a screen reader is a
+/// slider, its value read out as it moves.
+@MainActor
+public final class Slider: Widget {
+    /// A slider from `range.lowerBound` to `range.upperBound` moving by `step` (arrow keys)
+    /// and `page` (Page Up/Down), at `value`, with a mark at each of `marks`.
+    public init(range: ClosedRange<Double>, step: Double, page: Double, value: Double, marks: [Double] = []) {
+        super.init(owning: raw(gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, range.lowerBound, range.upperBound, step)))
+        gtk_range_set_increments(vf_range(pointer), step, page)
+        gtk_range_set_value(vf_range(pointer), value)
+        gtk_scale_set_draw_value(vf_scale(pointer), 0)
+        for mark in marks { gtk_scale_add_mark(vf_scale(pointer), mark, GTK_POS_BOTTOM, nil) }
+    }
+
+    /// The value now; setting it moves the knob (and tells `onChange`, as a drag would).
+    public var value: Double {
+        get { gtk_range_get_value(vf_range(pointer)) }
+        set { gtk_range_set_value(vf_range(pointer), newValue) }
+    }
+
+    /// Runs `handler` with the new value whenever it changes.
+    public func onChange(_ handler: @escaping @MainActor (Double) -> Void) {
+        on("value-changed") { [unowned self] in handler(self.value) }
+    }
+}

@@ -94,6 +94,8 @@ public struct CairoContext {
     public func restore() { cairo_restore(cairo) }
     /// Moves the origin.
     public func translate(_ x: Double, _ y: Double) { cairo_translate(cairo, x, y) }
+    /// Turns what is drawn next by `degrees`, clockwise on screen, about the origin.
+    public func rotate(degrees: Double) { cairo_rotate(cairo, degrees * .pi / 180) }
     /// Scales what is drawn next.
     public func scale(_ x: Double, _ y: Double) { cairo_scale(cairo, x, y) }
 

@@ -6,7 +6,8 @@ import ViewfinderCore
 
 /// The avatar picker's crop editor (seeds.md §2): the photo under a circular (or square) crop
 /// with the outside dimmed. Drag pans, the wheel or a pinch zooms about the pointer, a
-/// double-click resets. Every limit comes from `CropSession`/`CropGeometry`; this component only
+/// double-click resets; the Straighten slider (±45°) and the `[`/`]` keys (0.5°, with Shift
+/// 90°) turn the photo. Every limit comes from `CropSession`/`CropGeometry`; this component only
 /// turns pointer events into the session's calls and draws its state. The completion gets the
 /// original, the avatar and the crop spec (replayable with `viewfinder avatar --spec`), or
 /// `.cancelled` (Back), or why the photo could not be opened.
@@ -43,6 +44,12 @@ public final class AvatarPicker: Component {
     public let title = "Choose avatar"
     public let editor: DrawingArea
     public let doneButton = Button("Done")
+    /// Straighten: the photo's turn within ±45° (quarter turns come from Shift+[ and Shift+]).
+    public let straighten = Slider(range: -45...45, step: 0.5, page: 5, value: 0, marks: [0])
+    /// Quarter turns made with Shift+[ / Shift+]; the slider adds its fine turn to them.
+    private var quarterTurns = 0
+    /// True while the slider is moved to follow the keys, so its change is not applied twice.
+    private var followingKeys = false
     public let backButton = Button("Back")
     private lazy var shapes = ChoiceGroup([(CropShape.circle, "Circle"), (.square, "Square")], selected: session.shape) {
         [unowned self] shape in self.change(shape: shape)
@@ -87,12 +94,21 @@ public final class AvatarPicker: Component {
 
         editor.isFocusable = true
         editor.setAccessibleName("Avatar crop")
-        editor.setAccessibleDescription("Arrows move the photo, plus and minus zoom about the centre, 0 resets")
+        editor.setAccessibleDescription("Arrows move the photo, plus and minus zoom about the centre, [ and ] turn it by half a degree (with Shift a quarter turn), 0 resets")
+        straighten.name = "avatar-straighten"
+        straighten.setAccessibleName("Straighten")
+        straighten.setAccessibleDescription("Turns the photo up to 45 degrees either way")
+        straighten.expand()
+        straighten.onChange { [unowned self] fine in
+            guard !self.followingKeys else { return }
+            self.session.setRotation(Double(self.quarterTurns) * 90 + fine)
+            self.changed()
+        }
         editor.add(KeyController { [unowned self] key in self.pressed(key) })
         doneButton.setAccessibleName("Done: make the avatar")
         backButton.setAccessibleName("Back: leave without an avatar")
 
-        let hint = Label("Drag or arrows to move · scroll, pinch or +/− to zoom · double-click or 0 to reset")
+        let hint = Label("Drag or arrows to move · scroll, pinch or +/− to zoom · [ ] to straighten · double-click or 0 to reset")
         hint.addStyleClass("dim-label")
         // A narrow window wraps the hint rather than growing to fit it.
         hint.setWraps(true)
@@ -104,7 +120,11 @@ public final class AvatarPicker: Component {
         let buttons = buttonRow([backButton], [shapes.box, doneButton])
         // 12-point margins: a 360-point window has room for the editor and every button.
         root.setMargins(12)
+        let straightenRow = Box(.horizontal, spacing: 8)
+        straightenRow.append(Label("Straighten"))
+        straightenRow.append(straighten)
         root.append(editor)
+        root.append(straightenRow)
         root.append(hint)
         root.append(buttons)
     }
@@ -161,7 +181,11 @@ public final class AvatarPicker: Component {
     /// How far one arrow press pans, in points.
     public static let keyPan = 10.0
 
-    /// The editor's keys: arrows pan, +/− zoom by 10 % about the centre, 0 resets.
+    /// How far one `[` or `]` turns the photo, in degrees.
+    public static let keyTurn = 0.5
+
+    /// The editor's keys: arrows pan, +/− zoom by 10 % about the centre, `[`/`]` turn the photo
+    /// 0.5° anticlockwise/clockwise (with Shift a quarter turn), 0 resets.
     public func pressed(_ key: KeyPress) -> Bool {
         guard image != nil else { return false }
         let step = Self.keyPan
@@ -176,10 +200,29 @@ public final class AvatarPicker: Component {
             zoom(by: 1 / 1.1, at: centre)
         } else if ["0", "KP_0"].contains(key.name) {
             reset()
+        } else if let direction = ["bracketleft": -1.0, "bracketright": 1, "braceleft": -1, "braceright": 1][key.name] {
+            // Shift+[ arrives as "{" on most layouts, or as "[" with Shift held.
+            if key.shift || key.name.hasPrefix("brace") {
+                quarterTurns += Int(direction)
+                session.rotate(by: 90 * direction)
+            } else {
+                session.rotate(by: Self.keyTurn * direction)
+            }
+            followSession()
+            changed()
         } else {
             return false
         }
         return true
+    }
+
+    /// Moves the slider to the session's fine turn (what the keys left within ±45°).
+    private func followSession() {
+        let fine = session.state.rotation - Double(quarterTurns) * 90
+        guard abs(fine) <= 45 else { return }
+        followingKeys = true
+        straighten.value = fine
+        followingKeys = false
     }
 
     // MARK: - Gestures, in the session's terms
@@ -202,6 +245,7 @@ public final class AvatarPicker: Component {
 
     public func button(named name: String) -> Widget? {
         if let shape = ["circle": CropShape.circle, "square": .square][name] { return shapes.buttons[shape] }
+        if name == "straighten" { return straighten }
         return ["done": doneButton, "back": backButton][name]
     }
 
@@ -237,6 +281,8 @@ public final class AvatarPicker: Component {
 
     public func reset() {
         session.reset()
+        quarterTurns = 0
+        followSession()
         changed()
     }
 
@@ -257,6 +303,8 @@ public final class AvatarPicker: Component {
     private func change(shape: CropShape) {
         guard shape != session.shape else { return }
         session = CropSession(viewportSize: session.viewportSize, shape: shape)
+        quarterTurns = 0
+        followSession()
         isReady = false
         doneButton.isSensitive = false
         Task {
@@ -289,6 +337,10 @@ public final class AvatarPicker: Component {
             context.save()
             context.rectangle(view)
             context.clip()
+            // Turned about the viewport's middle, where the crop's centre is drawn.
+            context.translate(viewport.width / 2, viewport.height / 2)
+            context.rotate(degrees: session.state.rotation)
+            context.translate(-viewport.width / 2, -viewport.height / 2)
             context.draw(image, in: frame)
             context.restore()
         }

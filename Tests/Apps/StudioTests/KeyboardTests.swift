@@ -82,6 +82,31 @@ extension StudioWindowTests {
             #expect(try StudioHarness.matchesReplay(output, photo: photo, spec: specData, in: folder))
         }
 
+        @Test("avatar: ], ], ], [ and Shift+] turn the photo 0.5° a press and a quarter with Shift, as CropSession does; the CLI replays the turned crop byte for byte")
+        func straighten() async throws {
+            let folder = TestPaths.scratchFolder("keys-straighten")
+            let photo = try StudioHarness.copy(media: "exif_orientation/Landscape_6.jpg", to: folder, as: "tilted.jpg")
+            let output = folder.appendingPathComponent("straight.png")
+            let run = try await Self.pick(["avatar", photo.path, "--shape", "square", "-o", output.path], when: "avatar-ready", in: folder,
+                                          keys: ["bracketright", "bracketright", "bracketright", "bracketleft", "shift+bracketright"],
+                                          delay: 0.2, last: "ctrl+Return")
+            #expect(run.status == 0, "stderr: \(run.stderr.suffix(1500))")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            let specObject = try #require(object["spec"] as? [String: Any])
+            let specData = try JSONSerialization.data(withJSONObject: specObject)
+            let spec = try CropSpec.parse(specData)
+            #expect(spec.rotation == 91, "\(spec.rotation)")
+
+            // CropSession, given the same turns, makes the same crop.
+            let viewport = try AvatarScreenTests.viewport(run)
+            let session = await CropSession(viewportSize: viewport, shape: .square)
+            try await session.load(photo)
+            for turn in [0.5, 0.5, 0.5, -0.5, 90] { await session.rotate(by: turn) }
+            let expected = try #require(await session.spec(side: 512))
+            #expect(abs(spec.rect.width - expected.rect.width) < 1e-9 && abs(spec.rect.midX - expected.rect.midX) < 1e-9)
+            #expect(try StudioHarness.matchesReplay(output, photo: photo, spec: specData, in: folder))
+        }
+
         @Test("media: the grid starts focused; →, Space, ←, Space, Enter picks items 2 then 1 (oldest first); Escape or Ctrl+Q cancels")
         func media() async throws {
             let folder = TestPaths.scratchFolder("keys-media")

@@ -3,7 +3,7 @@ import Testing
 import ViewfinderCore
 import ViewfinderTestSupport
 
-@Suite("avatar command: faces")
+@Suite("avatar command: faces and straightening")
 struct AvatarFaceCommandTests {
     /// A 1600×1200 JPEG: a no-face photo with scikit-image's astronaut pasted at the right,
     /// her face (cheek to cheek, hairline to chin) at about (1214, 515)–(1340, 637).
@@ -83,5 +83,33 @@ struct AvatarFaceCommandTests {
         #expect(auto.status == 0 && auto.stdout.hasSuffix(", in the middle (no face found)\n"), "\(auto.stdout)")
         let bad = try viewfinder("avatar", photo.path, "-o", out.path, "--center", "nose")
         #expect(bad.status == 2 && bad.stderr.contains("expected auto, face, middle or X,Y"))
+    }
+
+    @Test("--rotate turns the photo, the spec records the angle and --spec replays it byte for byte; bad angles are usage errors")
+    func rotate() throws {
+        let folder = TestPaths.scratchFolder("avatar-rotate")
+        let photo = TestPaths.media.appendingPathComponent("exif_orientation/Landscape_6.jpg")
+        let first = folder.appendingPathComponent("first.png")
+        let printed = try viewfinder("avatar", photo.path, "-o", first.path, "--shape", "square", "--size", "200",
+                                     "--rotate", "17", "--print-spec")
+        #expect(printed.status == 0, "\(printed.stderr)")
+        let spec = try CropSpec.parse(printed.stdoutData)
+        #expect(spec.rotation == 17)
+        // The largest square the turned 1800×1200 photo covers: 1200 / (cos 17° + sin 17°).
+        let side = 1200 / (cos(17 * Double.pi / 180) + sin(17 * Double.pi / 180))
+        #expect(abs(spec.rect.width - side) < 1e-6, "\(spec.rect)")
+        let specURL = folder.appendingPathComponent("spec.json")
+        try printed.stdoutData.write(to: specURL)
+        let second = folder.appendingPathComponent("second.png")
+        #expect(try viewfinder("avatar", photo.path, "-o", second.path, "--spec", specURL.path).status == 0)
+        #expect(try Data(contentsOf: first) == Data(contentsOf: second))
+        // Turned, it is not the unturned avatar.
+        let plain = folder.appendingPathComponent("plain.png")
+        #expect(try viewfinder("avatar", photo.path, "-o", plain.path, "--shape", "square", "--size", "200").status == 0)
+        #expect(try Data(contentsOf: first) != Data(contentsOf: plain))
+        for bad in ["400", "nan", "left"] {
+            let result = try viewfinder("avatar", photo.path, "-o", first.path, "--rotate", bad)
+            #expect(result.status == 2 && result.stderr.contains("expected degrees from -360 to 360"), "\(bad): \(result.stderr)")
+        }
     }
 }

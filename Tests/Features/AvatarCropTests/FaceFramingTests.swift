@@ -132,7 +132,7 @@ struct FaceFramingTests {
         for orientation in [2, 4, 5, 7] {
             let photo = try Photo(url: TestPaths.media.appendingPathComponent("images/exif_orient\(orientation)_hopper.jpg"))
             let faces = try FaceFraming.faces(in: photo)
-            let face = try #require(FaceFraming.prominentFace(faces, in: photo.size), "orientation \(orientation)")
+            let face = try #require(faces.mostProminent(in: photo.size), "orientation \(orientation)")
             boxes.append(face.bounds)
         }
         // Upright, the face is in the upper middle of the picture, and the same place every time
@@ -149,9 +149,9 @@ struct FaceFramingTests {
         let small = DetectedFace(bounds: Rect(x: 480, y: 380, width: 40, height: 40), votes: 20)
         let large = DetectedFace(bounds: Rect(x: 100, y: 100, width: 160, height: 160), votes: 6)
         let faint = DetectedFace(bounds: Rect(x: 400, y: 300, width: 170, height: 170), votes: 1)
-        #expect(FaceFraming.prominentFace([small, large], in: size) == large)
-        #expect(FaceFraming.prominentFace([small, large, faint], in: size) == large)
-        #expect(FaceFraming.prominentFace([], in: size) == nil)
+        #expect([small, large].mostProminent(in: size) == large)
+        #expect([small, large, faint].mostProminent(in: size) == large)
+        #expect([DetectedFace]().mostProminent(in: size) == nil)
     }
 
     @Test("a face too large for the framing keeps the minimum zoom and stays as near the face as it can")

@@ -9,7 +9,7 @@ import ViewfinderCore
 enum AvatarCommand: Command {
     static let name = "avatar"
     static let summary = "Cut a circular or square avatar out of a photo."
-    static let synopsis = "IMAGE -o OUT [--shape circle|square] [--size N] [--zoom Z] [--center auto|face|middle|X,Y] [--spec SPEC.json] [--print-spec] [--json]"
+    static let synopsis = "IMAGE -o OUT [--shape circle|square] [--size N] [--zoom Z] [--center auto|face|middle|X,Y] [--rotate DEG] [--spec SPEC.json] [--print-spec] [--json]"
     static let positionalCount = 1...1
     static let options = [
         OptionSpec("output", short: "o", value: "OUT", help: "Image to write: .png or .webp (circle), .jpg/.png/.webp (square)."),
@@ -17,6 +17,7 @@ enum AvatarCommand: Command {
         OptionSpec("size", value: "N", help: "Side of the avatar in pixels, 16-4096 (default 512)."),
         OptionSpec("zoom", value: "Z", help: "How much closer than the starting crop (1 = the face framing or the largest crop; default 1)."),
         OptionSpec("center", value: "WHERE", help: "auto (the face if one is found, else the middle; default), face, middle, or X,Y in pixels of the upright photo."),
+        OptionSpec("rotate", value: "DEG", help: "Turn the photo clockwise by DEG degrees (-360 to 360, negative: anticlockwise) to straighten it."),
         OptionSpec("spec", value: "FILE", help: "Replay a crop saved with --print-spec (shape, crop and size come from it)."),
         OptionSpec("print-spec", help: "Print the crop used as JSON on stdout (replayable with --spec)."),
         OptionSpec("max-pixels", value: "MP", help: "The most megapixels a decode may hold, after shrink-on-load (default 100)."),
@@ -31,7 +32,12 @@ enum AvatarCommand: Command {
     below the face's middle, so the hair has room above and the chin is well inside. A face too
     large for that gets the largest crop the photo holds, as near the face as it goes. With no
     face (or --center middle) the crop is the largest centred square, as the editor opens.
-    --print-spec and --json say which ("framing"). A circle
+    --print-spec and --json say which ("framing").
+
+    --rotate turns the photo about the crop's centre (a tilted horizon, a sideways photo); the
+    crop stays upright. A square zooms in just enough that the turned photo still covers it
+    (at 45° by up to √2); a circle needs no more zoom, since a turned circle is the same circle.
+    The spec records the angle, and --spec replays it byte for byte. A circle
     is a PNG (or WebP) that is fully transparent outside the circle with an antialiased edge; the
     colour is never darkened or lightened at the edge. Large photos are shrunk while they load,
     so memory follows the avatar's size; images that no decode can hold within --max-pixels,
@@ -78,6 +84,13 @@ enum AvatarCommand: Command {
                 center = Point(x: x, y: y)
             }
         }
+        var rotation = 0.0
+        if let text = arguments.value("rotate") {
+            guard let value = Double(text), value.isFinite, abs(value) <= CropSpec.maximumRotation else {
+                throw arguments.invalid("rotate", "expected degrees from -360 to 360, like 2.5 or -90, not '\(text)'")
+            }
+            rotation = value
+        }
         var replayed: CropSpec?
         if let path = arguments.value("spec") {
             let data: Data
@@ -110,11 +123,13 @@ enum AvatarCommand: Command {
         if let replayed {
             spec = replayed
         } else if let center {
-            var given = CropSpec.centred(imageSize: photo.size, shape: shape, outputSide: side, zoom: zoom, center: center)
+            var given = CropSpec.centred(imageSize: photo.size, shape: shape, outputSide: side, zoom: zoom, center: center,
+                                         rotation: rotation)
             given.framing = CropFraming(.point)
             spec = given
         } else {
-            spec = try FaceFraming.startingCrop(for: photo, shape: shape, outputSide: side, centre: centre, zoom: zoom)
+            spec = try FaceFraming.startingCrop(for: photo, shape: shape, outputSide: side, centre: centre, zoom: zoom,
+                                                rotation: rotation)
         }
         let avatar = try AvatarMaker.render(photo, spec)
         let profile = try photo.keptProfile()
@@ -131,13 +146,14 @@ enum AvatarCommand: Command {
                 ("height", .int(avatar.height)),
                 ("crop", .object([("x", .literal(format(spec.rect.minX))), ("y", .literal(format(spec.rect.minY))),
                                   ("width", .literal(format(spec.rect.width))), ("height", .literal(format(spec.rect.height)))])),
+                ("rotation", .literal(format(spec.rotation))),
                 ("photoWidth", .int(photo.size.width)),
                 ("photoHeight", .int(photo.size.height)),
                 ("profile", .string(profile == nil ? "sRGB" : photo.info.profile.summary)),
                 ("framing", framingJSON(spec.framing)),
             ]).rendered())
         } else {
-            print("\(output.path): \(avatar.width)×\(avatar.height) \(shape == .circle ? "circle" : "square") from \(format(spec.rect.width))×\(format(spec.rect.height)) at \(format(spec.rect.minX)),\(format(spec.rect.minY))\(framingText(spec.framing))")
+            print("\(output.path): \(avatar.width)×\(avatar.height) \(shape == .circle ? "circle" : "square") from \(format(spec.rect.width))×\(format(spec.rect.height)) at \(format(spec.rect.minX)),\(format(spec.rect.minY))\(spec.rotation == 0 ? "" : " turned \(format(spec.rotation))°")\(framingText(spec.framing))")
         }
         return 0
     }

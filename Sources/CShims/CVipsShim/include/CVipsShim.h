@@ -77,6 +77,14 @@ int vf_vips_attach_profile(VipsImage *image, const void *data, size_t length);
 VipsImage *vf_vips_crop(VipsImage *image, int left, int top, int width, int height);
 /// Resamples by the given factors with a Lanczos-3 kernel, alpha premultiplied around it.
 VipsImage *vf_vips_resize(VipsImage *image, double hscale, double vscale);
+
+/// A `width` × `height` picture of `image` turned by `degrees` clockwise about the point
+/// (`cx`, `cy`) (continuous pixel coordinates: pixel (0, 0) spans 0…1), which lands in the
+/// middle of the result; bicubic, alpha premultiplied around the resampling. Outside the image
+/// is transparent when `transparent_outside`, else the nearest edge pixel repeated. The result
+/// always has an alpha band.
+VipsImage *vf_vips_turn(VipsImage *image, double degrees, double cx, double cy, int width, int height,
+                        int transparent_outside);
 /// Composites over an opaque colour, dropping alpha.
 /// The image composited over white, alpha dropped; grey becomes three equal bands (new reference).
 VipsImage *vf_vips_flatten_white(VipsImage *image);
