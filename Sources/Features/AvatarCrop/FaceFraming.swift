@@ -38,8 +38,10 @@ public enum FaceFraming {
     }
 
     /// The faces in `photo`, in its upright pixels, clearest first. Decodes a small copy (shrunk
-    /// on load), so it costs a fraction of opening the photo in full.
+    /// on load), so it costs a fraction of opening the photo in full; the detector's cascade
+    /// loads on another thread meanwhile.
     public static func faces(in photo: Photo) throws -> [DetectedFace] {
+        FaceDetector.preload()
         let size = photo.size
         let shortSide = min(size.width, size.height)
         let scale = min(1, Double(analysisShortSide) / Double(max(1, shortSide)))

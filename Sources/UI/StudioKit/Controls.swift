@@ -1,4 +1,5 @@
-internal import CGtk
+internal import CAdwaita
+internal import CGtk  // with CAdwaita: whichever module includes gtk.h first owns its enums in a whole-module build
 
 /// A line of text.
 @MainActor
