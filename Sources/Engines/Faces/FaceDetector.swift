@@ -44,11 +44,11 @@ extension Array where Element == DetectedFace {
 /// Finds frontal faces in pictures with OpenCV's Haar cascade detector and the
 /// `haarcascade_frontalface_alt2` cascade Debian's `opencv-data` ships (no model to download).
 ///
-/// Why this detector: measured on the same photos (a portrait placed at 40 random places and
-/// sizes in 12-megapixel landscapes, faces 8–20 % of the short side), the cascade found 38 to 40
-/// of 40 faces with no false face in a 457×342 copy in 20–30 ms, while dlib's HOG detector,
-/// whose smallest face is 80 pixels, needed a 1523×1142 copy and 130 ms for the same faces, with
-/// 16 false ones (BENCHMARKS.md, "Face detection").
+/// Why this detector: measured on the same pictures (a portrait placed at 40 random places and
+/// sizes in 12-megapixel landscapes, faces 8–20 % of the short side; one thread), this cascade
+/// found 38 of the 40 faces and no false face in a 457×342 copy in 54 ms, while dlib's HOG
+/// detector, whose smallest face is 80 pixels, needed a 1523×1142 copy and 145 ms to find all 40,
+/// with 16 false boxes (BENCHMARKS.md, "Faces in avatars and covers"; `scripts/face-detectors`).
 ///
 /// A detector is safe to share between threads (searches take turns on the one classifier);
 /// `shared()` loads the cascade once per process.
