@@ -11,7 +11,7 @@ import StudioKit
 /// Steps: `wait EVENT [SECONDS]` (until an event not yet waited for arrives), `wait-any EVENT…
 /// [SECONDS]`, `wait-hud PHASE`,
 /// `sleep SECONDS`, `screenshot PATH`, `press BUTTON`, `slider VALUE`, `drag-slider FROM TO`,
-/// `pan DX DY`, `zoom FACTOR X Y`, `scroll DY X Y`, `double-click`, `trim-start VALUE`,
+/// `pan DX DY`, `zoom FACTOR X Y`, `scroll DY X Y`, `double-click`, `straighten DEGREES` (the slider), `trim-start VALUE`,
 /// `trim-end VALUE`, `open-cover PATH`, `open-avatar PATH`, `open-trim PATH`, `open-camera`,
 /// `open-asset INDEX`, `info INDEX` (a grid item's info panel), `import PATH…`, `filter KIND`, `order newest|oldest`, `group TITLE`,
 /// `activate INDEX` (a media picker's grid item), `back`, `theme dark|light`, `toggle-theme`, `quit`,
@@ -178,6 +178,9 @@ final class Automation {
         case "double-click":
             let screen: AvatarPicker = try top()
             screen.reset()
+        case "straighten":
+            let screen: AvatarPicker = try top()
+            screen.straighten.value = try number(args, 0)
         default:
             try await runMore(command, args)
         }

@@ -98,7 +98,7 @@ public final class AvatarPicker: Component {
         straighten.name = "avatar-straighten"
         straighten.setAccessibleName("Straighten")
         straighten.setAccessibleDescription("Turns the photo up to 45 degrees either way")
-        straighten.expand()
+        straighten.expand(vertically: false)
         straighten.onChange { [unowned self] fine in
             guard !self.followingKeys else { return }
             self.session.setRotation(Double(self.quarterTurns) * 90 + fine)

@@ -123,5 +123,41 @@ extension StudioWindowTests {
             // Square avatars have no transparent corners.
             #expect(!avatar.hasAlpha || avatar[0, 0][avatar[0, 0].startIndex + 3] == 255)
         }
+
+        @Test("Straighten turns the photo on screen about the crop's centre; Done writes the turned avatar the CLI replays byte for byte")
+        func straighten() async throws {
+            let folder = TestPaths.scratchFolder("studio-straighten")
+            let photo = try StudioHarness.copy(media: "exif_orientation/Landscape_6.jpg", to: folder, as: "tilted.jpg")
+            let opened = folder.appendingPathComponent("opened.png").path
+            let turned = folder.appendingPathComponent("turned.png").path
+            let run = try await StudioHarness.run([
+                "wait avatar-ready",
+                "screenshot \(opened) editor",
+                "straighten 12",
+                "screenshot \(turned) editor",
+                "press done",
+                "wait avatar-saved",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--avatar", photo.path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let saved = try run.event("avatar-saved")
+            let spec = try CropSpec.parse(Data(try #require(saved["spec"] as? String).utf8))
+            #expect(spec.rotation == 12)
+            let specFile = folder.appendingPathComponent("spec.json")
+            try Data(spec.json().utf8).write(to: specFile)
+            let replay = folder.appendingPathComponent("replay.png")
+            let cli = try Subprocess.run(TestPaths.tool, ["avatar", photo.path, "--spec", specFile.path, "-o", replay.path])
+            #expect(cli.status == 0, "\(cli.stderr)")
+            let written = URL(fileURLWithPath: try #require(saved["path"] as? String))
+            #expect(try Data(contentsOf: written) == Data(contentsOf: replay))
+            // On screen the photo turned about the middle: the centre pixel stays (the crop's
+            // centre), a pixel far from it does not.
+            let before = try StudioHarness.pixels(of: URL(fileURLWithPath: opened))
+            let after = try StudioHarness.pixels(of: URL(fileURLWithPath: turned))
+            #expect(before.width == after.width && before.height == after.height)
+            func colour(_ picture: RasterImage, _ x: Int, _ y: Int) -> [Int] { picture[x, y].prefix(3).map(Int.init) }
+            let (cx, cy) = (before.width / 2, before.height / 2)
+            #expect(zip(colour(before, cx, cy), colour(after, cx, cy)).allSatisfy { abs($0 - $1) <= 12 })
+            #expect(before.bytes != after.bytes)
+        }
     }
 }
