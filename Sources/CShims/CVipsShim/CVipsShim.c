@@ -336,10 +336,22 @@ VipsImage *vf_vips_crop(VipsImage *image, int left, int top, int width, int heig
     return vips_extract_area(image, &out, left, top, width, height, NULL) == 0 ? out : NULL;
 }
 
+/// `premultiplied` (a reference this takes over) with its colour divided by alpha again and cast
+/// back to 8 bits: the end of every resampling done with premultiplied alpha.
+static VipsImage *unpremultiplied_uchar(VipsImage *premultiplied) {
+    VipsImage *post = NULL, *out = NULL;
+    int status = vips_unpremultiply(premultiplied, &post, NULL);
+    g_object_unref(premultiplied);
+    if (status != 0) return NULL;
+    status = vips_cast(post, &out, VIPS_FORMAT_UCHAR, NULL);
+    g_object_unref(post);
+    return status == 0 ? out : NULL;
+}
+
 VipsImage *vf_vips_turn(VipsImage *image, double degrees, double cx, double cy, int width, int height,
                         int transparent_outside) {
     const double radians = degrees * G_PI / 180.0, c = cos(radians), s = sin(radians);
-    VipsImage *opaque = NULL, *pre = NULL, *turned = NULL, *post = NULL, *out = NULL;
+    VipsImage *opaque = NULL, *pre = NULL, *turned = NULL;
     if (vips_image_hasalpha(image)) {
         g_object_ref(image);
         opaque = image;
@@ -365,12 +377,7 @@ VipsImage *vf_vips_turn(VipsImage *image, double degrees, double cx, double cy, 
     vips_area_unref(VIPS_AREA(area));
     vips_area_unref(VIPS_AREA(clear));
     if (status != 0) return NULL;
-    status = vips_unpremultiply(turned, &post, NULL);
-    g_object_unref(turned);
-    if (status != 0) return NULL;
-    status = vips_cast(post, &out, VIPS_FORMAT_UCHAR, NULL);
-    g_object_unref(post);
-    return status == 0 ? out : NULL;
+    return unpremultiplied_uchar(turned);
 }
 
 VipsImage *vf_vips_resize(VipsImage *image, double hscale, double vscale) {
@@ -380,17 +387,12 @@ VipsImage *vf_vips_resize(VipsImage *image, double hscale, double vscale) {
     }
     // Resample colour weighted by coverage, or transparent pixels bleed their (meaningless)
     // colour into the edge as a dark or light fringe.
-    VipsImage *pre = NULL, *scaled = NULL, *post = NULL;
+    VipsImage *pre = NULL, *scaled = NULL;
     if (vips_premultiply(image, &pre, NULL) != 0) return NULL;
     int status = vips_resize(pre, &scaled, hscale, "vscale", vscale, "kernel", VIPS_KERNEL_LANCZOS3, NULL);
     g_object_unref(pre);
     if (status != 0) return NULL;
-    status = vips_unpremultiply(scaled, &post, NULL);
-    g_object_unref(scaled);
-    if (status != 0) return NULL;
-    status = vips_cast(post, &out, VIPS_FORMAT_UCHAR, NULL);
-    g_object_unref(post);
-    return status == 0 ? out : NULL;
+    return unpremultiplied_uchar(scaled);
 }
 
 VipsImage *vf_vips_flatten_white(VipsImage *image) {

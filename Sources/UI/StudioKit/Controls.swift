@@ -1,5 +1,7 @@
+// CAdwaita too: whichever module includes gtk.h first owns GTK's enums in a release
+// (whole-module) build, and without it GTK_ORIENTATION_HORIZONTAL is not found there.
 internal import CAdwaita
-internal import CGtk  // with CAdwaita: whichever module includes gtk.h first owns its enums in a whole-module build
+internal import CGtk
 
 /// A line of text.
 @MainActor
