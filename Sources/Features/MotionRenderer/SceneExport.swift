@@ -85,9 +85,11 @@ public struct SceneExport {
     /// `MediaIOError.cancelled`, and nothing is left). Written beside the target and renamed.
     ///
     /// An MP4's frames are drawn by `drawingThreads` threads (nil: one per core, at most two),
-    /// each with its own renderer and layer tree, taking every n-th frame; the frames reach the
-    /// encoder in order, and each is a function of its time alone, so the file's bytes do not
-    /// depend on the number of threads.
+    /// each with its own renderer and layer tree, taking every n-th frame (`drawFrames`); the
+    /// frames reach the encoder in order, and each is a function of its time alone, so the
+    /// pictures encoded do not depend on the number of threads. (The H.264 bytes can still
+    /// differ between two encodes of the same pictures in one busy process: seen in tests, not
+    /// in separate `viewfinder animate` runs; x264's cause not found yet.)
     public func write(to url: URL, as format: Format, progress: Progress, drawingThreads: Int? = nil) throws {
         progress.totalUnitCount = Int64(frameCount)
         let fps = self.fps
@@ -110,45 +112,53 @@ public struct SceneExport {
             try writer.finish()
         case .mp4:
             let writer = try VideoWriter(url: url, size: size, framesPerSecond: Int32(fps), keyframeInterval: Int32(fps * 2), bFrames: 2)
-            // Draw the next frames on other threads while this one encodes (a few frames ahead
-            // at most), so drawing and x264 keep both cores busy. Two drawers take alternate
-            // frames (each tree moves forward in time only) and convert each straight from
-            // their canvas to the encoder's 4:2:0 (no copy, no RGB picture, no scaler); this
-            // thread hands them to x264 in order.
-            let planar = writer.takesPlanarPictures
-            let count = frameCount
-            let lanes = max(1, min(drawingThreads ?? min(2, ProcessInfo.processInfo.activeProcessorCount), count))
-            let pipes = (0..<lanes).map { _ in FramePipe<Frame>(capacity: lanes > 1 ? 2 : 4) }
-            defer { for pipe in pipes { pipe.close() } }
-            for lane in 0..<lanes {
-                let pipe = pipes[lane]
-                let renderer = lane == 0 ? self.renderer : LayerRenderer(imageDirectory: self.renderer.imageDirectory, maxImageSize: self.renderer.maxImageSize)
-                let job = Lent((export: self, tree: scene.makeLayerTree(), renderer: renderer))
-                let drawer = Thread {
-                    for i in Swift.stride(from: lane, to: count, by: lanes) {
-                        if progress.isCancelled || pipe.isClosed { break }
-                        pipe.put(Result {
-                            let (export, tree, renderer) = job.value
-                            return planar ? .planar(try export.planarFrame(of: tree, at: time(i), by: renderer))
-                                          : .rgb(try export.frame(of: tree, at: time(i), by: renderer))
-                        })
-                    }
-                    pipe.close()
-                }
-                drawer.start()
-            }
-            var written = 0
-            while written < count, let next = pipes[written % lanes].take() {
-                if progress.isCancelled { throw MediaIOError.cancelled }
-                switch try next.get() {
+            try drawFrames(planar: writer.takesPlanarPictures, progress: progress, drawingThreads: drawingThreads) { frame in
+                switch frame {
                 case .planar(let picture): try writer.append(picture)
                 case .rgb(let picture): try writer.append(picture)
                 }
-                written += 1
-                progress.completedUnitCount = Int64(written)
             }
             if progress.isCancelled { throw MediaIOError.cancelled }
             try writer.finish()
+        }
+    }
+
+    /// Draws every frame, in order, handing each to `take` on this thread, while
+    /// `drawingThreads` threads (nil: one per core, at most two) draw the next ones ahead: each
+    /// with its own renderer and layer tree, taking every n-th frame (each tree moves forward in
+    /// time only), converting straight from its canvas to 4:2:0 when `planar` (no copy, no RGB
+    /// picture, no scaler). `progress` counts the frames taken; cancelling stops before the next.
+    func drawFrames(planar: Bool, progress: Progress, drawingThreads: Int? = nil,
+                    take: (Frame) throws -> Void) throws {
+        let fps = self.fps
+        let time: @Sendable (Int) -> Double = { Double($0) / Double(fps) }
+        let count = frameCount
+        let lanes = max(1, min(drawingThreads ?? min(2, ProcessInfo.processInfo.activeProcessorCount), count))
+        let pipes = (0..<lanes).map { _ in FramePipe<Frame>(capacity: lanes > 1 ? 2 : 4) }
+        defer { for pipe in pipes { pipe.close() } }
+        for lane in 0..<lanes {
+            let pipe = pipes[lane]
+            let renderer = lane == 0 ? self.renderer : LayerRenderer(imageDirectory: self.renderer.imageDirectory, maxImageSize: self.renderer.maxImageSize)
+            let job = Lent((export: self, tree: scene.makeLayerTree(), renderer: renderer))
+            let drawer = Thread {
+                for i in Swift.stride(from: lane, to: count, by: lanes) {
+                    if progress.isCancelled || pipe.isClosed { break }
+                    pipe.put(Result {
+                        let (export, tree, renderer) = job.value
+                        return planar ? .planar(try export.planarFrame(of: tree, at: time(i), by: renderer))
+                                      : .rgb(try export.frame(of: tree, at: time(i), by: renderer))
+                    })
+                }
+                pipe.close()
+            }
+            drawer.start()
+        }
+        var taken = 0
+        while taken < count, let next = pipes[taken % lanes].take() {
+            if progress.isCancelled { throw MediaIOError.cancelled }
+            try take(try next.get())
+            taken += 1
+            progress.completedUnitCount = Int64(taken)
         }
     }
 }
