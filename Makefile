@@ -51,6 +51,15 @@ install: release
 	install -Dm644 data/$(APP_ID).desktop "$(DESTDIR)$(PREFIX)/share/applications/$(APP_ID).desktop"
 	install -Dm644 data/icons/$(APP_ID).svg "$(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	install -Dm644 data/viewfinder.thumbnailer "$(DESTDIR)$(PREFIX)/share/thumbnailers/viewfinder.thumbnailer"
+	@# Manual pages and shell completions, made by the programs from their own option tables.
+	install -d "$(DESTDIR)$(PREFIX)/share/man/man1" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" \
+		"$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
+	for program in viewfinder viewfinder-studio; do \
+		.build/release/$$program --man > "$(DESTDIR)$(PREFIX)/share/man/man1/$$program.1" && \
+		.build/release/$$program --completions bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$program" && \
+		.build/release/$$program --completions zsh > "$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_$$program" && \
+		.build/release/$$program --completions fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$program.fish" || exit 1; \
+	done
 	@# The desktop's caches are refreshed for a live install, not when staging into DESTDIR.
 	@if [ -z "$(DESTDIR)" ]; then \
 		gtk4-update-icon-cache -q -t -f "$(PREFIX)/share/icons/hicolor" 2>/dev/null || true; \
@@ -62,6 +71,10 @@ uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/share/applications/$(APP_ID).desktop"
 	rm -f "$(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	rm -f "$(DESTDIR)$(PREFIX)/share/thumbnailers/viewfinder.thumbnailer"
+	for program in viewfinder viewfinder-studio; do \
+		rm -f "$(DESTDIR)$(PREFIX)/share/man/man1/$$program.1" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$program" \
+			"$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_$$program" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$program.fish"; \
+	done
 
 bench:
 	@scripts/install-deps --bench

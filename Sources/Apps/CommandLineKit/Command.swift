@@ -17,6 +17,9 @@ public protocol Command {
     static var discussion: String { get }
     /// Positional arguments: the minimum and maximum count.
     static var positionalCount: ClosedRange<Int> { get }
+    /// The words the first positional argument may be (a command's own subcommands, such as
+    /// `library import`), for shell completion; empty when it is a file or free text.
+    static var verbs: [String] { get }
     /// Does the work; returns the exit status.
     static func run(_ arguments: ParsedArguments) throws -> Int32
 }
@@ -27,11 +30,17 @@ extension Command {
     /// No extra paragraphs.
     public static var discussion: String { "" }
 
+    /// No subcommands.
+    public static var verbs: [String] { [] }
+
+    /// Every option the parser knows for this command, `--help` included.
+    public static var allOptions: [OptionSpec] { options + [OptionSpec("help", short: "h", help: "Show this help.")] }
+
     /// The `--help` text: usage line, summary, discussion and one aligned line per option.
     public static var usage: String {
         var text = "usage: \(toolName) \(name) \(synopsis)\n\n\(summary)\n"
         if !discussion.isEmpty { text += "\n\(discussion)\n" }
-        text += "\noptions:\n" + OptionSpec.helpLines(options + [OptionSpec("help", short: "h", help: "Show this help.")])
+        text += "\noptions:\n" + OptionSpec.helpLines(allOptions)
         return text
     }
 

@@ -1,5 +1,6 @@
 import CommandLineKit
 import Foundation
+import ViewfinderCore
 
 /// What `viewfinder-studio` was asked to do, read with the CLI's own parser (CommandLineKit).
 struct StudioOptions {
@@ -20,6 +21,9 @@ struct StudioOptions {
 
     enum Parsed {
         case run(StudioOptions), help, version
+        /// `--man` / `--completions SHELL`: the manual page or a completion script.
+        case manual
+        case completions(ShellCompletion)
         /// `pick KIND …`: one picker for another program.
         case pick(PickRequest, StudioOptions)
         case pickHelp
@@ -41,8 +45,39 @@ struct StudioOptions {
         OptionSpec("light", help: "Start with the light theme (default: as the desktop prefers)."),
         OptionSpec("script", value: "FILE", help: "Play the user actions in FILE, one per line, printing what happens as JSON lines (the tests' driver)."),
         OptionSpec("version", help: "Show the version."),
+        OptionSpec("man", help: "Print the manual page (roff; 'viewfinder-studio --man | man -l -' shows it)."),
+        OptionSpec("completions", value: "SHELL", help: "Print the completion script for bash, zsh or fish."),
         OptionSpec("help", short: "h", help: "Show this help."),
     ]
+
+    /// The app, its options and `pick`'s, for the manual page and the completions.
+    static var reference: ProgramReference {
+        let pickOptions = PickRequest.Kind.allCases.flatMap { PickRequest.options[$0] ?? [] } + PickRequest.common
+            + [OptionSpec("help", short: "h", help: "Show pick's help.")]
+        var seen = Set<String>()
+        let pick = ProgramReference.Entry(
+            name: "pick", summary: "Open one picker in its own window for another program, and print the result as JSON.",
+            synopsis: "media|cover|avatar|photo|video [OPTIONS] [FILE]",
+            discussion: """
+            Cancelled (Back, Escape, the window closed): nothing on standard output, exit 3. An error: \
+            one line on standard error, exit 1. Bad usage: exit 2. 'viewfinder-studio pick --help' lists \
+            each kind's options and the JSON it prints.
+            """,
+            options: pickOptions.filter { seen.insert($0.name).inserted },
+            verbs: PickRequest.Kind.allCases.map(\.rawValue))
+        return ProgramReference(
+            name: "viewfinder-studio", summary: "the Viewfinder desktop app, and pickers for other programs",
+            synopsis: ["[OPTIONS]", "pick media|cover|avatar|photo|video [OPTIONS] [FILE]"],
+            description: """
+            Viewfinder Studio browses and imports into the photo library, takes photos and videos, chooses \
+            a video's cover frame (and saves it into the video), plays a Live Photo and chooses its key \
+            photo, crops an avatar (starting on the face, with straightening), trims a video, with \
+            progress that can be cancelled.
+            """,
+            version: ViewfinderVersion.current, options: options, commands: [pick],
+            exitStatus: "0 when the app (or a pick) ended normally; 1 on an error; 2 for bad usage; 3 when a pick was cancelled.",
+            seeAlso: ["viewfinder(1)"])
+    }
 
     static var usage: String {
         """
@@ -74,6 +109,13 @@ struct StudioOptions {
                                          positionalCount: 0...0, command: "viewfinder-studio")
         if parsed.wantsHelp { return .help }
         if parsed.flag("version") { return .version }
+        if parsed.flag("man") { return .manual }
+        if let shell = parsed.value("completions") {
+            guard let completion = ShellCompletion(rawValue: shell) else {
+                throw UsageError(message: "--completions takes bash, zsh or fish, not '\(shell)'", command: nil)
+            }
+            return .completions(completion)
+        }
         var result = StudioOptions()
         result.library = parsed.value("library").map { URL(fileURLWithPath: $0) }
         result.device = parsed.value("device")

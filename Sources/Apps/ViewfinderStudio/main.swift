@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import MediaIO
 import StudioKit
@@ -26,6 +27,12 @@ case .help:
     exit(0)
 case .version:
     print("viewfinder-studio \(Studio.version)")
+    exit(0)
+case .manual:
+    print(ManualPage.render(StudioOptions.reference), terminator: "")
+    exit(0)
+case .completions(let shell):
+    print(shell.script(for: StudioOptions.reference), terminator: "")
     exit(0)
 case .pickHelp:
     print(PickRequest.usage, terminator: "")

@@ -29,7 +29,38 @@ enum ViewfinderTool {
             text += "  " + command.name.padding(toLength: 12, withPad: " ", startingAt: 0) + command.summary + "\n"
         }
         text += "\nRun 'viewfinder COMMAND --help' for a command's options.\n"
+        text += "\noptions:\n" + OptionSpec.helpLines(toolOptions)
         return text
+    }
+
+    /// The options taken without a command.
+    static let toolOptions = [
+        OptionSpec("help", short: "h", help: "Show this help ('viewfinder help COMMAND': a command's)."),
+        OptionSpec("version", help: "Show the version."),
+        OptionSpec("man", help: "Print this manual page (roff; 'viewfinder --man | man -l -' shows it)."),
+        OptionSpec("completions", value: "SHELL", help: "Print the completion script for bash, zsh or fish."),
+    ]
+
+    /// The program, its options and its commands, for the manual page and the completions.
+    static var reference: ProgramReference {
+        ProgramReference(
+            name: "viewfinder", summary: "frame-exact video covers, avatars, a photo library, cameras and animations",
+            synopsis: ["COMMAND [OPTIONS] [ARGUMENTS]", "--help | --version | --man | --completions SHELL"],
+            description: """
+            Viewfinder picks frame-exact video covers and filmstrips, converts and trims video to MP4, cuts \
+            avatars from photos (starting on the face), keeps a photo library, captures from cameras and \
+            renders animations. Every command prints what it wrote; --json, where offered, prints it as JSON.
+
+            The desktop app, with the same parts as components other programs can call as pickers, is \
+            viewfinder-studio.
+            """,
+            version: version, options: toolOptions, commands: commands.map(ProgramReference.Entry.init),
+            exitStatus: """
+            0 when the command succeeded; 1 when it failed (the reason is one line on standard error, \
+            and nothing half-written is left); 2 for bad usage; 130 when interrupted (Ctrl-C), 143 when \
+            terminated, after removing what was being written.
+            """,
+            seeAlso: ["viewfinder-studio(1)", "ffmpeg(1)"])
     }
 
     static func standardError(_ text: String) {
@@ -54,6 +85,16 @@ enum ViewfinderTool {
             return 0
         case "--version":
             print("viewfinder \(version)")
+            return 0
+        case "--man":
+            print(ManualPage.render(reference), terminator: "")
+            return 0
+        case "--completions":
+            guard argv.count == 2, let shell = ShellCompletion(rawValue: argv[1]) else {
+                standardError("viewfinder: --completions takes bash, zsh or fish\nusage: viewfinder --completions bash|zsh|fish")
+                return 2
+            }
+            print(shell.script(for: reference), terminator: "")
             return 0
         default:
             break

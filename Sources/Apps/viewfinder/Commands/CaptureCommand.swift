@@ -11,6 +11,7 @@ enum CaptureCommand: Command {
     static let summary = "Take a photo or record a video from a camera (or the virtual test camera)."
     static let synopsis = "photo|video [--device ID|virtual] [--size WxH] [--quality high|medium|low] [--max-duration S] [--microphone NAME|virtual|none] [--flash off|on|auto|torch] (-o OUT | --save [--library DIR])"
     static let positionalCount = 1...1
+    static let verbs = ["photo", "video"]
     static let options = [
         OptionSpec("device", value: "ID", help: "A /dev/video* path, or virtual (default: the first camera)."),
         OptionSpec("size", value: "WxH", help: "Picture size (default: the camera's first)."),

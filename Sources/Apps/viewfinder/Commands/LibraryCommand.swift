@@ -24,6 +24,7 @@ enum LibraryCommand: Command {
            check [--verify] [--rebuild]
     """
     static let positionalCount = 1...10_000
+    static let verbs = ["init", "import", "list", "albums", "album", "thumbnail", "cover", "export", "delete", "check"]
     static let options = [
         OptionSpec("library", value: "DIR", help: "The library folder (default $VIEWFINDER_LIBRARY, else $XDG_DATA_HOME/viewfinder/Library)."),
         OptionSpec("album", value: "A", help: "import: also add to this album; list: only this album."),
