@@ -1,6 +1,7 @@
 import CommandLineKit
 import Capture
 import Foundation
+import Imaging
 import MediaIO
 import MediaLibrary
 import ViewfinderCore
@@ -9,7 +10,7 @@ import ViewfinderCore
 enum CaptureCommand: Command {
     static let name = "capture"
     static let summary = "Take a photo or record a video from a camera (or the virtual test camera)."
-    static let synopsis = "photo|video [--device ID|virtual] [--size WxH] [--quality high|medium|low] [--max-duration S] [--microphone NAME|virtual|none] [--flash off|on|auto|torch] (-o OUT | --save [--library DIR])"
+    static let synopsis = "photo|video [--device ID|virtual] [--size WxH] [--quality high|medium|low] [--max-duration S] [--microphone NAME|virtual|none] [--flash off|on|auto|torch] (-o OUT | --save [--library DIR]) [--json]"
     static let positionalCount = 1...1
     static let verbs = ["photo", "video"]
     static let options = [
@@ -23,6 +24,7 @@ enum CaptureCommand: Command {
         OptionSpec("save", help: "Store the result in the library's Captures instead of a file."),
         OptionSpec("library", value: "DIR", help: "With --save: the library folder."),
         OptionSpec("quiet", short: "q", help: "video: no progress display."),
+        OptionSpec("json", help: "Print what was captured as JSON: the file as 'viewfinder info --json' describes it, or its library id."),
     ]
     static let discussion = """
         Ctrl-C ends a recording cleanly: the file is finished and playable. SIGTERM stops it and throws it away: \
@@ -30,6 +32,13 @@ enum CaptureCommand: Command {
         (a one-line note says so), while a named microphone that cannot be opened is an error. Photos record when \
         they were taken (EXIF).
         """
+
+    /// The captured file as `info --json` describes it.
+    private static func describe(_ url: URL) throws -> JSONValue {
+        let bytes = try checkReadableMediaFile(url)
+        if let image = try? ImageInfo.probe(url) { return InfoCommand.photoJSON(image, url: url, bytes: bytes) }
+        return InfoCommand.videoJSON(try probeMedia(at: url))
+    }
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let what = arguments.positionals[0]
@@ -92,14 +101,18 @@ enum CaptureCommand: Command {
                 try record(session, to: target, quality: quality, maxDuration: maxDuration, quiet: arguments.flag("quiet"))
             }
         }
+        var result: [(String, JSONValue)] = [("kind", .string(what)), ("device", .string(device.id))]
         if save {
             let folder = arguments.value("library").map { URL(fileURLWithPath: $0) } ?? MediaLibrary.defaultLocation()
             let library = try MediaLibrary(folder: folder)
             let asset = try library.importFile(target, move: true, source: .capture).asset
-            print("\(folder.path): saved to Captures as \(asset.id)")
+            result += [("library", .string(folder.path)), ("id", .integer(asset.id))]
+            if !arguments.flag("json") { print("\(folder.path): saved to Captures as \(asset.id)") }
         } else {
-            print(target.path)
+            result += [("output", .string(target.path)), ("file", try describe(target))]
+            if !arguments.flag("json") { print(target.path) }
         }
+        if arguments.flag("json") { print(JSONValue.object(JSONObject(result)).rendered()) }
         return 0
     }
 

@@ -21,7 +21,7 @@ enum LibraryCommand: Command {
            cover ID (--at TIME|best | --clear)
            export ID -o OUT [--strip-location]
            delete ID
-           check [--verify] [--rebuild]
+           check [--verify] [--rebuild] [--json]
     """
     static let positionalCount = 1...10_000
     static let verbs = ["init", "import", "list", "albums", "album", "thumbnail", "cover", "export", "delete", "check"]
@@ -41,7 +41,7 @@ enum LibraryCommand: Command {
         OptionSpec("thumbnail-size", value: "N", help: "import: also make the N×N grid thumbnail (default 256, 0 = none)."),
         OptionSpec("timing", help: "list: report on stderr how long the catalogue query took."),
         OptionSpec("quiet", short: "q", help: "import: no progress display."),
-        OptionSpec("json", help: "import, list, albums: print JSON."),
+        OptionSpec("json", help: "import, list, albums, check: print JSON (the other subcommands print one line and refuse it)."),
         OptionSpec("strip-location", help: "export: without the location (a photo's GPS and place names, a video's ISO 6709 keys and ©xyz); nothing else changes."),
         OptionSpec("verify", help: "check: also re-hash every original and report any whose content changed."),
         OptionSpec("rebuild", help: "check: catalogue again the originals the catalogue no longer lists (instead of removing them)."),
@@ -81,6 +81,10 @@ enum LibraryCommand: Command {
             guard count.contains(words.count) else {
                 throw UsageError(message: "library \(verb): wrong number of arguments", command: name)
             }
+        }
+        let speaksJSON: Set = ["import", "list", "albums", "check"]
+        if arguments.flag("json"), !speaksJSON.contains(verb) {
+            throw UsageError(message: "library \(verb) prints one line; --json is for import, list, albums and check", command: name)
         }
         switch verb {
         case "init":
@@ -166,14 +170,29 @@ enum LibraryCommand: Command {
         case "check":
             try expect(0...0)
             let repair = !library.isReadOnly
+            let json = arguments.flag("json")
+            var rebuilt: [(String, JSONValue)] = []
             if arguments.flag("rebuild") {
                 let (catalogued, failed) = try library.rebuildCatalogue()
-                for asset in catalogued { print("\(asset.id)\tcatalogued\t\(asset.originalFilename.printable())") }
                 for failure in failed { ViewfinderTool.standardError("viewfinder: \(failure.description.printable()) (left in place)") }
-                print("\(folder.path.printable()): \(catalogued.count) original\(catalogued.count == 1 ? "" : "s") catalogued again"
-                      + (failed.isEmpty ? "" : ", \(failed.count) could not be (left in place)"))
+                if json {
+                    rebuilt = [("catalogued", .array(catalogued.map { .object([("id", .integer($0.id)), ("file", .string($0.originalFilename))]) })),
+                               ("notCatalogued", .array(failed.map { .string($0.description) }))]
+                } else {
+                    for asset in catalogued { print("\(asset.id)\tcatalogued\t\(asset.originalFilename.printable())") }
+                    print("\(folder.path.printable()): \(catalogued.count) original\(catalogued.count == 1 ? "" : "s") catalogued again"
+                          + (failed.isEmpty ? "" : ", \(failed.count) could not be (left in place)"))
+                }
             }
             let report = try library.check(repair: repair, verify: arguments.flag("verify"))
+            if json {
+                print(checkJSON(report, folder: folder, repaired: repair, rebuilt: rebuilt).rendered())
+                if report.needsAttention {
+                    ViewfinderTool.standardError("viewfinder: the library at \(folder.path) has damage a repair cannot fix")
+                    return 1
+                }
+                return report.isClean || repair ? 0 : 1
+            }
             return printCheck(report, folder: folder, repaired: repair)
         default:
             throw UsageError(message: "unknown library command '\(verb)'", command: name)
@@ -283,6 +302,31 @@ enum LibraryCommand: Command {
 
     /// Prints what `check` found; exit 1 when damage remains that needs a person (or, on a
     /// read-only library, when anything is wrong).
+    /// `check --json`: what the check found (and, unless the library is read-only, removed),
+    /// field by field; `rebuilt` adds what `--rebuild` catalogued again.
+    private static func checkJSON(_ report: CheckReport, folder: URL, repaired: Bool, rebuilt: [(String, JSONValue)]) -> JSONValue {
+        func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
+        func ids(_ values: [Int64]) -> JSONValue { .array(values.map(JSONValue.integer)) }
+        func damages(_ values: [CheckReport.Damage]) -> JSONValue {
+            .array(values.map { .object([("id", .integer($0.id)), ("reason", .string($0.reason))]) })
+        }
+        return .object(JSONObject([
+            ("library", .string(folder.path)),
+            ("consistent", .bool(report.isClean)),
+            ("repaired", .bool(repaired && !report.isClean)),
+            ("needsAttention", .bool(report.needsAttention)),
+            ("orphanFiles", strings(report.orphanFiles)),
+            ("missingFiles", ids(report.missingFiles)),
+            ("missingMotions", ids(report.missingMotions)),
+            ("partialImports", .int(report.partialImports)),
+            ("partialThumbnails", .int(report.partialThumbnails)),
+            ("damagedRows", damages(report.damagedRows)),
+            ("corruptOriginals", damages(report.corruptOriginals)),
+            ("foreignEntries", strings(report.foreignEntries)),
+            ("unaccountedOriginals", strings(report.unaccountedOriginals)),
+        ] + rebuilt))
+    }
+
     private static func printCheck(_ report: CheckReport, folder: URL, repaired: Bool) -> Int32 {
         if report.isClean {
             print("\(folder.path): consistent")

@@ -7,13 +7,14 @@ import ViewfinderCore
 enum SampleCommand: Command {
     static let name = "sample"
     static let summary = "Make a sample clip whose frames show their own number (for demos and tests)."
-    static let synopsis = "-o OUT.mp4 [--seconds S] [--size WxH] [--fps N]"
+    static let synopsis = "-o OUT.mp4 [--seconds S] [--size WxH] [--fps N] [--json]"
     static let positionalCount = 0...0
     static let options = [
         OptionSpec("output", short: "o", value: "OUT", help: "The MP4 file to write."),
         OptionSpec("seconds", value: "S", help: "Length in whole seconds, 1-600 (default 6)."),
         OptionSpec("size", value: "WxH", help: "Picture size, even numbers (default 640x360)."),
         OptionSpec("fps", value: "N", help: "Frames per second, 1-120 (default 30)."),
+        OptionSpec("json", help: "Print what was written as JSON."),
     ]
     static let discussion = """
     Each frame carries its index twice: as large digits, and as a 14-bit bar across the top
@@ -40,7 +41,19 @@ enum SampleCommand: Command {
             try writer.append(FrameIndexPattern.render(index: index, size: size))
         }
         try writer.finish()
-        print("\(output.path): \(seconds * fps) frames, \(size.width)×\(size.height) at \(fps) fps (\(writer.encoderName))")
+        if arguments.flag("json") {
+            print(JSONValue.object([
+                ("output", .string(output.path)),
+                ("frames", .int(seconds * fps)),
+                ("width", .int(size.width)),
+                ("height", .int(size.height)),
+                ("fps", .int(fps)),
+                ("duration", .int(seconds)),
+                ("encoder", .string(writer.encoderName)),
+            ]).rendered())
+        } else {
+            print("\(output.path): \(seconds * fps) frames, \(size.width)×\(size.height) at \(fps) fps (\(writer.encoderName))")
+        }
         return 0
     }
 }
