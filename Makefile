@@ -44,7 +44,8 @@ demo: release
 studio: release
 	.build/release/viewfinder-studio $(STUDIO_ARGS)
 
-# Installs both programs, the .desktop file, the icon and the video thumbnailer entry under $(DESTDIR)$(PREFIX).
+# Installs both programs, their manual pages and shell completions, the .desktop file, the icon and
+# the video thumbnailer entry under $(DESTDIR)$(PREFIX).
 install: release
 	install -Dm755 .build/release/viewfinder "$(DESTDIR)$(PREFIX)/bin/viewfinder"
 	install -Dm755 .build/release/viewfinder-studio "$(DESTDIR)$(PREFIX)/bin/viewfinder-studio"
