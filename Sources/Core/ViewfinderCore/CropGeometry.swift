@@ -97,10 +97,7 @@ public struct CropGeometry: Sendable, Hashable {
     /// The crop's bounding box, in screen points, in the photo's own (unturned) axes, when the
     /// photo is turned by `rotation` degrees (see `minimumZoom(at:)`).
     public func extent(at rotation: Double) -> Size {
-        guard !isRound, rotation.isFinite, rotation.truncatingRemainder(dividingBy: 360) != 0 else { return cropSize }
-        let radians = rotation * .pi / 180
-        let (c, s) = (abs(cos(radians)), abs(sin(radians)))
-        return Size(width: cropSize.width * c + cropSize.height * s, height: cropSize.width * s + cropSize.height * c)
+        isRound ? cropSize : cropSize.boundingSize(turnedBy: rotation)
     }
 
     /// The zoom the editor opens at: the whole photo fits in the viewport, unless that would leave

@@ -51,6 +51,15 @@ public struct Size: Sendable, Hashable, Codable, CustomStringConvertible {
     /// No width and no height.
     public static let zero = Size(width: 0, height: 0)
 
+    /// The size of the upright box around a rectangle of this size turned by `degrees`:
+    /// (w|cos θ| + h|sin θ|) × (w|sin θ| + h|cos θ|); itself for whole turns or non-numbers.
+    public func boundingSize(turnedBy degrees: Double) -> Size {
+        guard degrees.isFinite, degrees.truncatingRemainder(dividingBy: 360) != 0 else { return self }
+        let radians = degrees * .pi / 180
+        let (c, s) = (abs(cos(radians)), abs(sin(radians)))
+        return Size(width: width * c + height * s, height: width * s + height * c)
+    }
+
     /// Width divided by height (infinite or NaN when the height is zero).
     public var aspectRatio: Double { width / height }
 

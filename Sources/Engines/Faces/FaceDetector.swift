@@ -82,13 +82,18 @@ public final class FaceDetector: @unchecked Sendable {
     public init(cascadeAt url: URL) throws(FaceDetectionError) {
         var error = [CChar](repeating: 0, count: 256)
         guard let handle = vf_face_detector_open(url.path, &error, error.count) else {
-            throw .cascadeUnreadable(path: url.path, reason: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw .cascadeUnreadable(path: url.path, reason: Self.text(error))
         }
         self.handle = handle
     }
 
     deinit {
         vf_face_detector_close(handle)
+    }
+
+    /// The NUL-terminated reason the shim wrote into `buffer`.
+    private static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The detector with the system's cascade, loaded on first use and kept: the first place in
@@ -139,7 +144,7 @@ public final class FaceDetector: @unchecked Sendable {
                                   &found, Int32(found.count), &error, error.count)
         }
         guard count >= 0 else {
-            throw .searchFailed(reason: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw .searchFailed(reason: Self.text(error))
         }
         return found.prefix(min(Int(count), found.count))
             .map { DetectedFace(bounds: Rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height), votes: Int($0.votes)) }

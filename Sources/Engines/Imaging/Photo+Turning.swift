@@ -23,10 +23,9 @@ extension Photo {
         // Output pixels per photo pixel, and the turned crop's bounding box in the photo, with
         // four output pixels more on each side for the resampling kernels.
         let scale = Double(output.width) / rect.width
-        let radians = turn * .pi / 180
-        let (c, s) = (abs(cos(radians)), abs(sin(radians)))
         let margin = 4 / scale
-        let half = (x: (rect.width * c + rect.height * s) / 2 + margin, y: (rect.width * s + rect.height * c) / 2 + margin)
+        let box = rect.size.boundingSize(turnedBy: turn)
+        let half = (x: box.width / 2 + margin, y: box.height / 2 + margin)
         let photo = (width: Double(size.width), height: Double(size.height))
         let left = max(0, (rect.midX - half.x).rounded(.down)), top = max(0, (rect.midY - half.y).rounded(.down))
         let right = min(photo.width, (rect.midX + half.x).rounded(.up)), bottom = min(photo.height, (rect.midY + half.y).rounded(.up))
