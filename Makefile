@@ -7,8 +7,19 @@ STUDIO_ARGS ?= --device virtual
 APP_ID := org.viewfinder.Studio
 # How long `make fuzz` runs each fuzz target, in seconds.
 FUZZ_SECONDS ?= 60
+# `make test` ends with the package checks (the .deb installed into a fresh Debian root, and the
+# README's samples built against a version tag): about 10 minutes. SKIP_PACKAGE_CHECKS=1 skips
+# them on a developer's machine, and says so; CI runs them.
+SKIP_PACKAGE_CHECKS ?=
+# Release builds link the Swift runtime into each program, so they run where no toolchain is
+# installed (start-up and size both ways: BENCHMARKS.md), with no $$ORIGIN runpath (they load no
+# library of their own), linking only the libraries they use, symbols bound at start (hardening).
+# Only the two programs: the test support target needs the Testing module, which the static
+# runtime does not have.
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xlinker --as-needed -Xlinker -z -Xlinker now
+RELEASE_BUILD = $(SWIFT) build $(RELEASE_FLAGS) --product viewfinder && $(SWIFT) build $(RELEASE_FLAGS) --product viewfinder-studio
 
-.PHONY: all deps build release test test-loaded fuzz demo studio install uninstall bench clean
+.PHONY: all deps build release test test-loaded package-checks fuzz demo studio install uninstall deb docs bench clean
 
 all: build
 
@@ -18,12 +29,26 @@ deps:
 build: deps
 	$(SWIFT) build
 
-release: deps
-	$(SWIFT) build -c release
+# Builds the programs only: the libraries they link, not the test tools.
+release:
+	@scripts/install-deps --build
+	$(RELEASE_BUILD)
 
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@if [ -n "$(SKIP_PACKAGE_CHECKS)" ]; then \
+		echo "make test: package checks SKIPPED (SKIP_PACKAGE_CHECKS=$(SKIP_PACKAGE_CHECKS)): the .deb in a fresh root and the README samples were not checked"; \
+	else \
+		$(MAKE) --no-print-directory package-checks; \
+	fi
+
+# The .deb installed with apt into a fresh Debian root (no Swift there) and run; the README's Swift
+# samples built as a separate package that depends on this one by version, and run.
+package-checks: deb
+	@scripts/install-deps --package
+	@scripts/check-package "dist/viewfinder_$$(scripts/version)_$$(dpkg --print-architecture).deb"
+	@SWIFT="$(SWIFT)" scripts/check-readme-samples
 
 # The timing-sensitive suites again with two busy loops per core beside them (after `test`,
 # whose build it reuses; it does not run the whole suite again).
@@ -77,13 +102,19 @@ uninstall:
 			"$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_$$program" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$program.fish"; \
 	done
 
+# dist/viewfinder_VERSION_ARCH.deb: the programs, desktop entry, icon, thumbnailer, manual pages
+# and completions, with the libraries they link as Depends (dpkg-shlibdeps).
+deb: release
+	@scripts/install-deps --package
+	@scripts/make-deb
+
 bench:
 	@scripts/install-deps --bench
-	$(SWIFT) build -c release
+	$(RELEASE_BUILD)
 	@scripts/bench
 	@scripts/bench-studio
 	@scripts/bench-studio-hud
 
 clean:
 	$(SWIFT) package clean
-	rm -rf "$(DEMO_DIR)" bench-output
+	rm -rf "$(DEMO_DIR)" bench-output dist

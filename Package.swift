@@ -4,21 +4,6 @@ import PackageDescription
 // Layers (see ../shared/design.md), one folder each under Sources/: Core → CShims → Engines →
 // Features → UI → Apps. Targets keep their names; `path:` says which layer each lives in.
 // Dependencies only point down.
-/// glib's headers live in an architecture-specific folder on Debian.
-let glibIncludeFlags = ["-I/usr/include/glib-2.0"]
-    + ["x86_64", "aarch64", "arm", "i386", "powerpc64le", "s390x", "riscv64"].map {
-        "-I/usr/lib/\($0)-linux-gnu/glib-2.0/include"
-    }
-
-/// GTK 4's header folders (what `pkg-config --cflags gtk4` lists, minus the flags SwiftPM refuses).
-let gtkIncludeFlags: SwiftSetting = .unsafeFlags(
-    (["gtk-4.0", "libadwaita-1", "pango-1.0", "harfbuzz", "freetype2", "libpng16", "fribidi", "cairo", "pixman-1",
-      "gdk-pixbuf-2.0", "graphene-1.0"].map { "-I/usr/include/\($0)" } + glibIncludeFlags
-        + ["x86_64", "aarch64", "arm", "i386", "powerpc64le", "s390x", "riscv64"].map {
-            "-I/usr/lib/\($0)-linux-gnu/graphene-1.0/include"
-        }).flatMap { ["-Xcc", $0] }
-)
-
 let package = Package(
     name: "Viewfinder",
     platforms: [.macOS(.v14)],
@@ -36,6 +21,9 @@ let package = Package(
         .library(name: "Faces", targets: ["Faces"]),
         .library(name: "MediaLibrary", targets: ["MediaLibrary"]),
         .library(name: "Capture", targets: ["Capture"]),
+        // The thin GTK layer the components stand on: Application, Window, Overlay and the widgets
+        // an app that embeds ViewfinderUI builds its window from.
+        .library(name: "StudioKit", targets: ["StudioKit"]),
         .library(name: "ViewfinderUI", targets: ["ViewfinderUI"]),
         .executable(name: "viewfinder", targets: ["viewfinder"]),
         .executable(name: "viewfinder-studio", targets: ["ViewfinderStudio"]),
@@ -50,42 +38,41 @@ let package = Package(
             pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev", "libavdevice-dev"])]
         ),
-        // libvips' pkg-config output carries `-pthread`, which SwiftPM rejects with a warning, so
-        // the module links the libraries itself and only the C shim sees glib's include paths.
-        // Swift code imports the shim alone, whose header uses opaque types.
-        .systemLibrary(name: "CVips", path: "Sources/CShims/CVips", providers: [.apt(["libvips-dev"])]),
+        // libvips, gexiv2, GTK and libadwaita: their pkg-config files also list -pthread (and GTK's
+        // -msse), which SwiftPM drops with a "prohibited flag(s)" warning; the include paths are
+        // what the shims and the GTK layer need, and glibc links threads without the flag.
+        // Swift code imports CVipsShim alone, whose header uses opaque types.
+        .systemLibrary(name: "CVips", path: "Sources/CShims/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CGExiv2", path: "Sources/CShims/CGExiv2", pkgConfig: "gexiv2", providers: [.apt(["libgexiv2-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CShims/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCairo", path: "Sources/CShims/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // libimagequant, the GIF writer's palette maker (already loaded with libvips, which uses it).
-        .systemLibrary(name: "CImageQuant", path: "Sources/CShims/CImageQuant", providers: [.apt(["libimagequant-dev"])]),
+        .systemLibrary(name: "CImageQuant", path: "Sources/CShims/CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
         // OpenSSL's libcrypto, for SHA-256 (the library names originals by their content).
         .systemLibrary(name: "CCrypto", path: "Sources/CShims/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // GTK's pkg-config output carries flags SwiftPM refuses (-pthread, -msse), so the module
-        // map links the libraries and the Swift targets that import it get the include paths.
-        .systemLibrary(name: "CGtk", path: "Sources/CShims/CGtk", providers: [.apt(["libgtk-4-dev"])]),
+        .systemLibrary(name: "CGtk", path: "Sources/CShims/CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         // libadwaita 1.2: the GNOME look (application window, header bar, toasts, leaflet, the
         // style manager that follows the desktop's light or dark preference).
-        .systemLibrary(name: "CAdwaita", path: "Sources/CShims/CAdwaita", providers: [.apt(["libadwaita-1-dev"])]),
+        .systemLibrary(name: "CAdwaita", path: "Sources/CShims/CAdwaita", pkgConfig: "libadwaita-1", providers: [.apt(["libadwaita-1-dev"])]),
         .target(
             name: "CVipsShim",
             dependencies: ["CVips"], path: "Sources/CShims/CVipsShim",
-            cSettings: [.unsafeFlags(glibIncludeFlags)],
-            linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("lcms2"), .linkedLibrary("heif"), .linkedLibrary("gobject-2.0"),
-                             .linkedLibrary("glib-2.0")]
+            linkerSettings: [.linkedLibrary("lcms2"), .linkedLibrary("heif")]
         ),
         // gexiv2 (exiv2's GObject binding) behind a plain-C face: photo metadata, location stripping.
         .target(
-            name: "CExivShim", path: "Sources/CShims/CExivShim",
-            cSettings: [.unsafeFlags(glibIncludeFlags)],
-            linkerSettings: [.linkedLibrary("gexiv2"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
+            name: "CExivShim", dependencies: ["CGExiv2"], path: "Sources/CShims/CExivShim"
         ),
 
         // OpenCV's cascade face detector behind a plain-C face (C++ inside). Debian's OpenCV
-        // headers sit under opencv4/, which only an include flag reaches (libopencv-dev's
-        // pkg-config file would pull in every OpenCV module's headers to say so).
+        // headers sit under /usr/include/opencv4, and the only pkg-config file naming that folder
+        // comes with libopencv-dev, which pulls in every OpenCV module (VTK and Qt among them):
+        // the shim's `opencv4` folder is a symbolic link to it, reached by a package-relative
+        // header path, which a package depending on Viewfinder by version may use.
         .target(
             name: "CFaceShim", path: "Sources/CShims/CFaceShim",
-            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            exclude: ["opencv4"],
+            cxxSettings: [.headerSearchPath("opencv4")],
             linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]
         ),
 
@@ -106,15 +93,14 @@ let package = Package(
         .target(name: "Capture", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"], path: "Sources/Features/Capture"),
 
         // The desktop app's thin GTK layer: object ownership, signals, the main loop, drawing.
-        .target(name: "StudioKit", dependencies: ["ViewfinderCore", "CGtk", "CAdwaita", "CCairo"], path: "Sources/UI/StudioKit", swiftSettings: [gtkIncludeFlags]),
+        .target(name: "StudioKit", dependencies: ["ViewfinderCore", "CGtk", "CAdwaita", "CCairo"], path: "Sources/UI/StudioKit"),
 
         // Components: the GTK 4 pickers, cover chooser, crop editor, camera, trimmer and HUD that
         // any Swift GTK app embeds (and Studio runs on).
         .target(
             name: "ViewfinderUI",
             dependencies: ["ViewfinderCore", "StudioKit", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD",
-                           "AvatarCrop", "MediaLibrary", "Capture", "Motion", "MotionRenderer"], path: "Sources/UI/ViewfinderUI",
-            swiftSettings: [gtkIncludeFlags]
+                           "AvatarCrop", "MediaLibrary", "Capture", "Motion", "MotionRenderer"], path: "Sources/UI/ViewfinderUI"
         ),
 
         // Front ends. CommandLineKit is the CLI's generic option parser, a library so the fuzz
@@ -127,8 +113,7 @@ let package = Package(
         .executableTarget(
             name: "ViewfinderStudio",
             dependencies: ["CommandLineKit", "ViewfinderCore", "StudioKit", "ViewfinderUI", "MediaIO", "Imaging", "CoverPicker",
-                           "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion"], path: "Sources/Apps/ViewfinderStudio",
-            swiftSettings: [gtkIncludeFlags]
+                           "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion"], path: "Sources/Apps/ViewfinderStudio"
         ),
 
         // The example in Examples/: a few dozen lines embedding MediaPicker and the HUD, an
@@ -136,8 +121,7 @@ let package = Package(
         .executableTarget(
             name: "picker-example",
             dependencies: ["ViewfinderUI", "StudioKit", "MediaLibrary", "Capture"],
-            path: "Examples/PickerExample",
-            swiftSettings: [gtkIncludeFlags]
+            path: "Examples/PickerExample"
         ),
 
         // libFuzzer targets (`make fuzz`). Built with -sanitize=fuzzer and -DFUZZING, each one's

@@ -2,5 +2,5 @@
 /// same, from this one place.
 public enum ViewfinderVersion {
     /// "MAJOR.MINOR.PATCH".
-    public static let current = "0.8.0"
+    public static let current = "0.9.0"
 }

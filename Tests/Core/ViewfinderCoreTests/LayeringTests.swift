@@ -9,7 +9,7 @@ import ViewfinderTestSupport
 @Suite("Layering")
 struct LayeringTests {
     static let core: Set = ["Foundation"]
-    static let cModules: Set = ["CFFmpeg", "CImageQuant", "CVips", "CVipsShim", "CExivShim", "CCairo", "CSQLite", "CCrypto", "CGtk", "CAdwaita", "CFaceShim"]
+    static let cModules: Set = ["CFFmpeg", "CImageQuant", "CVips", "CVipsShim", "CExivShim", "CCairo", "CSQLite", "CCrypto", "CGtk", "CAdwaita", "CFaceShim", "CGExiv2"]
     static let engines: Set = ["MediaIO", "Imaging", "Store", "Faces"]
 
     /// What each module may import (besides itself); C modules only as `internal import`.
