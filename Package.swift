@@ -116,8 +116,11 @@ let package = Package(
                            "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion"], path: "Sources/Apps/ViewfinderStudio"
         ),
 
-        // The example in Examples/: a few dozen lines embedding MediaPicker and the HUD, an
-        // executable target so `swift build` (and so `make test`) builds it with everything else.
+        // The programs in Examples/, which README.md shows verbatim (a test holds them equal), are
+        // executable targets so `make test` builds them with everything else; the package checks
+        // build the README's copies again in a package that depends on this one by version.
+        .executableTarget(name: "cover-example", dependencies: ["CoverPicker", "Imaging"], path: "Examples/CoverExample"),
+        .executableTarget(name: "hud-example", dependencies: ["HUD", "ViewfinderCore"], path: "Examples/HUDExample"),
         .executableTarget(
             name: "picker-example",
             dependencies: ["ViewfinderUI", "StudioKit", "MediaLibrary", "Capture"],
