@@ -105,7 +105,7 @@ let package = Package(
 
         // Front ends. CommandLineKit is the CLI's generic option parser, a library so the fuzz
         // targets can reach it.
-        .target(name: "CommandLineKit", path: "Sources/Apps/CommandLineKit"),
+        .target(name: "CommandLineKit", dependencies: ["ViewfinderCore"], path: "Sources/Apps/CommandLineKit"),
         .executableTarget(
             name: "viewfinder",
             dependencies: ["CommandLineKit", "ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion", "MotionRenderer"], path: "Sources/Apps/viewfinder"

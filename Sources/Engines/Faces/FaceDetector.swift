@@ -174,4 +174,13 @@ public enum FaceDetectionError: Error, Sendable, Equatable, CustomStringConverti
     }
 }
 
-extension FaceDetectionError: ReadableError {}
+extension FaceDetectionError: ReadableError {
+    /// Installing (or reinstalling) the cascade's package, where that is what is wrong.
+    public var recovery: String? {
+        switch self {
+        case .cascadeMissing: "Install OpenCV's data files (Debian: apt install opencv-data)."
+        case .cascadeUnreadable: "Reinstall OpenCV's data files (Debian: apt install --reinstall opencv-data)."
+        case .searchFailed: nil
+        }
+    }
+}

@@ -43,4 +43,13 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-extension CaptureError: ReadableError {}
+extension CaptureError: ReadableError {
+    /// The step to take where there is one.
+    public var recovery: String? {
+        switch self {
+        case .noCamera, .unknownDevice: "Connect a camera (or allow access to it), or use the virtual test camera ('virtual')."
+        case .noMediaTypes: "Ask for photos, videos or both."
+        default: nil
+        }
+    }
+}

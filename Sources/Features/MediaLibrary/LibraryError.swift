@@ -87,4 +87,13 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-extension LibraryError: ReadableError {}
+extension LibraryError: ReadableError {
+    /// The step to take where there is one.
+    public var recovery: String? {
+        switch self {
+        case .permissionDenied: "Make the library's folder writable, or open another library."
+        case .damaged: "Run 'viewfinder library check' to list every damaged item."
+        default: nil
+        }
+    }
+}

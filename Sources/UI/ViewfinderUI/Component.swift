@@ -1,4 +1,5 @@
 import StudioKit
+import ViewfinderCore
 
 /// One component an app presents: what it shows, its title, and what happens when it is left.
 /// Each component hands its result back through a completion with a `PickerOutcome`. The host
@@ -60,3 +61,5 @@ public struct PickerFailure: Error, Sendable, CustomStringConvertible {
     /// A one-line message: what failed, then why.
     public var description: String { "\(what): \(message)" }
 }
+
+extension PickerFailure: ReadableError {}

@@ -70,19 +70,3 @@ struct LocationScannerTests {
         #expect(LocationScanner.findings(in: inSamples).isEmpty)
     }
 }
-
-/// Errors read the same through Foundation's `localizedDescription` as through `description`.
-@Suite("Readable errors")
-struct ReadableErrorTests {
-    @Test("localizedDescription is the error's own sentence, not 'The operation could not be completed'")
-    func localized() throws {
-        let errors: [any Error & CustomStringConvertible] = [
-            TimeParseError(text: "soon", reason: "expected seconds"),
-            AtomicFile.WriteError(path: "/tmp/x", reason: "No space left on device"),
-        ]
-        for error in errors {
-            #expect((error as Error).localizedDescription == error.description)
-            #expect(!(error as Error).localizedDescription.contains("could not be completed"))
-        }
-    }
-}

@@ -1,3 +1,5 @@
+import ViewfinderCore
+
 /// A mistake in how a tool was called; a tool reports it with the usage and exit status 2.
 public struct UsageError: Error, Sendable, Equatable {
     /// What was wrong, in a person's words ("unknown option '--bogus'").
@@ -10,4 +12,9 @@ public struct UsageError: Error, Sendable, Equatable {
         self.message = message
         self.command = command
     }
+}
+
+extension UsageError: ReadableError {
+    /// The message, as `localizedDescription` and in string interpolation.
+    public var description: String { message }
 }

@@ -228,3 +228,5 @@ private struct JSONParser {
         return code
     }
 }
+
+extension JSONProblem: ReadableError {}
