@@ -114,6 +114,7 @@ bench:
 	@scripts/bench
 	@scripts/bench-studio
 	@scripts/bench-studio-hud
+	@SWIFT="$(SWIFT)" scripts/bench-startup
 
 clean:
 	$(SWIFT) package clean

@@ -1,9 +1,12 @@
 import Foundation
 import Testing
+import ViewfinderCore
 import ViewfinderTestSupport
 
-/// README.md's Swift samples are the programs in Examples/, word for word, so that what a reader
-/// copies is what `make test` builds (and the package checks build again against a version tag).
+/// README.md's Swift samples (blocks fenced ```swift) are the programs in Examples/, word for word,
+/// so that what a reader copies is what `make test` builds (and the package checks build again
+/// against a version tag). A manifest fragment is fenced ```swift Package.swift: the package
+/// checks write a manifest of that form.
 @Suite("README samples")
 struct ReadmeSampleTests {
     /// The fenced ```swift blocks of a Markdown text, in order.
@@ -40,6 +43,14 @@ struct ReadmeSampleTests {
         for (name, text) in programs {
             #expect(blocks.contains(text), "Examples/\(name) is not shown in README.md")
         }
+    }
+
+    @Test("the README's Install section names the current version")
+    func installVersion() throws {
+        let readme = try String(contentsOf: TestPaths.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let version = ViewfinderVersion.current
+        #expect(readme.contains("dist/viewfinder_\(version)_amd64.deb"))
+        #expect(readme.contains("from: \"\(version)\""))
     }
 
     @Test("the block reader finds fenced Swift blocks and nothing else")
