@@ -108,6 +108,11 @@ deb: release
 	@scripts/install-deps --package
 	@scripts/make-deb
 
+# The API documentation of every library product, built with the toolchain's docc into .build/docs.
+docs:
+	@scripts/install-deps --build
+	@SWIFT="$(SWIFT)" scripts/make-docs
+
 bench:
 	@scripts/install-deps --bench
 	$(RELEASE_BUILD)
