@@ -7,16 +7,17 @@ STUDIO_ARGS ?= --device virtual
 APP_ID := org.viewfinder.Studio
 # How long `make fuzz` runs each fuzz target, in seconds.
 FUZZ_SECONDS ?= 60
-# `make test` ends with the package checks (the .deb installed into a fresh Debian root, and the
-# README's samples built against a version tag): about 10 minutes. SKIP_PACKAGE_CHECKS=1 skips
+# `make test` ends with the package checks (the .deb installed into a fresh Debian root, the
+# README's samples built against a version tag, the API documentation): about 10 minutes. SKIP_PACKAGE_CHECKS=1 skips
 # them on a developer's machine, and says so; CI runs them.
 SKIP_PACKAGE_CHECKS ?=
 # Release builds link the Swift runtime into each program, so they run where no toolchain is
 # installed (start-up and size both ways: BENCHMARKS.md), with no $$ORIGIN runpath (they load no
-# library of their own), linking only the libraries they use, symbols bound at start (hardening).
+# library of their own), linking only the libraries they use. Symbols stay bound lazily: binding
+# GTK's, FFmpeg's and OpenCV's at start (-z now) cost more start-up than the runtime's linking saved.
 # Only the two programs: the test support target needs the Testing module, which the static
 # runtime does not have.
-RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xlinker --as-needed -Xlinker -z -Xlinker now
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xlinker --as-needed
 RELEASE_BUILD = $(SWIFT) build $(RELEASE_FLAGS) --product viewfinder && $(SWIFT) build $(RELEASE_FLAGS) --product viewfinder-studio
 
 .PHONY: all deps build release test test-loaded package-checks fuzz demo studio install uninstall deb docs bench clean
@@ -44,11 +45,13 @@ test: deps
 	fi
 
 # The .deb installed with apt into a fresh Debian root (no Swift there) and run; the README's Swift
-# samples built as a separate package that depends on this one by version, and run.
+# samples built as a separate package that depends on this one by version, and run; the API
+# documentation of every library product (docc fails on a broken symbol link).
 package-checks: deb
 	@scripts/install-deps --package
 	@scripts/check-package "dist/viewfinder_$$(scripts/version)_$$(dpkg --print-architecture).deb"
 	@SWIFT="$(SWIFT)" scripts/check-readme-samples
+	@SWIFT="$(SWIFT)" scripts/make-docs
 
 # The timing-sensitive suites again with two busy loops per core beside them (after `test`,
 # whose build it reuses; it does not run the whole suite again).
