@@ -7,9 +7,14 @@ public enum BrowserOracle {
     /// Whether Debian's `chromium` is installed (scripts/install-deps puts it in the test set).
     public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") }
 
-    /// The drawn index shown at each time (seconds from the start), nil where the bar cannot be
-    /// read; throws when the page never reports (the browser cannot play the file).
-    public static func indices(of video: URL, at times: [Double]) throws -> [Int?] {
+    /// The drawn index of the frame each time (seconds from the start) selects, nil where the bar
+    /// cannot be read. `frameDuration` is the video's (constant) frame duration: the page reads a
+    /// picture only when the frame on screen is, by its own timestamp, the one the time selects
+    /// (the last to start at or before it), so each time should lie inside a frame, away from its
+    /// edges. Throws when the page never reports (the browser cannot play the file) or a time's
+    /// frame is not shown within the page's real-time limit; never answers with another frame.
+    public static func indices(of video: URL, at times: [Double], frameDuration: Double) throws -> [Int?] {
+        precondition(frameDuration > 0, "a frame lasts some time")
         let folder = TestPaths.scratchFolder("browser")
         let page = folder.appendingPathComponent("page.html")
         try Data(html.utf8).write(to: page)
@@ -21,14 +26,15 @@ public enum BrowserOracle {
             let result = try Subprocess.run("chromium", [
                 "--headless=new", "--no-sandbox", "--disable-gpu", "--mute-audio", "--allow-file-access-from-files",
                 "--user-data-dir=\(folder.appendingPathComponent("profile-\(attempt)").path)",
-                "--virtual-time-budget=100000000", "--dump-dom", "file://\(page.path)?src=video.mp4&t=\(list)"], timeout: 90)
+                "--virtual-time-budget=100000000", "--dump-dom",
+                "file://\(page.path)?src=video.mp4&t=\(list)&frameDuration=\(frameDuration)"], timeout: 90)
             last = result.stdout
             if let start = last.range(of: "indices ["), let end = last[start.upperBound...].firstIndex(of: "]") {
                 return last[start.upperBound..<end].split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
             }
             if last.contains("<pre id=\"out\">error") { break }
         }
-        throw SubprocessError.failed("chromium", last.range(of: "<pre").map { String(last[$0.lowerBound...].prefix(200)) } ?? "no page")
+        throw SubprocessError.failed("chromium", last.range(of: "<pre").map { String(last[$0.lowerBound...].prefix(300)) } ?? "no page")
     }
 
     /// What `HTMLMediaElement.canPlayType` answers for each MIME type ("", "maybe", "probably").
@@ -55,7 +61,7 @@ public enum BrowserOracle {
 <html><body><video id="v" muted preload="auto"></video><canvas id="c"></canvas><pre id="out">pending</pre>
 <script>
 const params = new URLSearchParams(location.search);
-const times = params.get('t').split(',').map(Number);
+const times = params.get('t').split(',').map(Number), frameDuration = Number(params.get('frameDuration'));
 const v = document.getElementById('v'), c = document.getElementById('c'), out = document.getElementById('out');
 function readIndex(ctx, w, h) {
   const band = Math.max(4, Math.floor(h / 5)), data = ctx.getImageData(0, 0, w, band).data, levels = [];
@@ -76,45 +82,75 @@ function readIndex(ctx, w, h) {
   for (let cell = 2; cell < 16; cell++) index = (index << 1) | (levels[cell] >= threshold ? 1 : 0);
   return index;
 }
-v.addEventListener('error', () => { out.textContent = 'error ' + (v.error ? v.error.code + ' ' + v.error.message : ''); });
-v.addEventListener('loadeddata', async () => {
+// What is on screen. 'seeked' can come before the new picture is presented (a loaded machine
+// shows this), and a picture read then is the previous probe's. A VideoFrame made from the
+// element holds the picture it shows at that moment together with that frame's timestamp (its
+// presentation time in microseconds; requestVideoFrameCallback's mediaTime is the same time in
+// seconds), so a probe is read from a VideoFrame only when its timestamp says it is the frame
+// the time selects: the last to start at or before it. (requestVideoFrameCallback alone does
+// not do: its callbacks come at rendering steps, one for all frames presented since the last,
+// none after a seek to the time already shown, and under load a page waiting on them alone
+// now and then never heard of the first seek's frame.)
+function shownAt(t) {
+  if (v.seeking || v.readyState < v.HAVE_CURRENT_DATA) return null;
+  const shown = new VideoFrame(v), start = shown.timestamp / 1e6;
+  if (start <= t + 1e-6 && t + 1e-6 < start + frameDuration) return shown;
+  shown.close();
+  return null;
+}
+// Waits until got() answers (asked at 'loadeddata', 'seeked' and every frame the page renders),
+// or answers null when it has not within `limit` of real time. Real time: under
+// --virtual-time-budget, timers, Date and performance.now() follow virtual time, which the tick
+// loop below moves a millisecond per task, up to hundreds of times faster than real time here,
+// so a setTimeout says nothing about how long the decoder has had (a "1.5 s" wait could end
+// after a few milliseconds). requestAnimationFrame's timestamps are the compositor's frame
+// times, which are real.
+const limit = 10000;
+let waiting = null;
+function until(got) { return new Promise(done => { waiting = { got, done, since: null }; check(); }); }
+function check() {
+  let value = null;
+  try { value = waiting ? waiting.got() : null; } catch (error) { fail(String(error)); }
+  if (value !== null) { const done = waiting.done; waiting = null; done(value); }
+}
+function frame(now) {
+  if (out.textContent !== 'pending') return;
+  requestAnimationFrame(frame);
+  check();
+  if (waiting && waiting.since === null) waiting.since = now;
+  else if (waiting && now - waiting.since > limit) { const done = waiting.done; waiting = null; done(null); }
+}
+function showing() {
+  if (v.readyState < v.HAVE_CURRENT_DATA) return 'nothing';
+  const shown = new VideoFrame(v), text = 'the frame at ' + shown.timestamp / 1e6 + ' s';
+  shown.close();
+  return text + (v.seeking ? ', still seeking' : '');
+}
+const fail = text => { if (out.textContent === 'pending') out.textContent = 'error: ' + text; };
+v.addEventListener('error', () => fail('video ' + (v.error ? v.error.code + ' ' + v.error.message : '')));
+v.addEventListener('loadeddata', check);
+v.addEventListener('seeked', check);
+async function probe() {
+  if (await until(() => v.readyState >= v.HAVE_CURRENT_DATA || null) === null) return fail('no picture within ' + limit / 1000 + ' s');
   c.width = v.videoWidth; c.height = v.videoHeight;
   const ctx = c.getContext('2d', { willReadFrequently: true }), found = [];
-  const pause = ms => new Promise(done => setTimeout(done, ms));
   for (const t of times) {
-    // 'seeked' can come before the new picture is presented (a loaded machine shows this): wait
-    // for the presented frame as well (requestVideoFrameCallback, or a moment where it is
-    // missing or never fires for an unchanged frame), then read until two reads agree. The
-    // moment is long (1.5 s): on a loaded machine a new picture took more than 250 ms, and two
-    // reads of the old one agreed (a make test run read the previous probe's frame).
-    const presented = new Promise(done => {
-      if ('requestVideoFrameCallback' in v) v.requestVideoFrameCallback(() => done());
-      setTimeout(done, 1500);
-    });
-    await new Promise(done => { v.addEventListener('seeked', done, { once: true }); v.currentTime = t; });
-    await presented;
-    let index = null, previous;
-    for (let read = 0; read < 20; read++) {
-      ctx.drawImage(v, 0, 0);
-      index = readIndex(ctx, c.width, c.height);
-      if (read > 0 && index === previous) break;
-      previous = index;
-      await pause(50);
-    }
-    found.push(index);
+    v.currentTime = t;
+    const shown = await until(() => shownAt(t));
+    if (shown === null) return fail('at ' + t + ' s the frame it selects was not shown within ' + limit / 1000 + ' s (showing ' + showing() + ')');
+    ctx.drawImage(shown, 0, 0);
+    shown.close();
+    found.push(readIndex(ctx, c.width, c.height));
   }
   out.textContent = 'indices ' + JSON.stringify(found);
-});
-// Keep a timer pending while the seeks run: headless Chromium's virtual time then moves no
-// faster than the page's tasks, so the media pipeline has real time to decode; once the answer
-// is written no task is left and the budget ends at once.
-let ticks = 0;
-(function tick() {
-  if (out.textContent !== 'pending') return;
-  if (++ticks > 2000000) { out.textContent = 'error: no answer'; return; }
-  setTimeout(tick, 1);
-})();
-v.src = params.get("src");
+}
+// Keep a timer pending while the seeks run: without one, headless Chromium's virtual time
+// jumps to the end of its budget and the page is dumped before the answer is written. Once the
+// answer is written no task is left and the budget ends at once.
+(function tick() { if (out.textContent === 'pending') setTimeout(tick, 1); })();
+requestAnimationFrame(frame);
+probe();
+v.src = params.get('src');
 </script></body></html>
 
 """

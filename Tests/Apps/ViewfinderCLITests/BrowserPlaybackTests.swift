@@ -29,7 +29,7 @@ struct BrowserPlaybackTests {
         for b in boundaries where b > 0 { frames.formUnion([b - 1, b]) }
         for join in joins(expected) { frames.formUnion([join - 1, join]) }
         let probe = frames.sorted()
-        let shown = try BrowserOracle.indices(of: out, at: probe.map { (Double($0) + 0.5) / 30 })
+        let shown = try BrowserOracle.indices(of: out, at: probe.map { (Double($0) + 0.5) / 30 }, frameDuration: 1.0 / 30)
         #expect(shown == probe.map { expected[$0] }, "\(label) at output frames \(probe): \(json["parts"] ?? "")")
     }
 
