@@ -50,6 +50,8 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An export without location still held one after stripping, where the check found it
     /// (nothing was written).
     case locationKept(path: String, found: [String])
+    /// An export of an original (copied unchanged) named as another type of file than the original.
+    case exportChangesType(path: String, original: String)
 
     public var description: String {
         switch self {
@@ -81,6 +83,8 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notLive(let id): return "asset \(id) is not a Live Photo; only a live asset has a key photo to choose"
         case .posterOutOfRange(let id, let time, let duration):
             return "\(time.decimalString) s is outside asset \(id), which is \(duration.decimalString) s long"
+        case .exportChangesType(let path, let original):
+            return "\((path as NSString).lastPathComponent) would not be what its name says: an export copies the original \(original) unchanged; give it the original's extension (.\((original as NSString).pathExtension.lowercased()))"
         case .locationKept(let path, let found):
             return "\(path) was not written: a location is still kept after removing it (\(found.prefix(3).joined(separator: "; "))\(found.count > 3 ? "; …" : "")), where this export cannot take it out"
         }

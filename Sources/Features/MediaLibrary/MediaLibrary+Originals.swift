@@ -44,7 +44,7 @@ extension MediaLibrary {
         try refuseInside(url, action: "an export there would overwrite what the library keeps; choose a place outside it")
         let temporary = AtomicFile.temporaryURL(beside: url)
         defer { try? FileManager.default.removeItem(at: temporary) }
-        try export(asset, to: temporary)
+        try copy(asset, to: temporary, named: url)
         do {
             switch asset.kind {
             case .photo, .live: try PhotoMetadata.removeLocation(from: temporary)
@@ -71,17 +71,31 @@ extension MediaLibrary {
     }
 
     /// Copies the original to `url`, atomically; a live asset with a chosen key photo writes
-    /// that frame instead, encoded as the name's extension says (JPEG by default).
+    /// that frame instead, encoded as the name's extension says (.jpg, .png or .webp). A copy
+    /// named as another type of file than the original (a `.mov` as `.mp4`) is refused.
     public func export(_ asset: Asset, to url: URL) throws(LibraryError) {
         try refuseInside(url, action: "an export there would overwrite what the library keeps; choose a place outside it")
+        try copy(asset, to: url, named: url)
+    }
+
+    /// `export`'s work, writing to `url` what the user named `name` (a hidden file beside it
+    /// when the location is still to be removed).
+    private func copy(_ asset: Asset, to url: URL, named name: URL) throws(LibraryError) {
         if let key = try keyPhoto(of: asset) {
+            // The format comes from the user's name: `url` may be the hidden file beside it.
+            guard let format = ImageFormat(pathExtension: name.pathExtension, quality: 92) else {
+                throw .io(path: name.path, reason: "a key photo is written as JPEG, PNG or WebP: name the export .jpg, .png or .webp")
+            }
             do {
-                try ImageEncoder.write(key, to: url, quality: 92)
+                try AtomicFile.write(try ImageEncoder.encode(key, as: format), to: url)
+            } catch let error as ImagingError {
+                throw .io(path: name.path, reason: error.description)
             } catch {
-                throw .io(path: url.path, reason: error.description)
+                throw .io(path: name.path, reason: "\(error)")
             }
             return
         }
+        try Self.checkExportName(name, original: asset.originalFilename)
         let original = try openOriginal(asset)
         let source = FileHandle(fileDescriptor: original.fd, closeOnDealloc: false)
         do throws(AtomicFile.WriteError) {
@@ -94,6 +108,21 @@ extension MediaLibrary {
             throw .io(path: url.path, reason: error.reason)
         }
         withExtendedLifetime(original) {}
+    }
+
+    /// File types whose extensions name the same kind of file (a copy may take any of them).
+    static let sameTypeExtensions: [Set<String>] = [
+        ["mp4", "m4v"], ["mov", "qt"], ["3gp", "3gpp"], ["mkv"], ["webm"], ["avi"], ["ts", "mts", "m2ts"],
+        ["jpg", "jpeg", "jpe"], ["heic", "heif", "hif"], ["avif"], ["png"], ["webp"], ["gif"], ["tif", "tiff"], ["dng"],
+    ]
+
+    /// Refuses a copy of `original` named as another type of file (a QuickTime movie as `.mp4`, a
+    /// HEIC as `.jpg`): the bytes are copied unchanged, so the name must keep saying what they
+    /// are. Types this table does not know, and originals without an extension, pass.
+    static func checkExportName(_ url: URL, original: String) throws(LibraryError) {
+        let from = (original as NSString).pathExtension.lowercased(), to = url.pathExtension.lowercased()
+        guard let family = sameTypeExtensions.first(where: { $0.contains(from) }) else { return }
+        guard family.contains(to) else { throw .exportChangesType(path: url.path, original: original) }
     }
 
     /// True when `url` (every link resolved) lies in the library folder at `library`.

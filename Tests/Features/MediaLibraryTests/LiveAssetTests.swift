@@ -199,6 +199,13 @@ struct LiveAssetTests {
         let key = try Photo(url: exported)
         #expect(key.size == fixture.spec.size)
         #expect(FrameIndexPattern.readIndex(from: PosterTests.rgb(try key.preview(fitting: key.size))) == 29)
+        // Without its location too: written through a hidden file beside the target, still in the
+        // format the target's name asks for (the hidden name has no image extension).
+        let privateKey = folder.appendingPathComponent("key-private.png")
+        try lib.exportWithoutLocation(chosen, to: privateKey)
+        #expect(try Data(contentsOf: privateKey).prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        let privatePhoto = try Photo(url: privateKey)
+        #expect(FrameIndexPattern.readIndex(from: PosterTests.rgb(try privatePhoto.preview(fitting: privatePhoto.size))) == 29)
         let cell = try lib.thumbnailImage(chosen, size: PixelSize(width: 192, height: 108), mode: .fit)
         #expect(FrameIndexPattern.readIndex(from: PosterTests.rgb(cell)) == 29, "the grid shows the key photo")
         // It survives a reopen; the original still is kept and comes back.
@@ -208,6 +215,12 @@ struct LiveAssetTests {
         let plain = folder.appendingPathComponent("still-again.jpg")
         try reopened.export(restored, to: plain)
         #expect(try Data(contentsOf: plain) == Data(contentsOf: url), "the original, byte for byte")
+        // The original copied unchanged cannot be named as another type of file.
+        let renamed = folder.appendingPathComponent("still-again.png")
+        #expect(throws: LibraryError.exportChangesType(path: renamed.path, original: asset.originalFilename)) {
+            try reopened.export(restored, to: renamed)
+        }
+        #expect(!FileManager.default.fileExists(atPath: renamed.path))
         // Only a live asset has a key photo.
         let photo = try lib.importFile(TestPaths.media.appendingPathComponent("exif_orientation/Landscape_1.jpg")).asset
         #expect(throws: LibraryError.notLive(photo.id)) { try lib.setKeyPhoto(of: photo, at: .zero) }

@@ -17,7 +17,7 @@ enum CoverCommand: Command {
         OptionSpec("embed", help: "Write the video to OUT.mp4 (streams copied) with the cover inside it as its cover art."),
         OptionSpec("quiet", short: "q", help: "With --embed: show no progress."),
         OptionSpec("count", value: "K", help: "With --suggest: how many, 1-20 (default 3)."),
-        OptionSpec("output", short: "o", value: "OUT", help: "Image to write: .jpg, .png or .webp (with --embed: .mp4, .m4v or .mov)."),
+        OptionSpec("output", short: "o", value: "OUT", help: "Image to write: .jpg, .png or .webp (with --embed: .mp4 or .m4v)."),
         OptionSpec("max-size", value: "WxH", help: "Fit the cover in this box (never enlarged)."),
         OptionSpec("max-duration", value: "S", help: "Refuse longer videos (default 30, 0 = no limit)."),
         OptionSpec("quality", value: "Q", help: "JPEG/WebP quality 1-100 (default \(CoverFlow.coverQuality))."),
@@ -37,7 +37,8 @@ enum CoverCommand: Command {
     inside fades, flashes and cuts come last, and no two suggestions are near duplicates.
     --at best writes the first of them.
 
-    --embed writes the video itself to OUT (.mp4, .m4v or .mov) with its video and audio packets
+    --embed writes the video itself to OUT (.mp4 or .m4v: a QuickTime .mov cannot hold the
+    cover as written here) with its video and audio packets
     copied unchanged (the passthrough export of `convert`; a video whose streams MP4 cannot hold
     is refused: use `convert --cover`) and the cover attached inside it.
     """ + "\n\n" + ExportOptions.coverHelp

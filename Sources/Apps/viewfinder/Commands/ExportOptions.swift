@@ -8,7 +8,7 @@ import ViewfinderCore
 /// What `convert` and `trim` share: options, output checks, and running an export under the HUD.
 enum ExportOptions {
     static let common = [
-        OptionSpec("output", short: "o", value: "OUT", help: "The MP4 file to write (.mp4, .m4v or .mov)."),
+        OptionSpec("output", short: "o", value: "OUT", help: "The file to write: .mp4 or .m4v (MP4), or .mov (QuickTime)."),
         OptionSpec("preset", value: "P", help: "\(ExportPreset.choices) (default auto)."),
         OptionSpec("no-faststart", help: "Put the index at the end (default: at the front)."),
         OptionSpec("quiet", short: "q", help: "Show no progress."),
@@ -23,7 +23,8 @@ enum ExportOptions {
     `cover --at` picks it, upright, a 4:2:0 JPEG at quality \(CoverFlow.coverQuality)) as the file's cover
     art: an attached picture, written as MP4's `covr` item, which file managers, players and
     uploads show. Any cover the input carried is dropped, so the new one replaces it; the video
-    and audio are written as without it.
+    and audio are written as without it. Only an MP4 (.mp4, .m4v) holds it: with a cover, a .mov
+    OUT is refused.
     """
 
     /// What `--cover` (or `cover --at` with `--embed`) asks for: nil when not given.
@@ -72,6 +73,9 @@ enum ExportOptions {
         let output = URL(fileURLWithPath: try arguments.required("output"))
         guard ["mp4", "m4v", "mov"].contains(output.pathExtension.lowercased()) else {
             throw arguments.invalid("output", "'\(output.lastPathComponent)' must end in .mp4, .m4v or .mov")
+        }
+        if cover != nil, !VideoExporter.holdsCover(output) {
+            throw arguments.invalid("output", "'\(output.lastPathComponent)' is a QuickTime file, which cannot hold a cover here: name it .mp4 or .m4v")
         }
         try Arguments.checkOutputLocation(output, input: input)
         _ = try checkReadableMediaFile(input)

@@ -2,9 +2,20 @@ internal import CFFmpeg
 import Foundation
 import ViewfinderCore
 
-/// An MP4 file being written: owns the muxer, writes to a hidden file beside the destination and
-/// renames it into place only in `finish()`. Dropped unfinished, it deletes what it wrote.
+/// An MP4 (or, named `.mov`/`.qt`, QuickTime) file being written: owns the muxer, writes to a
+/// hidden file beside the destination and renames it into place only in `finish()`. Dropped
+/// unfinished, it deletes what it wrote.
 final class MP4Output {
+    /// FFmpeg's muxer for a destination: QuickTime's for `.mov` and `.qt` (brand `qt  `), so a
+    /// file is what its name says; MP4's otherwise.
+    static func muxer(for url: URL) -> String {
+        ["mov", "qt"].contains(url.pathExtension.lowercased()) ? "mov" : "mp4"
+    }
+
+    /// Whether a cover picture can be embedded in a file with this name: FFmpeg 5.1's QuickTime
+    /// writer drops attached pictures, so only MP4 holds one.
+    static func holdsCover(_ url: URL) -> Bool { muxer(for: url) == "mp4" }
+
     let destination: URL
     let temporary: URL
     let context: UnsafeMutablePointer<AVFormatContext>
@@ -22,9 +33,13 @@ final class MP4Output {
         temporary = AtomicFile.temporaryURL(beside: url)
         self.fastStart = fastStart
         self.cover = cover
+        if cover != nil, !Self.holdsCover(url) {
+            throw .encodeFailed(path: url.path, detail: "a cover can be embedded in an MP4 only (.mp4 or .m4v): QuickTime files written here cannot hold one")
+        }
+        let muxer = Self.muxer(for: url)
         var ctx: UnsafeMutablePointer<AVFormatContext>?
-        guard avformat_alloc_output_context2(&ctx, nil, "mp4", temporary.path) >= 0, let ctx else {
-            throw .encodeFailed(path: url.path, detail: "no MP4 muxer in this FFmpeg build")
+        guard avformat_alloc_output_context2(&ctx, nil, muxer, temporary.path) >= 0, let ctx else {
+            throw .encodeFailed(path: url.path, detail: "no \(muxer) muxer in this FFmpeg build")
         }
         context = ctx
     }
