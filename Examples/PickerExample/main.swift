@@ -1,5 +1,5 @@
 // A program embedding Viewfinder's media picker and HUD: pick up to three photos or videos from a
-// library; each pick's file is printed, the HUD says how many, and the program ends.
+// library; each pick's id, kind and file are printed, the HUD says how many, and the program ends.
 // Run: swift run picker-example [LIBRARY]
 import Capture
 import Foundation
@@ -24,7 +24,7 @@ let status = app.run {
         shown.completion = { outcome in
             switch outcome {
             case .done(let items):
-                for item in items { print(item.kind.rawValue, item.file.path) }
+                for item in items { print(item.id, item.kind.rawValue, item.file.path) }
                 let hud = HUDOverlay.show(on: host)
                 hud.hud.completion = { app.quit() }   // once the HUD has gone
                 hud.flash(.success, label: "Picked \(items.count)")
