@@ -8,8 +8,8 @@ APP_ID := org.viewfinder.Studio
 # How long `make fuzz` runs each fuzz target, in seconds.
 FUZZ_SECONDS ?= 60
 # `make test` ends with the package checks (the .deb installed into a fresh Debian root, the
-# README's samples built against a version tag, the API documentation): about 10 minutes. SKIP_PACKAGE_CHECKS=1 skips
-# them on a developer's machine, and says so; CI runs them.
+# README's samples built against a version tag, the API documentation): about 10 minutes.
+# SKIP_PACKAGE_CHECKS=1 skips them on a developer's machine, and says so; CI runs them.
 SKIP_PACKAGE_CHECKS ?=
 # Release builds link the Swift runtime into each program, so they run where no toolchain is
 # installed (start-up and size both ways: BENCHMARKS.md), with no $$ORIGIN runpath (they load no
@@ -39,7 +39,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@if [ -n "$(SKIP_PACKAGE_CHECKS)" ]; then \
-		echo "make test: package checks SKIPPED (SKIP_PACKAGE_CHECKS=$(SKIP_PACKAGE_CHECKS)): the .deb in a fresh root and the README samples were not checked"; \
+		echo "make test: package checks SKIPPED (SKIP_PACKAGE_CHECKS=$(SKIP_PACKAGE_CHECKS)): the .deb in a fresh root, the README samples by version and the API documentation were not checked"; \
 	else \
 		$(MAKE) --no-print-directory package-checks; \
 	fi
