@@ -95,8 +95,8 @@ extension MediaLibrary {
             }
             return
         }
+        let original = try openOriginal(asset)   // a damaged asset says so first
         try Self.checkExportName(name, original: asset.originalFilename)
-        let original = try openOriginal(asset)
         let source = FileHandle(fileDescriptor: original.fd, closeOnDealloc: false)
         do throws(AtomicFile.WriteError) {
             try AtomicFile.write(to: url) { output in
@@ -118,10 +118,11 @@ extension MediaLibrary {
 
     /// Refuses a copy of `original` named as another type of file (a QuickTime movie as `.mp4`, a
     /// HEIC as `.jpg`): the bytes are copied unchanged, so the name must keep saying what they
-    /// are. Types this table does not know, and originals without an extension, pass.
+    /// are. A name without an extension claims no type and passes, as do types this table does
+    /// not know.
     static func checkExportName(_ url: URL, original: String) throws(LibraryError) {
         let from = (original as NSString).pathExtension.lowercased(), to = url.pathExtension.lowercased()
-        guard let family = sameTypeExtensions.first(where: { $0.contains(from) }) else { return }
+        guard !to.isEmpty, let family = sameTypeExtensions.first(where: { $0.contains(from) }) else { return }
         guard family.contains(to) else { throw .exportChangesType(path: url.path, original: original) }
     }
 

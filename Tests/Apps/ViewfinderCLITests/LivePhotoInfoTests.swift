@@ -67,7 +67,11 @@ struct LibraryLiveCommandTests {
         #expect(size.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "480,640", "the key photo is a frame of the 480×640 motion")
         let cleared = try viewfinder("library", "--library", library, "cover", "\(id)", "--clear")
         #expect(cleared.stdout == "asset \(id): key photo is the original still\n")
-        #expect(try viewfinder("library", "--library", library, "export", "\(id)", "-o", key.path).status == 0)
-        #expect(try Data(contentsOf: key) == Data(contentsOf: still), "the original still is back")
+        // The original still is back, copied unchanged: as a HEIC, not under the key photo's .jpg.
+        let refused = try viewfinder("library", "--library", library, "export", "\(id)", "-o", key.path)
+        #expect(refused.status == 1 && refused.stderr.contains("give it the original's extension (.heic)"), "\(refused.stderr)")
+        let back = key.deletingLastPathComponent().appendingPathComponent("still.heic")
+        #expect(try viewfinder("library", "--library", library, "export", "\(id)", "-o", back.path).status == 0)
+        #expect(try Data(contentsOf: back) == Data(contentsOf: still), "the original still is back")
     }
 }

@@ -71,6 +71,9 @@ struct OutputTypeTests {
             #expect(refused.stderr == "viewfinder: clip.mp4 would not be what its name says: an export copies the original IMG_0001.MOV unchanged; give it the original's extension (.mov)\n")
             #expect(leftovers(in: exports).isEmpty)
         }
+        // A name with no extension claims no type.
+        let bare = exports.appendingPathComponent("clip")
+        #expect(try viewfinder("library", "--library", library, "export", "1", "-o", bare.path).status == 0)
         let right = exports.appendingPathComponent("clip.mov")
         let exported = try viewfinder("library", "--library", library, "export", "1", "-o", right.path)
         #expect(exported.status == 0, "\(exported.stderr)")
