@@ -8,7 +8,7 @@ APP_ID := org.viewfinder.Studio
 # How long `make fuzz` runs each fuzz target, in seconds.
 FUZZ_SECONDS ?= 60
 # `make test` ends with the package checks (the .deb installed into a fresh Debian root, the
-# README's samples built against a version tag, the API documentation): about 10 minutes.
+# README's samples built against a version tag, the API documentation): about 5 minutes on 2 cores.
 # SKIP_PACKAGE_CHECKS=1 skips them on a developer's machine, and says so; CI runs them.
 SKIP_PACKAGE_CHECKS ?=
 # Release builds link the Swift runtime into each program, so they run where no toolchain is
