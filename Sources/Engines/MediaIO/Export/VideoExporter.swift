@@ -254,10 +254,6 @@ public final class VideoExporter: Sendable {
 }
 
 extension VideoExporter {
-    /// What an export named `url` is written as: "mov" (QuickTime, brand `qt  `) for `.mov` and
-    /// `.qt`, "mp4" otherwise — a file is what its name says.
-    public static func container(for url: URL) -> String { MP4Output.muxer(for: url) }
-
     /// Whether an export named `url` can carry cover art: MP4 only (FFmpeg 5.1's QuickTime writer
     /// drops attached pictures, so a `.mov` with a cover is refused before any work).
     public static func holdsCover(_ url: URL) -> Bool { MP4Output.holdsCover(url) }
