@@ -52,6 +52,27 @@ extension Studio {
         }
     }
 
+    /// Shows `files` with what can be done with each (a video's cover and trim, a photo's
+    /// avatar, import); a chosen action opens its screen over this one.
+    func openFiles(_ files: [URL]) {
+        let opened = OpenedFiles(files: files)
+        opened.onReady = { [unowned self, unowned opened] in
+            self.events.emit("opened-ready", ["readable": opened.readable.map(\.url.path),
+                                              "refused": opened.refused.map { ["path": $0.path, "message": $0.message] }])
+        }
+        opened.onAction = { [unowned self] action, url, _ in
+            self.events.emit("open-action", ["action": action.rawValue, "file": url.path])
+            switch action {
+            case .cover: self.openCover(.file(url))
+            case .trim: self.openTrim(.file(url))
+            case .avatar: self.openAvatar(.file(url))
+            case .import: self.importFiles([url])
+            }
+        }
+        opened.onImportAll = { [unowned self] urls in self.importFiles(urls) }
+        push(opened)
+    }
+
     // MARK: - Motion
 
     /// Plays the scene in `url` on a stage of GTK widgets; a scene that cannot be read is the

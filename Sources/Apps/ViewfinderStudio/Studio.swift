@@ -18,7 +18,9 @@ final class Studio {
     let options: StudioOptions
     let libraryFolder: URL
     let events = StudioEvents()
-    let application = Application(id: Studio.applicationID)
+    /// One per desktop session (a second start hands its files over), except a pick, which
+    /// answers the program that started it.
+    let application: Application
     private(set) var window: Window?
     let hudOverlay = HUDOverlay()
     private let stack = Stack()
@@ -48,6 +50,7 @@ final class Studio {
 
     init(options: StudioOptions) throws {
         self.options = options
+        application = Application(id: Studio.applicationID, unique: options.pick == nil)
         libraryFolder = options.library ?? MediaLibrary.defaultLocation()
         if let folder = options.pick?.folder {
             // A pick from a plain folder opens no library at all; a folder that cannot be read
@@ -71,7 +74,15 @@ final class Studio {
 
     /// Runs the app until its window closes; returns the exit status.
     func run() -> Int32 {
-        let status = application.run { [unowned self] in self.activate() }
+        let status = application.run(files: options.files.map(\.path), service: options.service,
+                                     activate: { [unowned self] in self.activate() },
+                                     open: { [unowned self] paths in self.open(paths.map { URL(fileURLWithPath: $0) }) })
+        // Another Studio runs on this desktop and was handed the files (or the activation); a
+        // script plays only in a Studio of its own.
+        if application.isRemote && options.script != nil {
+            complain("viewfinder-studio: another Viewfinder Studio runs on this desktop session and was shown the files; a --script needs one of its own (quit the other, or use 'dbus-run-session')")
+            return 1
+        }
         // A pick whose window closed before it ended was cancelled.
         if options.pick != nil && exitStatus == 0 { return pickStatus ?? 3 }
         return max(status, exitStatus)
@@ -79,7 +90,30 @@ final class Studio {
 
     var current: (any Component)? { screens.last }
 
+    /// The desktop (or a second start) asked for the window: make it the first time, else bring
+    /// it to the front.
     private func activate() {
+        if let window { return window.present() }
+        makeWindow { if let pick = options.pick { openPick(pick) } else { openInitialScreen() } }
+    }
+
+    /// Files to show (the command line's, "Open with", or a second start's): the opened-files
+    /// screen over the library, in the window (made when this is the first request).
+    private func open(_ files: [URL]) {
+        events.emit("opened", ["files": files.map(\.path)])
+        if let window {
+            openFiles(files)
+            return window.present()
+        }
+        makeWindow {
+            openInitialScreen()
+            openFiles(files)
+        }
+    }
+
+    /// Makes the window, its header, the HUD and the shortcuts, lets `firstScreens` push the
+    /// screens it starts on, shows it, and starts the script.
+    private func makeWindow(_ firstScreens: () -> Void) {
         if let dark = options.darkTheme { Application.prefersDarkTheme = dark }
         Window.setDefaultIconName(Studio.applicationID)
         let window = Window(application: application, title: "Viewfinder Studio", width: 1000, height: 760)
@@ -99,7 +133,7 @@ final class Studio {
             }
         }
         addShortcuts()
-        if let pick = options.pick { openPick(pick) } else { openInitialScreen() }
+        firstScreens()
         window.present()
         events.emit("started", ["library": libraryFolder.path, "dark": Application.prefersDarkTheme])
         if let script = options.script {

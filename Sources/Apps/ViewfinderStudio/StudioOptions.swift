@@ -14,6 +14,10 @@ struct StudioOptions {
     var darkTheme: Bool?
     /// A script of user actions to play (tests and demos).
     var script: URL?
+    /// Files to show with what can be done with each (`viewfinder-studio FILE…`, "Open with").
+    var files: [URL] = []
+    /// Started by D-Bus activation (`--gapplication-service`): wait for what the desktop sends.
+    var service = false
 
     enum Initial: Equatable {
         case cover(URL), avatar(URL), trim(URL), camera, motion(URL)
@@ -44,6 +48,7 @@ struct StudioOptions {
         OptionSpec("dark", help: "Start with the dark theme (default: as the desktop prefers)."),
         OptionSpec("light", help: "Start with the light theme (default: as the desktop prefers)."),
         OptionSpec("script", value: "FILE", help: "Play the user actions in FILE, one per line, printing what happens as JSON lines (the tests' driver)."),
+        OptionSpec("gapplication-service", help: "Start as a D-Bus service and wait for the files the desktop sends (its 'Open with' starts the app so)."),
         OptionSpec("version", help: "Show the version."),
         OptionSpec("man", help: "Print the manual page (roff; 'viewfinder-studio --man | man -l -' shows it)."),
         OptionSpec("completions", value: "SHELL", help: "Print the completion script for bash, zsh or fish."),
@@ -67,8 +72,11 @@ struct StudioOptions {
             verbs: PickRequest.Kind.allCases.map(\.rawValue))
         return ProgramReference(
             name: "viewfinder-studio", summary: "the Viewfinder desktop app, and pickers for other programs",
-            synopsis: ["[OPTIONS]", "pick media|cover|avatar|photo|video [OPTIONS] [FILE]"],
+            synopsis: ["[OPTIONS] [FILE…]", "pick media|cover|avatar|photo|video [OPTIONS] [FILE]"],
             description: """
+            Files given (paths or file:// URIs) open on a screen that lists each with what can be done \
+            with it: choose a video's cover, trim it, crop a photo into an avatar, import into the library. \
+            One Viewfinder Studio runs per desktop session: a second start hands its files to it. \
             Viewfinder Studio browses and imports into the photo library, takes photos and videos, chooses \
             a video's cover frame (and saves it into the video), plays a Live Photo and chooses its key \
             photo, crops an avatar (starting on the face, with straightening), trims a video, with \
@@ -81,12 +89,14 @@ struct StudioOptions {
 
     static var usage: String {
         """
-        usage: viewfinder-studio [OPTIONS]
+        usage: viewfinder-studio [OPTIONS] [FILE…]
                viewfinder-studio pick media|cover|avatar|photo|video … (see 'viewfinder-studio pick --help')
 
         Viewfinder Studio: the desktop app. Browse and import into the photo library, take photos and
         videos, choose a video's cover frame (and save it into the video), play a Live Photo and choose
-        its key photo, crop an avatar, trim a video, with progress you can cancel.
+        its key photo, crop an avatar, trim a video, with progress you can cancel. FILEs (paths or
+        file:// URIs) open on a screen listing what can be done with each; one Studio runs per
+        desktop session, and a second start hands its FILEs to it.
 
         options:
         \(OptionSpec.helpLines(options))
@@ -106,7 +116,7 @@ struct StudioOptions {
             return .pick(request, app)
         }
         let parsed = try ParsedArguments(arguments, options: options.filter { $0.name != "help" },
-                                         positionalCount: 0...0, command: "viewfinder-studio")
+                                         positionalCount: 0...Int.max, command: "viewfinder-studio")
         if parsed.wantsHelp { return .help }
         if parsed.flag("version") { return .version }
         if parsed.flag("man") { return .manual }
@@ -120,6 +130,8 @@ struct StudioOptions {
         result.library = parsed.value("library").map { URL(fileURLWithPath: $0) }
         result.device = parsed.value("device")
         result.script = parsed.value("script").map { URL(fileURLWithPath: $0) }
+        result.files = try parsed.positionals.map(localFile)
+        result.service = parsed.flag("gapplication-service")
         if parsed.flag("dark") && parsed.flag("light") {
             throw UsageError(message: "choose --dark or --light, not both", command: nil)
         }
@@ -135,6 +147,22 @@ struct StudioOptions {
             throw UsageError(message: "open one file at a time (--cover, --avatar, --trim, --camera, --motion)", command: nil)
         }
         result.initial = initial.first
+        guard result.initial == nil || result.files.isEmpty else {
+            throw UsageError(message: "open FILEs or one of --cover, --avatar, --trim, --camera, --motion, not both", command: nil)
+        }
         return .run(result)
+    }
+
+    /// A FILE argument as a local path: a path as it is, a `file://` URI (the desktop's "Open
+    /// with" passes those) decoded; other URIs are refused, since only local files are read.
+    static func localFile(_ argument: String) throws(UsageError) -> URL {
+        let scheme = argument.prefix { $0 != ":" }
+        let isURI = argument.contains("://") && !scheme.isEmpty
+            && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+        guard isURI else { return URL(fileURLWithPath: argument) }
+        guard scheme.lowercased() == "file", let url = URL(string: argument), url.isFileURL, !url.path.isEmpty else {
+            throw UsageError(message: "'\(argument)' is not a local file: only paths and file:// URIs open", command: nil)
+        }
+        return url
     }
 }

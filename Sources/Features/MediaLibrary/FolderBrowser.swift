@@ -11,10 +11,14 @@ import ViewfinderCore
 /// id is its place among the folder's readable files sorted by name (from 1), so an item shown
 /// (or picked) keeps its id while the rest arrive; its original is the file itself. Nothing is
 /// written anywhere; thumbnails are kept in memory only.
+///
+/// `init(files:)` serves files a user named instead of a folder (the desktop's "Open with"):
+/// ids follow the order given, and a file that is missing or no regular file is refused with
+/// why rather than left out.
 @MainActor
 public final class FolderBrowser: AssetBrowser {
-    /// The folder shown.
-    public let folder: URL
+    /// The folder shown; nil for a list of files.
+    public let folder: URL?
     /// All, Photos and Videos (a folder has no Captures or albums).
     public private(set) var groups: [LibraryBrowser.GroupEntry] = []
     public private(set) var assets: [Asset] = []
@@ -60,11 +64,28 @@ public final class FolderBrowser: AssetBrowser {
         let listed = names.filter { !$0.hasPrefix(".") }.sorted().map { folder.appendingPathComponent($0) }
         pendingCount = listed.count
         select()
+        probe(listed, named: false, batchSize: batchSize)
+    }
+
+    /// Serves `files` (each once, in the order given) and starts probing them as `init(folder:)`
+    /// does; a file that is missing or no regular file is refused with why.
+    public init(files: [URL], thumbnailCacheCount: Int = 512, batchSize: Int = 16) {
+        folder = nil
+        cache = RecentlyUsed(capacity: thumbnailCacheCount)
+        var seen = Set<String>()
+        let listed = files.map(\.standardizedFileURL).filter { seen.insert($0.path).inserted }
+        pendingCount = listed.count
+        select()
+        probe(listed, named: true, batchSize: batchSize)
+    }
+
+    /// Probes `listed` off the main thread, `batchSize` at a time, adding each batch as it is read.
+    private func probe(_ listed: [URL], named: Bool, batchSize: Int) {
         let batch = max(1, batchSize)
         Task { [self] in
             for start in stride(from: 0, to: listed.count, by: batch) {
                 let urls = Array(listed[start..<min(start + batch, listed.count)])
-                let read = await BlockingWork.run(named: "viewfinder-folder-probe") { urls.map(Self.read) }
+                let read = await BlockingWork.run(named: "viewfinder-folder-probe") { urls.map { Self.read($0, named: named) } }
                 add(read)
             }
             onProbed?()
@@ -80,10 +101,15 @@ public final class FolderBrowser: AssetBrowser {
         case refused(ImportFailure)
     }
 
-    /// Probes the file at `url` (off the main thread).
-    nonisolated private static func read(_ url: URL) -> Read {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-              attributes[.type] as? FileAttributeType == .typeRegular else { return .skipped }
+    /// Probes the file at `url` (off the main thread). Something that is no regular file is
+    /// skipped in a folder and refused when the user `named` it.
+    nonisolated private static func read(_ url: URL, named: Bool) -> Read {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
+            return named ? .refused(ImportFailure(path: url.path, message: "no such file")) : .skipped
+        }
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            return named ? .refused(ImportFailure(path: url.path, message: "not a regular file")) : .skipped
+        }
         let probe: MediaLibrary.Probe
         do {
             probe = try MediaLibrary.probe(url)

@@ -10,12 +10,22 @@ import Foundation
 /// services it every few milliseconds while the application runs.
 @MainActor
 public final class Application: Object {
-    /// Makes the application; `id` is its reverse-DNS id (the .desktop file's name).
-    public init(id: String) {
-        guard let app = adw_application_new(id, G_APPLICATION_NON_UNIQUE) else {
+    /// Makes the application; `id` is its reverse-DNS id (the .desktop file's name and the D-Bus
+    /// name a unique application owns). A `unique` application is one per desktop session: a
+    /// second start hands its files (or its activation) to the running one over D-Bus and ends;
+    /// without a session bus every start is its own. Files reach `run`'s `open` either way.
+    public init(id: String, unique: Bool = false) {
+        let flags = G_APPLICATION_HANDLES_OPEN.rawValue | (unique ? 0 : G_APPLICATION_NON_UNIQUE.rawValue)
+        guard let app = adw_application_new(id, GApplicationFlags(rawValue: flags)) else {
             preconditionFailure("adw_application_new returned NULL for a valid id")
         }
         super.init(adopting: raw(app))
+    }
+
+    /// Whether this start handed its work to an instance already running (a unique application
+    /// whose D-Bus name another process owns). Valid once `run` has registered it.
+    public var isRemote: Bool {
+        g_application_get_is_registered(vf_gapplication(pointer)) != 0 && g_application_get_is_remote(vf_gapplication(pointer)) != 0
     }
 
     /// True when GTK can open a display (`$DISPLAY` or `$WAYLAND_DISPLAY` reachable).
@@ -23,11 +33,31 @@ public final class Application: Object {
         gtk_init_check() != 0
     }
 
-    /// Runs `activate` once GTK is ready, then the main loop until the last window closes or
-    /// `quit()` is called. Returns the process exit status.
-    public func run(arguments: [String] = [CommandLine.arguments.first ?? "viewfinder-studio"],
-                    activate: @escaping @MainActor () -> Void) -> Int32 {
+    /// Runs `activate` once GTK is ready (or `open` with `files`, which are local paths),
+    /// then the main loop until the last window closes or `quit()` is called. A unique
+    /// application that finds itself already running hands the files (or an activation) to it
+    /// and returns at once. `service` starts it for D-Bus activation (the desktop's "Open with"):
+    /// it waits for the files or activation the desktop sends. Returns the process exit status.
+    public func run(files: [String] = [], service: Bool = false, activate: @escaping @MainActor () -> Void,
+                    open: @escaping @MainActor ([String]) -> Void = { _ in }) -> Int32 {
         on("activate", activate)
+        let opened: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?,
+                                    UnsafeMutableRawPointer?) -> Void = { _, files, count, _, data in
+            guard let files else { return }
+            let list = files.assumingMemoryBound(to: OpaquePointer?.self)
+            let names = (0..<Int(max(0, count))).compactMap { index -> String? in
+                guard let file = list[index] else { return nil }
+                let text = g_file_get_path(file) ?? g_file_get_uri(file)
+                defer { g_free(text) }
+                return text.map { String(cString: $0) }
+            }
+            MainActor.assumeIsolated { CallbackBox.from(data, as: FilesHandler.self)?(names) }
+        }
+        _ = connect("open", unsafeBitCast(opened, to: GCallback.self), CallbackBox(open as FilesHandler))
+        // GApplication reads its command line: the files as URIs (never taken for options), and
+        // its own service flag.
+        let arguments = [CommandLine.arguments.first ?? "viewfinder-studio"] + (service ? ["--gapplication-service"] : [])
+            + files.map { URL(fileURLWithPath: $0).standardizedFileURL.absoluteString }
         let servicing = Timer.repeating(milliseconds: 4) {
             _ = RunLoop.main.run(mode: .default, before: Date())
             return true
@@ -91,6 +121,8 @@ public final class Application: Object {
         adw_style_manager_set_color_scheme(adw_style_manager_get_default(), ADW_COLOR_SCHEME_DEFAULT)
     }
 }
+
+typealias FilesHandler = @MainActor ([String]) -> Void
 
 /// A GLib timeout on the main loop; cancel it, or return false from its handler, to stop it.
 @MainActor

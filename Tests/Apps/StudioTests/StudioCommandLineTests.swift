@@ -19,7 +19,8 @@ struct StudioCommandLineTests {
     @Test("bad usage exits 2 with one clear line and the usage", arguments: [
         (["--frobnicate"], "unknown option '--frobnicate'"),
         (["--library"], "--library needs a value"),
-        (["extra"], "unexpected argument 'extra'"),
+        (["https://example.com/clip.mp4"], "'https://example.com/clip.mp4' is not a local file"),
+        (["--cover", "a.mp4", "b.mp4"], "open FILEs or one of --cover"),
         (["--cover", "a.mp4", "--avatar", "b.jpg"], "open one file at a time"),
     ])
     func usage(arguments: [String], message: String) async throws {

@@ -46,4 +46,24 @@ struct FolderBrowserTests {
         #expect(browser.refusedFiles.first?.message.hasPrefix("not a readable photo or video (") == true,
                 "\(browser.refusedFiles)")
     }
+
+    @Test("named files (Open with): ids follow the order given, a file named twice shows once, and a missing file, a folder and a broken file are refused with why")
+    func namedFiles() async throws {
+        let folder = TestPaths.scratchFolder("folder-browser-files").appendingPathComponent("shots")
+        let made = try await Task.detached { try FixtureFactory.shotFolder(folder, count: 3, brokenAfter: 1) }.value
+        let missing = folder.appendingPathComponent("gone.jpg")
+        let given = [made.shots[2], made.broken, made.shots[0], missing, folder, made.shots[2]]
+        let browser = FolderBrowser(files: given, batchSize: 2)
+        #expect(browser.folder == nil)
+        #expect(browser.pendingCount == 5)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            browser.onProbed = { continuation.resume() }
+        }
+        #expect(browser.pendingCount == 0)
+        let byID = browser.assets.sorted { $0.id < $1.id }
+        #expect(byID.map(\.id) == [1, 2])
+        #expect(try byID.map { try browser.originalURL(of: $0) } == [made.shots[2], made.shots[0]])
+        #expect(browser.refusedFiles.map(\.path) == [made.broken.path, missing.path, folder.path])
+        #expect(browser.refusedFiles.map(\.message).dropFirst() == ["no such file", "not a regular file"])
+    }
 }
