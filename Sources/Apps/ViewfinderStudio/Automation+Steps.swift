@@ -155,7 +155,7 @@ extension Automation {
             picker.activate(index)
         case "order":
             guard let order = LibraryBrowser.Order(rawValue: try word(args, 0)) else {
-                throw StepError(description: "order is newest or oldest")
+                throw StepError(description: "order is newest, oldest or name")
             }
             studio.browser?.order = order
         default:

@@ -5,18 +5,9 @@ import StudioKit
 
 /// Plays a script of user actions against the running app (`--script FILE`), one per line, so
 /// tests drive every screen through the same handlers the gestures and buttons call and take
-/// screenshots of what GTK draws. `#` starts a comment. A failed step prints an `error` event,
-/// sets the exit status to 1 and quits.
-///
-/// Steps: `wait EVENT [SECONDS]` (until an event not yet waited for arrives), `wait-any EVENT…
-/// [SECONDS]`, `wait-hud PHASE`,
-/// `sleep SECONDS`, `screenshot PATH`, `press BUTTON`, `slider VALUE`, `drag-slider FROM TO`,
-/// `pan DX DY`, `zoom FACTOR X Y`, `scroll DY X Y`, `double-click`, `straighten DEGREES` (the slider), `trim-start VALUE`,
-/// `trim-end VALUE`, `open-cover PATH`, `open-avatar PATH`, `open-trim PATH`, `open-camera`,
-/// `open-asset INDEX`, `info INDEX` (a grid item's info panel), `import PATH…`, `filter KIND`, `order newest|oldest`, `group TITLE`,
-/// `activate INDEX` (a media picker's grid item), `back`, `theme dark|light`, `toggle-theme`, `quit`,
-/// `window-size W H`, `controls FILE NAME…` (where the window and those buttons or parts are),
-/// `hud …` and `hud-hide` (see `showHUD`), `hud-flash success|error|text LABEL…`.
+/// screenshots of what GTK draws. `#` starts a comment. The steps are listed in `ScriptSteps`
+/// (which `pick --help` and the README show); a line naming no step fails before any runs. A
+/// failed step prints a `script-failed` event, sets the exit status to 1 and quits.
 @MainActor
 final class Automation {
     let studio: Studio
@@ -42,15 +33,23 @@ final class Automation {
                 guard let text = String(data: data, encoding: .utf8) else {
                     throw StepError(description: "\(script.lastPathComponent) is not UTF-8 text")
                 }
-                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                // Every line is checked before the first step runs: a misspelt step fails at once.
+                let steps = try text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap {
+                    (number, line) throws -> (line: Int, command: String, args: [String])? in
                     let words = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first?
                         .split(separator: " ").map(String.init) ?? []
-                    guard let command = words.first else { continue }
-                    studio.events.emit("step", ["line": number + 1, "command": command])
+                    guard let command = words.first else { return nil }
+                    guard ScriptSteps.named(command) != nil else {
+                        throw StepError(description: "line \(number + 1): no step '\(command)' ('viewfinder-studio pick --help' lists them)")
+                    }
+                    return (number + 1, command, Array(words.dropFirst()))
+                }
+                for step in steps {
+                    studio.events.emit("step", ["line": step.line, "command": step.command])
                     do {
-                        try await run(command, Array(words.dropFirst()))
+                        try await run(step.command, step.args)
                     } catch {
-                        throw StepError(description: "line \(number + 1) (\(command)): \(error)")
+                        throw StepError(description: "line \(step.line) (\(step.command)): \(error)")
                     }
                 }
             } catch {

@@ -13,6 +13,11 @@ struct PickRequest: Equatable {
         case photo, video, any
     }
 
+    /// How the result is printed: JSON (for programs), or one path per line (for shell scripts).
+    enum PrintForm: String {
+        case json, paths
+    }
+
     var kind: Kind
     /// The file given (cover: VIDEO, avatar: PHOTO).
     var input: URL?
@@ -30,6 +35,7 @@ struct PickRequest: Equatable {
     /// `pick photo --edit`: the crop step after Take Photo; `ratio` its width / height (nil: free).
     var edit = false
     var ratio: Double?
+    var print: PrintForm = .json
 
     /// Each kind's options, in the order `--help` lists them.
     static let options: [Kind: [OptionSpec]] = [
@@ -69,7 +75,8 @@ struct PickRequest: Equatable {
         OptionSpec("device", value: "ID[,ID]", help: "Also offer these cameras: 'virtual', 'virtual-front' or /dev/video paths."),
         OptionSpec("dark", help: "Use the dark theme."),
         OptionSpec("light", help: "Use the light theme."),
-        OptionSpec("script", value: "FILE", help: "Play the user actions in FILE (events go to stderr; the tests' driver)."),
+        OptionSpec("print", value: "json|paths", help: "Print the result as JSON (default) or as the files made or chosen, one per line."),
+        OptionSpec("script", value: "FILE", help: "Play the steps in FILE as a user would act (see 'script steps' below; events go to stderr)."),
     ]
 
     static var usage: String {
@@ -86,7 +93,8 @@ struct PickRequest: Equatable {
 
         results:
           media   [{"id", "file", "kind", "width", "height", "duration", "date"}, …] in the order picked
-                  (--folder: "id" is the file's place in the folder sorted by name, from 1)
+                  (--folder: "id" is the file's place in the folder sorted by name, from 1: the grid's
+                  order until Newest or Oldest is chosen)
           cover   {"video", "cover", "time", "frame"}  (no VIDEO: the user picks one from the library first)
           avatar  {"original", "avatar", "spec"}  (spec replays with 'viewfinder avatar --spec')
           photo, video  {"mediaType", "original", "file", "edited", "cropRect",
@@ -103,6 +111,10 @@ struct PickRequest: Equatable {
         \(OptionSpec.helpLines(captureOptions))
         options (all):
         \(OptionSpec.helpLines(common))
+        script steps (--script FILE: one per line, # starts a comment; events print as JSON lines on stderr;
+        a failed step ends the pick with exit 1, unless the pick had already ended, whose status stands):
+        \(ScriptSteps.helpLines)
+
         """
     }
 
@@ -162,6 +174,10 @@ struct PickRequest: Equatable {
             request.quality = text
         }
         request.edit = parsed.flag("edit")
+        if let text = parsed.value("print") {
+            guard let form = PrintForm(rawValue: text) else { throw parsed.invalid("print", "json or paths, not '\(text)'") }
+            request.print = form
+        }
         if let text = parsed.value("ratio") {
             let sides = text.split(separator: ":").compactMap { Double($0) }
             guard text == "free" || (sides.count == 2 && sides.allSatisfy { $0.isFinite && $0 > 0 } && sides[0] / sides[1] >= 0.01 && sides[0] / sides[1] <= 100) else {

@@ -50,10 +50,20 @@ extension Studio {
         guard pickStatus == nil else { return }
         switch end {
         case .result(let object):
-            guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
-                return endPick(.failed("the result cannot be written as JSON"))
+            let text: String
+            if options.pick?.print == .paths {
+                let paths = Self.paths(in: object)
+                guard !paths.contains(where: { $0.contains("\n") }) else {
+                    return endPick(.failed("a path holds a line break, which one path per line cannot show: use --print json"))
+                }
+                text = paths.map { $0 + "\n" }.joined()
+            } else {
+                guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+                    return endPick(.failed("the result cannot be written as JSON"))
+                }
+                text = String(decoding: data, as: UTF8.self) + "\n"
             }
-            FileHandle.standardOutput.write(data + Data("\n".utf8))
+            FileHandle.standardOutput.write(Data(text.utf8))
             pickStatus = 0
         case .cancelled:
             pickStatus = 3
@@ -64,6 +74,14 @@ extension Studio {
         events.emit("pick-ended", ["status": Int(pickStatus ?? 1)])
         // A script still running (waiting on this event) ends the app itself.
         if options.script == nil { application.quit() }
+    }
+
+    /// The files a result names, for `--print paths`: each picked item's file, the cover, the
+    /// avatar, or a capture's file (its edited copy when there is one).
+    static func paths(in result: Any) -> [String] {
+        if let items = result as? [[String: Any]] { return items.compactMap { $0["file"] as? String } }
+        guard let object = result as? [String: Any] else { return [] }
+        return ["edited", "cover", "avatar", "file"].lazy.compactMap { object[$0] as? String }.first.map { [$0] } ?? []
     }
 
     private func ended<Value>(_ outcome: PickerOutcome<Value>, then done: (Value) -> Void) {

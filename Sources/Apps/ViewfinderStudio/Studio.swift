@@ -83,8 +83,10 @@ final class Studio {
             complain("viewfinder-studio: another Viewfinder Studio runs on this desktop session and was shown the files; a --script needs one of its own (quit the other, or use 'dbus-run-session')")
             return 1
         }
-        // A pick whose window closed before it ended was cancelled.
-        if options.pick != nil && exitStatus == 0 { return pickStatus ?? 3 }
+        // A pick that ended exits as it ended, whatever script steps came after; one whose
+        // window closed before it ended was cancelled.
+        if options.pick != nil, let pickStatus { return pickStatus }
+        if options.pick != nil && exitStatus == 0 { return 3 }
         return max(status, exitStatus)
     }
 

@@ -47,7 +47,7 @@ struct StudioOptions {
         OptionSpec("motion", value: "SCENE", help: "Play the Motion scene SCENE (JSON, as 'viewfinder animate' takes) in a window, turned in 3D by GTK."),
         OptionSpec("dark", help: "Start with the dark theme (default: as the desktop prefers)."),
         OptionSpec("light", help: "Start with the light theme (default: as the desktop prefers)."),
-        OptionSpec("script", value: "FILE", help: "Play the user actions in FILE, one per line, printing what happens as JSON lines (the tests' driver)."),
+        OptionSpec("script", value: "FILE", help: "Play the steps in FILE, one per line, printing what happens as JSON lines ('pick --help' lists the steps)."),
         OptionSpec("gapplication-service", help: "Start as a D-Bus service and wait for the files the desktop sends (its 'Open with' starts the app so)."),
         OptionSpec("version", help: "Show the version."),
         OptionSpec("man", help: "Print the manual page (roff; 'viewfinder-studio --man | man -l -' shows it)."),

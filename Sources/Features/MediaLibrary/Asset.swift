@@ -84,10 +84,21 @@ public enum AssetGroup: Sendable, Hashable {
     case album(String)
 }
 
-/// How a fetch is ordered; ties are broken by id in the same direction.
+/// How a fetch is ordered: by date taken, ties broken by id in the same direction, or by file
+/// name (the name the item came with), ties by id.
 public enum SortOrder: String, Sendable, CaseIterable {
     case newestFirst = "newest"
     case oldestFirst = "oldest"
+    case byName = "name"
+
+    /// How a status line says it ("newest first", "by name").
+    public var phrase: String {
+        switch self {
+        case .newestFirst: "newest first"
+        case .oldestFirst: "oldest first"
+        case .byName: "by name"
+        }
+    }
 }
 
 /// A fetch: which group, which kinds, in which order, which page.

@@ -264,8 +264,12 @@ enum Catalogue {
             values += kinds.map(Statement.Value.text)
         }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        let direction = request.order == .newestFirst ? "DESC" : "ASC"
-        sql += " ORDER BY creation_date \(direction), assets.id \(direction)"
+        switch request.order {
+        case .newestFirst: sql += " ORDER BY creation_date DESC, assets.id DESC"
+        case .oldestFirst: sql += " ORDER BY creation_date ASC, assets.id ASC"
+        // Byte order, as a folder's names sort (FolderBrowser).
+        case .byName: sql += " ORDER BY original_filename COLLATE BINARY ASC, assets.id ASC"
+        }
         sql += " LIMIT ? OFFSET ?"
         values.append(.int(Int64(request.limit ?? -1)))
         values.append(.int(Int64(max(0, request.offset))))

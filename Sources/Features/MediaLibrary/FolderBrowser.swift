@@ -9,7 +9,8 @@ import ViewfinderCore
 /// `onProbed` hears when none are). Files that are not readable photos or videos are left out
 /// of the grid and listed in `refusedFiles` with why; the others go on being read. An asset's
 /// id is its place among the folder's readable files sorted by name (from 1), so an item shown
-/// (or picked) keeps its id while the rest arrive; its original is the file itself. Nothing is
+/// (or picked) keeps its id while the rest arrive, and the grid's first order (by name) is the
+/// ids' order; its original is the file itself. Nothing is
 /// written anywhere; thumbnails are kept in memory only.
 ///
 /// `init(files:)` serves files a user named instead of a folder (the desktop's "Open with"):
@@ -31,7 +32,8 @@ public final class FolderBrowser: AssetBrowser {
     public var filter: LibraryBrowser.KindFilter = .all {
         didSet { if filter != oldValue { select() } }
     }
-    public var order: SortOrder = .newestFirst {
+    /// By name at first, as a file manager lists a folder: ids then follow the grid.
+    public var order: SortOrder = .byName {
         didSet { if order != oldValue { select() } }
     }
     /// Files listed but not probed yet.
@@ -162,10 +164,15 @@ public final class FolderBrowser: AssetBrowser {
         case .videos: inGroup = [.video]
         case .captures, .album: inGroup = []
         }
-        // As the catalogue orders: by date taken, ties by id, both in the order's direction.
-        let ascending = found.filter { inGroup.contains($0.kind) && filter.kinds.contains($0.kind) }
-            .sorted { ($0.creationDate, $0.id) < ($1.creationDate, $1.id) }
-        assets = order == .oldestFirst ? ascending : ascending.reversed()
+        // As the catalogue orders: by date taken, ties by id, both in the order's direction; by
+        // name is by id, since ids follow the names (or the order the files were given in).
+        let shown = found.filter { inGroup.contains($0.kind) && filter.kinds.contains($0.kind) }
+        switch order {
+        case .byName: assets = shown.sorted { $0.id < $1.id }
+        case .oldestFirst, .newestFirst:
+            let ascending = shown.sorted { ($0.creationDate, $0.id) < ($1.creationDate, $1.id) }
+            assets = order == .oldestFirst ? ascending : ascending.reversed()
+        }
         onChange?()
     }
 

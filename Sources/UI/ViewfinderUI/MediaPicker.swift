@@ -122,7 +122,7 @@ public final class MediaPicker: Component {
         filterButtons = filters.buttons
         // A picker limited to one kind offers no filter.
         filters.box.isVisible = rules.kinds.count > 1
-        let orders = ChoiceGroup([(LibraryBrowser.Order.newestFirst, "Newest"), (.oldestFirst, "Oldest")],
+        let orders = ChoiceGroup([(LibraryBrowser.Order.newestFirst, "Newest"), (.oldestFirst, "Oldest"), (.byName, "Name")],
                                  selected: library.order) { [unowned library] order in library.order = order }
         orderButtons = orders.buttons
         // The filter, the order and the actions wrap onto more lines in a narrow window.
@@ -184,7 +184,7 @@ public final class MediaPicker: Component {
             status.text = "Nothing here yet. Import photos and videos with Import… (Ctrl+I) or drop files on this window."
         } else {
             let count = library.assets.count
-            status.text = "\(count) item\(count == 1 ? "" : "s"), \(library.order == .newestFirst ? "newest" : "oldest") first"
+            status.text = "\(count) item\(count == 1 ? "" : "s"), \(library.order.phrase)"
                 + (rules.isSingle ? "" : " · choose up to \(rules.limit), then Done")
                 + (pending > 0 ? " · reading \(pending) more file\(pending == 1 ? "" : "s")…" : "")
                 + (refused > 0 ? " · \(refused) file\(refused == 1 ? "" : "s") not a readable photo or video" : "")

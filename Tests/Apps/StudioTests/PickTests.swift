@@ -155,6 +155,25 @@ extension StudioWindowTests {
             #expect(picked.compactMap { $0["file"] as? String } == [made.shots[0].path, made.shots[59].path])
         }
 
+        @Test("pick media --folder --print paths: the grid starts in name order, so ids follow it; the files picked print one per line; a step failing after the pick ended leaves its exit 0")
+        func printPaths() async throws {
+            let folder = TestPaths.scratchFolder("pick-paths")
+            let source = folder.appendingPathComponent("shots")
+            // Dated oldest to newest in name order: newest first would show them reversed.
+            let made = try await StudioHarness.offThePool { try FixtureFactory.shotFolder(source, count: 4, brokenAfter: 2) }
+            let run = try await StudioHarness.pick([
+                "wait probed", "activate 2", "activate 0", "press done", "wait pick-ended",
+                "press no-such-button",
+            ], arguments: ["pick", "media", "--folder", source.path, "--multiple", "2", "--print", "paths"], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr.suffix(800))")
+            #expect(run.stdout == made.shots[2].path + "\n" + made.shots[0].path + "\n")
+            #expect(run.events("selection").last?["ids"] as? [Int] == [3, 1])
+            // The later step did fail, and said so.
+            #expect(run.events("script-failed").count == 1)
+            let usage = try await StudioHarness.offThePool { try Subprocess.run(TestPaths.studio, ["pick", "media", "--print", "yaml"]) }
+            #expect(usage.status == 2 && usage.stderr.contains("json or paths, not 'yaml'"), "\(usage.stderr)")
+        }
+
         @Test("a third item over --multiple 2 is refused: Up to 2 items")
         func limit() async throws {
             let folder = TestPaths.scratchFolder("pick-limit")

@@ -52,6 +52,8 @@ struct MediaLibraryTests {
 
         #expect(try lib.assets(FetchRequest(order: .newestFirst)).map(\.id) == [heic.asset.id, mov.asset.id, plain.asset.id])
         #expect(try lib.assets(FetchRequest(order: .oldestFirst)).map(\.id) == [plain.asset.id, mov.asset.id, heic.asset.id])
+        // By the names the files came with: iphone6s…mov, iphoneXR…heic, plain.jpg.
+        #expect(try lib.assets(FetchRequest(order: .byName)).map(\.id) == [mov.asset.id, heic.asset.id, plain.asset.id])
         #expect(try lib.assets(FetchRequest(group: .videos)).map(\.id) == [mov.asset.id])
         #expect(try lib.assets(FetchRequest(kinds: [.photo], limit: 1, offset: 1)).map(\.id) == [plain.asset.id])
 

@@ -13,7 +13,7 @@ enum LibraryCommand: Command {
     [--library DIR] SUBCOMMAND
            init
            import FILE… [--album A] [--move] [--thumbnail-size N] [--json]
-           list [--type photo|video|live] [--sort newest|oldest] [--group G | --album A] [--limit N] [--json]
+           list [--type photo|video|live] [--sort newest|oldest|name] [--group G | --album A] [--limit N] [--json]
            albums [--json]
            album create NAME | album rename NAME NEW | album delete NAME
            album add NAME ID… | album remove NAME ID…
@@ -31,7 +31,7 @@ enum LibraryCommand: Command {
         OptionSpec("move", help: "import: remove the original after it is stored."),
         OptionSpec("type", value: "T", help: "list: photo, video or live (Live Photos and Motion Photos)."),
         OptionSpec("group", value: "G", help: "list: all, photos, videos, captures or album:NAME."),
-        OptionSpec("sort", value: "S", help: "list: newest (default) or oldest, by creation date."),
+        OptionSpec("sort", value: "S", help: "list: newest (default) or oldest, by creation date, or name, by the name the file came with."),
         OptionSpec("limit", value: "N", help: "list: at most N assets."),
         OptionSpec("size", value: "N", help: "thumbnail: the box, N×N pixels."),
         OptionSpec("fill", help: "thumbnail: fill the box (crop) instead of fitting inside it."),
@@ -207,7 +207,7 @@ enum LibraryCommand: Command {
             request.kinds = [kind]
         }
         if let sort = arguments.value("sort") {
-            guard let order = SortOrder(rawValue: sort) else { throw arguments.invalid("sort", "newest or oldest, not '\(sort)'") }
+            guard let order = SortOrder(rawValue: sort) else { throw arguments.invalid("sort", "newest, oldest or name, not '\(sort)'") }
             request.order = order
         }
         if let album = arguments.value("album") { request.group = .album(album) }
