@@ -65,6 +65,84 @@ struct ThumbnailCommandTests {
         #expect(mean <= 3, "the thumbnail is not the embedded cover (mean difference \(mean))")
     }
 
+    @Test("an empty OUT the caller made (as tumbler does) is filled in place, keeping its inode; a file with content is replaced whole")
+    func placeholder() throws {
+        let video = try ColourChart.video(.sdr, in: Self.folder)
+        func inode(_ url: URL) throws -> UInt64 {
+            ((try FileManager.default.attributesOfItem(atPath: url.path))[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+        }
+        let empty = Self.folder.appendingPathComponent("placeholder.png")
+        try Data().write(to: empty)
+        let before = try inode(empty)
+        #expect(try viewfinder("thumbnail", "-s", "64", video.path, empty.path).status == 0)
+        #expect(try inode(empty) == before)
+        #expect(try Self.pngSize(empty) != nil)
+        let full = Self.folder.appendingPathComponent("full.png")
+        try Data("old".utf8).write(to: full)
+        let old = try inode(full)
+        #expect(try viewfinder("thumbnail", "-s", "64", video.path, full.path).status == 0)
+        #expect(try inode(full) != old)
+        #expect(try Self.pngSize(full) != nil)
+    }
+
+    @Test("through a real thumbnailing service: tumblerd, asked over D-Bus, runs the installed entry and caches our picture (the best keyframe, not its own GStreamer one)")
+    func tumbler() throws {
+        let tumblerd = "/usr/lib/x86_64-linux-gnu/tumbler-1/tumblerd"
+        try #require(FileManager.default.isExecutableFile(atPath: tumblerd), "tumblerd is missing (apt-get install tumbler; scripts/install-deps does)")
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon"), "dbus-daemon is missing (apt-get install dbus-daemon)")
+        let folder = TestPaths.scratchFolder("tumbler")
+        // Fading in from black, one keyframe a second: the first frame is black, ours is not.
+        let video = folder.appendingPathComponent("fade.mp4")
+        let made = try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=4",
+                                                 "-vf", "fade=in:0:30", "-c:v", "libx264", "-g", "30", "-pix_fmt", "yuv420p", video.path])
+        try #require(made.status == 0, "\(made.stderr)")
+        let share = folder.appendingPathComponent("share/thumbnailers")
+        try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
+        let entry = try String(contentsOf: TestPaths.repository.appendingPathComponent("data/viewfinder.thumbnailer"), encoding: .utf8)
+            .replacingOccurrences(of: "TryExec=viewfinder", with: "TryExec=\(TestPaths.tool.path)")
+            .replacingOccurrences(of: "Exec=viewfinder ", with: "Exec=\(TestPaths.tool.path) ")
+        try entry.write(to: share.appendingPathComponent("viewfinder.thumbnailer"), atomically: true, encoding: .utf8)
+        let uri = video.absoluteString
+        let shell = """
+        set -u
+        export XDG_DATA_HOME=\(folder.path)/share XDG_DATA_DIRS=/usr/share XDG_CACHE_HOME=\(folder.path)/cache XDG_CONFIG_HOME=\(folder.path)/config
+        # A session bus of its own, in the foreground of no one: every descriptor redirected, so
+        # nothing the test reads stays open after the script ends.
+        dbus-daemon --session --nofork --address=unix:path=\(folder.path)/bus </dev/null >/dev/null 2>&1 &
+        BUS_PID=$!
+        export DBUS_SESSION_BUS_ADDRESS=unix:path=\(folder.path)/bus
+        for _ in $(seq 100); do [ -S \(folder.path)/bus ] && break; sleep 0.05; done
+        \(tumblerd) </dev/null > \(folder.path)/tumblerd.log 2>&1 &
+        daemon=$!
+        # SIGKILL: the test runner starts programs with SIGTERM blocked, and they inherit that.
+        trap 'kill -KILL $daemon $BUS_PID 2>/dev/null' EXIT
+        for _ in $(seq 300); do
+            gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus --method org.freedesktop.DBus.NameHasOwner \\
+                org.freedesktop.thumbnails.Thumbnailer1 2>/dev/null | grep -q true && break
+            sleep 0.1
+        done
+        gdbus call --session --dest org.freedesktop.thumbnails.Thumbnailer1 --object-path /org/freedesktop/thumbnails/Thumbnailer1 \\
+            --method org.freedesktop.thumbnails.Thumbnailer1.Queue "['\(uri)']" "['video/mp4']" normal default 0 >/dev/null || exit 1
+        thumb=$XDG_CACHE_HOME/thumbnails/normal/$(printf '%s' '\(uri)' | md5sum | cut -d' ' -f1).png
+        for _ in $(seq 600); do [ -s "$thumb" ] && break; sleep 0.1; done
+        echo "$thumb"
+        """
+        let result = try Subprocess.run("bash", ["-c", shell], timeout: 120)
+        let cached = URL(fileURLWithPath: result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        try #require(result.status == 0 && FileManager.default.fileExists(atPath: cached.path),
+                     "tumblerd wrote no thumbnail: \(result.stderr) \((try? String(contentsOf: folder.appendingPathComponent("tumblerd.log"), encoding: .utf8)) ?? "")")
+        // The same picture our command makes at the normal size (128), pixel for pixel.
+        let ours = folder.appendingPathComponent("ours.png")
+        #expect(try viewfinder("thumbnail", "-s", "128", video.path, ours.path).status == 0)
+        let a = try #require(try decodeImage(cached)), b = try #require(try decodeImage(ours))
+        #expect(a.size == b.size, "\(a.size) vs \(b.size)")
+        #expect(a.sampledLuma > 40, "the cached thumbnail is dark: \(a.sampledLuma)")
+        if a.size == b.size, a.bytes.count == b.bytes.count {
+            let differing = zip(a.bytes, b.bytes).filter { abs(Int($0) - Int($1)) > 1 }.count
+            #expect(differing == 0, "\(differing) bytes differ from our thumbnail")
+        }
+    }
+
     @Test("bad input is one line and exit 1, and nothing is written", arguments: ["broken/truncated_no_moov_streamio.mp4", "images/png_truncated.png"])
     func badInput(_ name: String) throws {
         let output = Self.folder.appendingPathComponent("bad-\(UUID().uuidString.prefix(6)).png")

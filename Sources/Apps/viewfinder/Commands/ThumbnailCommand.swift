@@ -21,7 +21,8 @@ enum ThumbnailCommand: Command {
     suggestions score them, so never a black lead-in or a blurred frame when the video has
     better), tone-mapped to SDR when the video is HDR, fitted in SIZE × SIZE (never enlarged), written as
     PNG whatever OUT's name says (the freedesktop thumbnail format). Nothing is written but OUT,
-    atomically. The desktop calls it through data/viewfinder.thumbnailer
+    atomically — or, when OUT is an empty file the caller made to receive it (as tumbler does),
+    into that file in place, cut back to empty if the write fails. The desktop calls it through data/viewfinder.thumbnailer
     (`viewfinder thumbnail -s %s %i %o`), which `make install` puts in share/thumbnailers.
     """
 
@@ -34,7 +35,11 @@ enum ThumbnailCommand: Command {
         let reader = try CoverPicker.open(input, limit: .none)
         let picture = try CoverPicker.quickCover(from: reader, size: .fit(PixelSize(width: side, height: side)))
         let png = try ImageEncoder.encode(picture, as: .png)
-        try AtomicFile.write(png, to: output)
+        // A thumbnailing service (tumbler) makes OUT empty and reads it back through its own
+        // descriptor: fill that file in place; otherwise write OUT atomically.
+        if try !AtomicFile.fillPlaceholder(png, at: output) {
+            try AtomicFile.write(png, to: output)
+        }
         return 0
     }
 }
