@@ -73,14 +73,15 @@ studio: release
 	.build/release/viewfinder-studio $(STUDIO_ARGS)
 
 # Installs both programs, their manual pages and shell completions, the .desktop file (with its
-# D-Bus service, which "Open with" starts the app through), the icon and the video thumbnailer
-# entry under $(DESTDIR)$(PREFIX).
+# D-Bus service, which "Open with" starts the app through), the AppStream metainfo, the icon and
+# the video thumbnailer entry under $(DESTDIR)$(PREFIX).
 install: release
 	install -Dm755 .build/release/viewfinder "$(DESTDIR)$(PREFIX)/bin/viewfinder"
 	install -Dm755 .build/release/viewfinder-studio "$(DESTDIR)$(PREFIX)/bin/viewfinder-studio"
 	install -Dm644 data/$(APP_ID).desktop "$(DESTDIR)$(PREFIX)/share/applications/$(APP_ID).desktop"
 	install -Dm644 data/icons/$(APP_ID).svg "$(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	install -Dm644 data/viewfinder.thumbnailer "$(DESTDIR)$(PREFIX)/share/thumbnailers/viewfinder.thumbnailer"
+	install -Dm644 data/$(APP_ID).metainfo.xml "$(DESTDIR)$(PREFIX)/share/metainfo/$(APP_ID).metainfo.xml"
 	install -d "$(DESTDIR)$(PREFIX)/share/dbus-1/services"
 	sed 's|@bindir@|$(PREFIX)/bin|' data/$(APP_ID).service.in > "$(DESTDIR)$(PREFIX)/share/dbus-1/services/$(APP_ID).service"
 	@# Manual pages and shell completions, made by the programs from their own option tables.
@@ -104,6 +105,7 @@ uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	rm -f "$(DESTDIR)$(PREFIX)/share/thumbnailers/viewfinder.thumbnailer"
 	rm -f "$(DESTDIR)$(PREFIX)/share/dbus-1/services/$(APP_ID).service"
+	rm -f "$(DESTDIR)$(PREFIX)/share/metainfo/$(APP_ID).metainfo.xml"
 	for program in viewfinder viewfinder-studio; do \
 		rm -f "$(DESTDIR)$(PREFIX)/share/man/man1/$$program.1" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$program" \
 			"$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_$$program" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$program.fish"; \

@@ -7,7 +7,7 @@ extension Automation {
     /// `hud MODE ANIMATION BACKGROUND [button] [KEY=VALUE…]` shows the HUD as configured
     /// (progress 0.6), so every mode, animation, style and option can be looked at; `hud-hide`
     /// hides it. Modes: the six (`checkmark` for a custom view), `image` (a picture the script
-    /// makes), `icon` (an icon-theme symbol), `widget` (the header's theme button, live).
+    /// makes), `icon` (an icon-theme symbol), `widget` (the header's main menu button, live).
     /// Backgrounds: `blur` (light), `dark`, `solid`, `dim`, `blurview` (the whole view blurred).
     /// Options: `content=`, `label-color=`, `details-color=`, `progress=`, `track=`, `line=`
     /// (colours as rrggbb[aa]: a script line's # starts a comment); `label-font=`, `details-font=` (FAMILY:SIZE[:bold]);
@@ -41,7 +41,7 @@ extension Automation {
         let overlay = studio.hudOverlay
         let hud = overlay.hud
         overlay.followsTheme = false
-        overlay.customWidget = modeName == "widget" ? studio.themeButton : nil
+        overlay.customWidget = modeName == "widget" ? studio.menuButton : nil
         hud.mode = mode
         hud.animation = animation
         hud.background = background

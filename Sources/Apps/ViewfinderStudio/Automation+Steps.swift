@@ -82,7 +82,7 @@ extension Automation {
             var fields: [String: Any] = ["display": environment["DISPLAY"] ?? "", "xauthority": environment["XAUTHORITY"] ?? "",
                                          "title": studio.current?.title ?? ""]
             if args.count > 1 {
-                guard let frame = studio.current?.part(named: args[1])?.frameInSurface else {
+                guard let frame = control(named: args[1])?.frameInSurface else {
                     throw StepError(description: "no part '\(args[1])' on screen")
                 }
                 fields["frame"] = [frame.minX, frame.minY, frame.width, frame.height]
@@ -113,7 +113,7 @@ extension Automation {
             let path = try word(args, 0)
             var frames: [String: Any] = [:]
             for name in args.dropFirst() {
-                let widget = studio.current?.button(named: name) ?? studio.current?.part(named: name)
+                let widget = control(named: name)
                 frames[name] = widget.flatMap { $0.isVisible && $0.isDrawn ? $0.frameInSurface : nil }
                     .map { [$0.minX, $0.minY, $0.width, $0.height] as Any } ?? NSNull()
             }
@@ -161,5 +161,13 @@ extension Automation {
         default:
             throw StepError(description: "unknown step '\(command)'")
         }
+    }
+
+    /// What a script names on screen: "back" is the header's Back (the one a user sees; the
+    /// screen's own, hidden in the app, is "screen-back"), else the screen's part or button.
+    func control(named name: String) -> Widget? {
+        if name == "back" { return studio.backButton }
+        if name == "screen-back" { return studio.current?.button(named: "back") }
+        return studio.current?.part(named: name) ?? studio.current?.button(named: name)
     }
 }

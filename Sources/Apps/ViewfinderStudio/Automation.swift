@@ -148,6 +148,9 @@ final class Automation {
             studio.hudOverlay.hide()
         case "quit":
             studio.application.quit()
+        case "action":
+            let name = try word(args, 0)
+            guard studio.application.activateAction(name) else { throw StepError(description: "the app has no action '\(name)'") }
         case "slider", "drag-slider":
             let screen: CoverChooser = try top()
             let from = try number(args, 0)

@@ -29,6 +29,7 @@ enum ScriptSteps {
         Step(syntax: "activate INDEX", help: "Activates the picker grid's item INDEX (from 0), as a click does."),
         Step(syntax: "back", help: "Leaves the screen shown, as Escape does."),
         Step(syntax: "quit", help: "Ends the app."),
+        Step(syntax: "action NAME", help: "Activates the app's action NAME (about, shortcuts, import, theme, done, back, quit), as its menu entry or key does."),
         Step(syntax: "theme dark|light", help: "Chooses the style."),
         Step(syntax: "toggle-theme", help: "Switches between dark and light, as Ctrl+Shift+D does."),
         Step(syntax: "open-cover VIDEO", help: "Opens the cover chooser on VIDEO."),

@@ -25,11 +25,15 @@ final class Studio {
     let hudOverlay = HUDOverlay()
     private let stack = Stack()
     private let overlay = Overlay()
-    /// The header's dark/light button (the HUD's widget custom view shows it in tests).
-    private(set) lazy var themeButton = Button.icon("weather-clear-night-symbolic", tooltip: "Dark or light (Ctrl+Shift+D)") {
-        [unowned self] in self.toggleTheme()
-    }
-    private lazy var backButton = Button.icon("go-previous-symbolic", tooltip: "Back (Escape)") { [unowned self] in self.back() }
+    /// The one Back: the screens' own Back buttons are hidden while the app hosts them.
+    private(set) lazy var backButton = Button.icon("go-previous-symbolic", tooltip: "Back (Escape)") { [unowned self] in self.back() }
+    /// The screen's Done while it shows, moved into the header bar.
+    private var headerDone: Widget?
+    /// The primary menu: the style, Keyboard Shortcuts and About (the HUD's widget custom view
+    /// shows this button, live, in tests).
+    private(set) lazy var menuButton = MenuButton(primaryMenu: [
+        ("Dark or Light Style", "theme"), ("Keyboard Shortcuts", "shortcuts"), ("About Viewfinder Studio", "about"),
+    ])
     private(set) var screens: [any Component] = []
     private var pageCounter = 0
     private var pageNames: [ObjectIdentifier: String] = [:]
@@ -121,7 +125,7 @@ final class Studio {
         let window = Window(application: application, title: "Viewfinder Studio", width: 1000, height: 760)
         self.window = window
         window.addToHeaderStart(backButton)
-        window.addToHeaderEnd(themeButton)
+        window.addToHeaderEnd(menuButton)
         overlay.setChild(stack)
         overlay.addOverlay(hudOverlay.area)
         hudOverlay.backdropSource = stack
@@ -149,6 +153,18 @@ final class Studio {
         application.addAction("done", accelerators: ["<Control>Return"]) { [unowned self] in self.current?.done() }
         application.addAction("theme", accelerators: ["<Control><Shift>d"]) { [unowned self] in self.toggleTheme() }
         application.addAction("import", accelerators: ["<Control>i"]) { [unowned self] in self.chooseFilesToImport() }
+        application.addAction("shortcuts", accelerators: ["<Control>question"]) { [unowned self] in
+            let shown = self.window?.presentShortcuts(StudioShortcuts.windowGroups) ?? 0
+            self.events.emit("shortcuts", ["shown": shown])
+        }
+        application.addAction("about") { [unowned self] in
+            self.window?.presentAbout(AboutInfo(
+                name: "Viewfinder Studio", iconName: Studio.applicationID, version: Studio.version,
+                developer: "The Viewfinder authors",
+                comments: "Choose video covers, crop avatars, trim videos and keep a photo library.",
+                licence: "The authors have not yet published Viewfinder under a licence."))
+            self.events.emit("about", [:])
+        }
     }
 
     func toggleTheme() {
@@ -207,7 +223,15 @@ final class Studio {
     private func show(_ screen: any Component) {
         stack.visiblePage = pageNames[ObjectIdentifier(screen)] ?? ""
         window?.title = screen.title
-        backButton.isVisible = screens.count > 1
+        // The header's Back is the one Back (on a pick's first screen it cancels the pick).
+        screen.button(named: "back")?.isVisible = false
+        backButton.isVisible = screens.count > 1 || options.pick != nil
+        // The screen's Done goes to the header bar's end, as GNOME places a view's main action;
+        // Enter, where the focused control does not take it, activates it.
+        if let shown = headerDone { window?.removeFromHeader(shown) }
+        headerDone = screen.button(named: "done")
+        if let done = headerDone { window?.moveToHeaderEnd(done) }
+        window?.setDefaultWidget(headerDone)
         fadeIn()
         events.emit("screen", ["name": screen.title])
     }

@@ -100,10 +100,8 @@ struct StudioOptions {
 
         options:
         \(OptionSpec.helpLines(options))
-        keys: Ctrl+I import, Ctrl+Q quit, Escape back, Ctrl+Return done, Ctrl+Shift+D dark/light,
-              Space play the trim range; grid: arrows, Space mark, Enter choose, I info (with Export
-              without location, into the Pictures folder); cover strip: ←/→ a frame, Shift+←/→ a cell,
-              Home/End; crop: arrows pan, +/− zoom, 0 reset
+        keys:
+        \(StudioShortcuts.helpText)
 
         """
     }

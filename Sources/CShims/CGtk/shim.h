@@ -40,6 +40,10 @@ static inline GListModel *vf_list_model(void *p) { return G_LIST_MODEL(p); }
 static inline GtkSelectionModel *vf_selection_model(void *p) { return GTK_SELECTION_MODEL(p); }
 static inline GtkRange *vf_range(void *p) { return GTK_RANGE(p); }
 static inline GtkScale *vf_scale(void *p) { return GTK_SCALE(p); }
+static inline GMenuModel *vf_menu_model(void *p) { return G_MENU_MODEL(p); }
+static inline int vf_is_shortcuts_shortcut(void *p) { return GTK_IS_SHORTCUTS_SHORTCUT(p); }
+static inline int vf_is_box(void *p) { return GTK_IS_BOX(p); }
+static inline int vf_is_flow_box_child(void *p) { return GTK_IS_FLOW_BOX_CHILD(p); }
 
 /// Sets the name a screen reader says for a widget (gtk_accessible_update_property is variadic).
 static inline void vf_set_accessible_label(void *widget, const char *label) {

@@ -171,6 +171,19 @@ public final class Window: Widget {
         adw_header_bar_pack_end(vf_adw_header_bar(UnsafeMutableRawPointer(header)), widget.widget)
     }
 
+    /// Moves `widget` from the box or wrapping row that holds it to the end of the header bar
+    /// (a screen's Done, as GNOME places a view's main action).
+    public func moveToHeaderEnd(_ widget: Widget) {
+        widget.detachFromParent()
+        addToHeaderEnd(widget)
+    }
+
+    /// Takes `widget` out of the header bar (it stays alive while its wrapper lives).
+    public func removeFromHeader(_ widget: Widget) {
+        guard gtk_widget_get_parent(widget.widget) != nil else { return }
+        adw_header_bar_remove(vf_adw_header_bar(UnsafeMutableRawPointer(header)), widget.widget)
+    }
+
     /// Shows a short confirmation at the bottom of the window for a few seconds (a toast).
     public func toast(_ title: String) {
         guard let toast = adw_toast_new(title) else { return }
@@ -194,6 +207,12 @@ public final class Window: Widget {
         gtk_window_set_default_size(vf_window(pointer), Int32(width), Int32(height))
     }
 
+    /// The widget Enter activates when the focused control does not take it (the screen's Done),
+    /// or nil for none.
+    public func setDefaultWidget(_ widget: Widget?) {
+        gtk_window_set_default_widget(vf_window(pointer), widget?.widget)
+    }
+
     /// Shows the window.
     public func present() {
         gtk_window_present(vf_window(pointer))
@@ -209,18 +228,43 @@ public final class Window: Widget {
 /// (libadwaita's leaflet): then only the `main` pane shows.
 @MainActor
 public final class FoldingPanes: Widget {
+    private let side: Widget
+    private let main: Widget
+
     /// `side` at the start (a sidebar) and `main`; folded, `main` shows.
     public init(side: Widget, main: Widget) {
+        self.side = side
+        self.main = main
         super.init(owning: raw(adw_leaflet_new()))
         let leaflet = vf_adw_leaflet(pointer)
         _ = adw_leaflet_append(leaflet, side.widget)
         _ = adw_leaflet_append(leaflet, main.widget)
         adw_leaflet_set_visible_child(leaflet, main.widget)
         adw_leaflet_set_can_unfold(leaflet, 1)
-        retain(side)
-        retain(main)
+        // Folded, a swipe (or the pointer's back button) returns from the side pane.
+        adw_leaflet_set_can_navigate_back(leaflet, 1)
     }
 
     /// True while the window is too narrow for both panes.
     public var isFolded: Bool { adw_leaflet_get_folded(vf_adw_leaflet(pointer)) != 0 }
+
+    /// Folded, shows the side pane instead of the main one (unfolded, both show anyway).
+    public func showSide() {
+        adw_leaflet_set_visible_child(vf_adw_leaflet(pointer), side.widget)
+    }
+
+    /// Folded, shows the main pane.
+    public func showMain() {
+        adw_leaflet_set_visible_child(vf_adw_leaflet(pointer), main.widget)
+    }
+
+    /// Whether the side pane is the one shown while folded.
+    public var showsSide: Bool {
+        isFolded && adw_leaflet_get_visible_child(vf_adw_leaflet(pointer)) == side.widget
+    }
+
+    /// Called when the panes fold or unfold.
+    public func onFold(_ handler: @escaping @MainActor (Bool) -> Void) {
+        onNotify("folded") { [unowned self] in handler(self.isFolded) }
+    }
 }

@@ -70,6 +70,16 @@ public final class Application: Object {
         }
     }
 
+    /// Activates the application action `app.<name>`, as its menu entry or shortcut does; false
+    /// when there is no such action.
+    @discardableResult
+    public func activateAction(_ name: String) -> Bool {
+        let group = OpaquePointer(pointer)
+        guard g_action_group_has_action(group, name) != 0 else { return false }
+        g_action_group_activate_action(group, name, nil)
+        return true
+    }
+
     /// Ends the main loop.
     public func quit() {
         g_application_quit(vf_gapplication(pointer))

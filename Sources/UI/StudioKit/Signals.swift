@@ -54,6 +54,16 @@ extension Object {
         return connect(signal, unsafeBitCast(callback, to: GCallback.self), CallbackBox(handler as BoolHandler))
     }
 
+    /// Calls `handler` whenever the GObject property `property` changes ("notify::PROPERTY",
+    /// whose C signature is `(instance, pspec, data)`).
+    @discardableResult
+    public func onNotify(_ property: String, _ handler: @escaping @MainActor () -> Void) -> UInt {
+        let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, _, data in
+            MainActor.assumeIsolated { CallbackBox.from(data, as: VoidHandler.self)?() }
+        }
+        return connect("notify::\(property)", unsafeBitCast(callback, to: GCallback.self), CallbackBox(handler as VoidHandler))
+    }
+
     /// Connects a handler with the C signature `(instance, double, double, data)` (drags, motion).
     @discardableResult
     public func onPoint(_ signal: String, _ handler: @escaping @MainActor (Double, Double) -> Void) -> UInt {

@@ -105,6 +105,16 @@ open class Widget: Object {
 
     /// Activates the widget as a click or Enter would: a button's "clicked" handlers run, a
     /// toggle button toggles.
+    /// Takes the widget out of the box or wrapping row that holds it (nothing else is moved).
+    public func detachFromParent() {
+        guard let parent = gtk_widget_get_parent(widget) else { return }
+        if vf_is_box(parent) != 0 {
+            gtk_box_remove(vf_box(UnsafeMutableRawPointer(parent)), widget)
+        } else if vf_is_flow_box_child(parent) != 0, let flow = gtk_widget_get_parent(parent) {
+            gtk_flow_box_remove(vf_flow_box(UnsafeMutableRawPointer(flow)), parent)
+        }
+    }
+
     public func activate() {
         _ = gtk_widget_activate(widget)
     }

@@ -40,7 +40,8 @@ public final class MediaPicker: Component {
 
     /// The side of a grid thumbnail, in points.
     public static let thumbnailSide = 160
-    public let title = "Library"
+    /// "Library", or the folder's name for a folder's photos and videos.
+    public var title: String { (library as? FolderBrowser)?.folder?.lastPathComponent ?? "Library" }
     /// The sidebar and the grid, folding into the grid alone in a narrow window.
     private lazy var root = FoldingPanes(side: sidebarScroller, main: mainColumn)
     public var page: Widget { root }
@@ -60,6 +61,8 @@ public final class MediaPicker: Component {
     private let sidebar = Box(.vertical, spacing: 4)
     private var groupButtons: [ToggleButton] = []
     private let status = Label("")
+    /// Shown instead of the grid when there is nothing to show.
+    private let emptyPage = StatusPage(icon: "image-x-generic-symbolic", title: "No Photos or Videos Yet", description: "")
     private var grid: GridView<ThumbnailCell>?
     private var scroller: ScrolledWindow?
     private var filterButtons: [LibraryBrowser.KindFilter: ToggleButton] = [:]
@@ -68,6 +71,10 @@ public final class MediaPicker: Component {
     public let cameraButton = Button.icon("camera-photo-symbolic", tooltip: "Camera") {}
     public let infoButton = Button.icon("dialog-information-symbolic", tooltip: "Info (I): the focused item's details") {}
     public let doneButton = Button("Done")
+    /// Shown while the window is too narrow for the sidebar: opens it (its groups and albums).
+    public lazy var sidebarButton = Button.icon("sidebar-show-symbolic", tooltip: "Groups and albums") { [unowned self] in
+        self.root.showSide()
+    }
     public let cancelButton = Button("Cancel")
     /// Told with the outcome: the picked items in order, or `.cancelled`. A picker left on
     /// screen (Studio's library) may finish many times.
@@ -127,6 +134,8 @@ public final class MediaPicker: Component {
         orderButtons = orders.buttons
         // The filter, the order and the actions wrap onto more lines in a narrow window.
         let toolbar = WrappingRow()
+        sidebarButton.isVisible = false
+        toolbar.append(sidebarButton)
         let actions = Box(.horizontal, spacing: 8)
         for button in [infoButton, cameraButton, importButton, cancelButton, doneButton] { actions.append(button) }
         for group in [filters.box, orders.box, actions] { toolbar.append(group) }
@@ -155,11 +164,23 @@ public final class MediaPicker: Component {
         main.append(toolbar)
         main.append(status)
         main.append(scroller)
+        emptyPage.expand()
+        emptyPage.isVisible = false
+        // The grid's own background, so the page looks like the empty grid it stands for (and a
+        // blurred HUD over it has an opaque backdrop).
+        emptyPage.addStyleClass("view")
+        emptyPage.add(FileDropTarget { [unowned self] paths in
+            self.onDrop?(paths.map { URL(fileURLWithPath: $0) })
+        })
+        main.append(emptyPage)
 
         library.onChange = { [unowned self] in self.refresh() }
         refresh()
         // Each time the picker comes on screen the keyboard starts on the grid.
         _ = root.on("map") { [unowned self] in self.focusGrid() }
+        // A narrow window folds the sidebar away; this button brings it back, and choosing a
+        // group there returns to the grid.
+        root.onFold { [unowned self] folded in self.sidebarButton.isVisible = folded }
     }
 
     /// Rebuilds the sidebar and the grid from the model.
@@ -167,8 +188,9 @@ public final class MediaPicker: Component {
         for button in groupButtons { sidebar.remove(button) }
         groupButtons = []
         for entry in library.groups {
-            let button = ToggleButton("\(entry.title)  \(entry.count)") { [unowned library] active in
+            let button = ToggleButton("\(entry.title)  \(entry.count)") { [unowned library, unowned self] active in
                 if active { library.selectedGroup = entry.group }
+                if active && self.root.showsSide { self.root.showMain() }
             }
             button.addStyleClass("flat")
             if let first = groupButtons.first { button.join(first) }
@@ -178,9 +200,22 @@ public final class MediaPicker: Component {
         }
         grid?.itemCount = library.assets.count
         let pending = library.pendingCount, refused = library.refusedFiles.count
+        // Nothing to show at all: a status page says what to do instead of an empty grid.
+        let empty = library.lastError == nil && library.assets.isEmpty && pending == 0 && refused == 0
+        emptyPage.isVisible = empty
+        scroller?.isVisible = !empty
+        status.isVisible = !empty
+        if empty {
+            let everything = library.selectedGroup == .all && library.filter == .all
+            emptyPage.title = everything ? "No Photos or Videos Yet" : "Nothing Here"
+            emptyPage.details = library is FolderBrowser
+                ? "This folder holds no photos or videos Viewfinder can read."
+                : everything ? "Import photos and videos with Import… (Ctrl+I), or drop files here."
+                             : "No photos or videos here: choose All in the sidebar, or import some with Import… (Ctrl+I)."
+        }
         if let error = library.lastError {
             status.text = "The library could not be read: \(error)"
-        } else if library.assets.isEmpty && pending == 0 && refused == 0 {
+        } else if empty {
             status.text = "Nothing here yet. Import photos and videos with Import… (Ctrl+I) or drop files on this window."
         } else {
             let count = library.assets.count
@@ -232,11 +267,13 @@ public final class MediaPicker: Component {
 
     public func button(named name: String) -> Widget? {
         if let order = LibraryBrowser.Order(rawValue: name) { return orderButtons[order] }
-        return ["import": importButton, "camera": cameraButton, "info": infoButton, "done": doneButton, "cancel": cancelButton][name]
+        if name.hasPrefix("group-"), let index = Int(name.dropFirst(6)), groupButtons.indices.contains(index) { return groupButtons[index] }
+        return ["import": importButton, "camera": cameraButton, "info": infoButton, "done": doneButton, "cancel": cancelButton,
+                "sidebar": sidebarButton][name]
     }
 
     public func part(named name: String) -> Widget? {
-        name == "grid" ? scroller : nil
+        ["grid": scroller, "empty": emptyPage, "groups": sidebarScroller][name] ?? nil
     }
 
     /// The grid's keys (arrows move between items, GTK's own): Space marks the focused item in a

@@ -17,7 +17,7 @@ extension StudioWindowTests {
                 + "track=ff800040 line=ffffff label-font=Serif:16:bold details-font=Monospace:10"),
             ("hud-image", "hud image fade blur"),
             ("hud-icon", "hud icon fade dark"),
-            // Any widget of the app, live: the header's dark/light button.
+            // Any widget of the app, live: the header's main menu button.
             ("hud-widget", "hud widget fade solid"),
             ("hud-blurred-view", "hud text fade blurview"),
         ]

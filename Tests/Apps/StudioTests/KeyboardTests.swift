@@ -33,6 +33,20 @@ extension StudioWindowTests {
             }.run
         }
 
+        @Test("cover: → twice then Enter, which no control takes there, is Done: frame 2, read from the image")
+        func enterIsDone() async throws {
+            let folder = TestPaths.scratchFolder("keys-enter")
+            let video = try await CoverScreenTests.clip(in: folder, size: "320x180")
+            let output = folder.appendingPathComponent("cover.jpg")
+            let run = try await Self.pick(["cover", video.path, "-o", output.path], when: "cover-ready", in: folder,
+                                          keys: ["Right", "Right"], last: "Return")
+            #expect(run.status == 0, "stderr: \(run.stderr.suffix(1500))")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            let image = try StudioHarness.pixels(of: output)
+            #expect(object["frame"] as? Int == 2)
+            #expect(image.cropped(Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))).flatMap(FrameIndexPattern.readIndex) == 2)
+        }
+
         @Test("cover: End, Home, → five times, Shift+→ (one cell), ← then Ctrl+Return picks frame 34, read from the image")
         func cover() async throws {
             let folder = TestPaths.scratchFolder("keys-cover")

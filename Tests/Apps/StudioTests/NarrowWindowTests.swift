@@ -76,8 +76,27 @@ extension StudioWindowTests {
             Self.allShown(camera.narrow, "camera")
 
             let library = try await Self.measure(["--device", "virtual"], ready: "library",
-                                                 names: ["grid", "newest", "oldest", "camera", "import"], in: folder)
+                                                 names: ["empty", "newest", "oldest", "name", "camera", "import"], in: folder)
             Self.allShown(library.narrow, "library")
+        }
+
+        @Test("library at 360 points: the folded sidebar comes back with its button, and choosing a group there returns to the grid with that group")
+        func foldedSidebar() async throws {
+            let folder = TestPaths.scratchFolder("narrow-sidebar")
+            let files = ["wide", "folded", "side", "back"].map { folder.appendingPathComponent("\($0).json") }
+            let run = try await StudioHarness.run([
+                "wait library", "sleep 0.3", "controls \(files[0].path) sidebar groups",
+                "window-size 360 640", "sleep 0.5", "controls \(files[1].path) sidebar groups empty",
+                "press sidebar", "sleep 0.6", "controls \(files[2].path) groups empty",
+                "press group-3", "sleep 0.6", "controls \(files[3].path) groups empty", "quit",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr.suffix(1000))")
+            let (wide, folded, side, back) = (try Self.layout(files[0]), try Self.layout(files[1]), try Self.layout(files[2]), try Self.layout(files[3]))
+            #expect(wide.frames["sidebar"] == .some(nil) && wide.frames["groups"] != .some(nil), "wide: \(wide.frames)")
+            #expect(folded.frames["sidebar"] != .some(nil) && folded.frames["groups"] == .some(nil), "folded: \(folded.frames)")
+            #expect(side.frames["groups"] != .some(nil) && side.frames["empty"] == .some(nil), "sidebar shown: \(side.frames)")
+            #expect(back.frames["groups"] == .some(nil) && back.frames["empty"] != .some(nil), "back on the grid: \(back.frames)")
+            #expect(run.events("library").last?["group"] as? String == "captures", "\(run.events("library").last ?? [:])")
         }
 
         @Test("trimmer at 360 points: the preview, the strip and every button show inside the window")

@@ -67,6 +67,19 @@ extension StudioWindowTests {
             #expect(text.contains("\nDBusActivatable=true\n"))
         }
 
+        @Test("The AppStream metainfo passes appstreamcli validate, launches the entry, and its release is the programs' version")
+        func metainfo() throws {
+            try #require(StudioHarness.onPath("appstreamcli"), "appstreamcli is not on PATH (apt-get install appstream)")
+            let file = TestPaths.repository.appendingPathComponent("data/org.viewfinder.Studio.metainfo.xml")
+            let validated = try Subprocess.run("appstreamcli", ["validate", "--no-net", file.path])
+            #expect(validated.status == 0, "\(validated.stdout)\(validated.stderr)")
+            #expect(!validated.stdout.contains("W:") && !validated.stdout.contains("E:"), "\(validated.stdout)")
+            let text = try String(contentsOf: file, encoding: .utf8)
+            #expect(text.contains("<launchable type=\"desktop-id\">org.viewfinder.Studio.desktop</launchable>"))
+            let version = try Subprocess.run(TestPaths.studio, ["--version"]).stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+            #expect(text.contains("<release version=\"\(version)\""), "the metainfo's release is not \(version)")
+        }
+
         @Test("The entry claims only types Viewfinder reads: for each, a file GLib types so is read by `viewfinder info`")
         func claimedTypes() async throws {
             try #require(StudioHarness.onPath("gio"), "gio is not on PATH (apt-get install libglib2.0-bin)")
@@ -77,7 +90,7 @@ extension StudioWindowTests {
             let makers: [String: (String, [String])] = [
                 "video/mp4": ("a.mp4", []), "video/quicktime": ("a.mov", []),
                 "video/3gpp": ("a.3gp", ["-s", "176x144"]), "video/x-matroska": ("a.mkv", []),
-                "video/webm": ("a.webm", ["-c:v", "libvpx-vp9"]), "video/x-flv": ("a.flv", ["-c:v", "flv"]),
+                "video/webm": ("a.webm", ["-c:v", "libvpx-vp9"]), "video/mp2t": ("a.ts", []), "video/x-flv": ("a.flv", ["-c:v", "flv"]),
                 "image/jpeg": ("a.jpg", []), "image/png": ("a.png", []), "image/webp": ("a.webp", []), "image/gif": ("a.gif", []),
                 "image/heif": ("a.heic", []), "image/avif": ("a.avif", []), "image/tiff": ("a.tif", []),
             ]
@@ -132,8 +145,14 @@ extension StudioWindowTests {
             export XDG_DATA_HOME=\(share.path) XDG_CONFIG_HOME=\(folder.path)/config XDG_CACHE_HOME=\(folder.path)/cache
             export XDG_DATA_DIRS=/usr/share GSK_RENDERER=cairo GDK_BACKEND=x11 NO_AT_BRIDGE=1 GTK_A11Y=none
             export VIEWFINDER_LIBRARY=\(folder.path)/lib
-            eval "$(dbus-daemon --session --fork --print-address=1 --print-pid=1 | { read -r a; read -r p; echo "export DBUS_SESSION_BUS_ADDRESS='$a' BUS_PID=$p"; })"
-            trap 'kill $BUS_PID' EXIT
+            # A session bus of its own, every descriptor redirected, so nothing the test reads
+            # stays open after the script ends.
+            dbus-daemon --session --nofork --address=unix:path=\(folder.path)/bus </dev/null >/dev/null 2>&1 &
+            BUS_PID=$!
+            export DBUS_SESSION_BUS_ADDRESS=unix:path=\(folder.path)/bus
+            for _ in $(seq 100); do [ -S \(folder.path)/bus ] && break; sleep 0.05; done
+            # SIGKILL: the test runner starts programs with SIGTERM blocked, and they inherit that.
+            trap 'kill -KILL $BUS_PID' EXIT
             owned() { gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \\
                 --method org.freedesktop.DBus.NameHasOwner org.viewfinder.Studio 2>/dev/null | grep -q true; }
             until_true() { for _ in $(seq 600); do "$@" && return 0; sleep 0.1; done; return 1; }
