@@ -195,7 +195,8 @@ final class Automation {
             return
         }
         guard let screen = studio.current else { throw StepError(description: "no screen") }
-        guard let button = screen.button(named: name) else {
+        // "back" is the header's Back, the one a user sees (the screen's own is hidden).
+        guard let button = name == "back" ? control(named: name) : screen.button(named: name) else {
             throw StepError(description: "\(screen.title) has no button '\(name)'")
         }
         guard button.isSensitive else { throw StepError(description: "the \(name) button is disabled") }

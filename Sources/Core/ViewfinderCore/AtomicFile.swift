@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Writes files so that a reader never sees half of one: the bytes go to a hidden file beside
 /// the target, which is renamed over the target only when complete.
@@ -19,25 +16,19 @@ public enum AtomicFile {
     /// inode; if writing fails it is cut back to empty, so no half of the data stays. Returns
     /// false, writing nothing, when `url` is not such a placeholder.
     public static func fillPlaceholder(_ data: Data, at url: URL) throws(WriteError) -> Bool {
-        let descriptor = open(url.path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+        // Non-blocking: a named pipe with no reader fails at once instead of blocking here.
+        let descriptor = open(url.path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0 else { return false }
-        let written = data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let count = Glibc.write(descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return fsync(descriptor) == 0
-        }
-        guard written else {
-            let reason = String(cString: strerror(errno))
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+        do {
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+        } catch {
             _ = ftruncate(descriptor, 0)
-            throw WriteError(path: url.path, reason: reason)
+            throw WriteError(path: url.path, reason: reason(for: error, directory: url.deletingLastPathComponent()))
         }
         return true
     }

@@ -145,13 +145,7 @@ extension StudioWindowTests {
             export XDG_DATA_HOME=\(share.path) XDG_CONFIG_HOME=\(folder.path)/config XDG_CACHE_HOME=\(folder.path)/cache
             export XDG_DATA_DIRS=/usr/share GSK_RENDERER=cairo GDK_BACKEND=x11 NO_AT_BRIDGE=1 GTK_A11Y=none
             export VIEWFINDER_LIBRARY=\(folder.path)/lib
-            # A session bus of its own, every descriptor redirected, so nothing the test reads
-            # stays open after the script ends.
-            dbus-daemon --session --nofork --address=unix:path=\(folder.path)/bus </dev/null >/dev/null 2>&1 &
-            BUS_PID=$!
-            export DBUS_SESSION_BUS_ADDRESS=unix:path=\(folder.path)/bus
-            for _ in $(seq 100); do [ -S \(folder.path)/bus ] && break; sleep 0.05; done
-            # SIGKILL: the test runner starts programs with SIGTERM blocked, and they inherit that.
+            \(PrivateBus.start(socket: folder.path + "/bus"))
             trap 'kill -KILL $BUS_PID' EXIT
             owned() { gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \\
                 --method org.freedesktop.DBus.NameHasOwner org.viewfinder.Studio 2>/dev/null | grep -q true; }

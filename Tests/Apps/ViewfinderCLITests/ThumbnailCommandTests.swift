@@ -106,15 +106,9 @@ struct ThumbnailCommandTests {
         let shell = """
         set -u
         export XDG_DATA_HOME=\(folder.path)/share XDG_DATA_DIRS=/usr/share XDG_CACHE_HOME=\(folder.path)/cache XDG_CONFIG_HOME=\(folder.path)/config
-        # A session bus of its own, in the foreground of no one: every descriptor redirected, so
-        # nothing the test reads stays open after the script ends.
-        dbus-daemon --session --nofork --address=unix:path=\(folder.path)/bus </dev/null >/dev/null 2>&1 &
-        BUS_PID=$!
-        export DBUS_SESSION_BUS_ADDRESS=unix:path=\(folder.path)/bus
-        for _ in $(seq 100); do [ -S \(folder.path)/bus ] && break; sleep 0.05; done
+        \(PrivateBus.start(socket: folder.path + "/bus"))
         \(tumblerd) </dev/null > \(folder.path)/tumblerd.log 2>&1 &
         daemon=$!
-        # SIGKILL: the test runner starts programs with SIGTERM blocked, and they inherit that.
         trap 'kill -KILL $daemon $BUS_PID 2>/dev/null' EXIT
         for _ in $(seq 300); do
             gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus --method org.freedesktop.DBus.NameHasOwner \\
