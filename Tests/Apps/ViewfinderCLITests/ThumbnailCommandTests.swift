@@ -115,13 +115,15 @@ struct ThumbnailCommandTests {
                 org.freedesktop.thumbnails.Thumbnailer1 2>/dev/null | grep -q true && break
             sleep 0.1
         done
-        gdbus call --session --dest org.freedesktop.thumbnails.Thumbnailer1 --object-path /org/freedesktop/thumbnails/Thumbnailer1 \\
+        # tumblerd answers its first request only after GStreamer has scanned its plugins, which
+        # on a loaded machine outlasts gdbus's 25 s default wait for a reply.
+        gdbus call --session --timeout 100 --dest org.freedesktop.thumbnails.Thumbnailer1 --object-path /org/freedesktop/thumbnails/Thumbnailer1 \\
             --method org.freedesktop.thumbnails.Thumbnailer1.Queue "['\(uri)']" "['video/mp4']" normal default 0 >/dev/null || exit 1
         thumb=$XDG_CACHE_HOME/thumbnails/normal/$(printf '%s' '\(uri)' | md5sum | cut -d' ' -f1).png
         for _ in $(seq 600); do [ -s "$thumb" ] && break; sleep 0.1; done
         echo "$thumb"
         """
-        let result = try Subprocess.run("bash", ["-c", shell], timeout: 120)
+        let result = try Subprocess.run("bash", ["-c", shell], timeout: 240)
         let cached = URL(fileURLWithPath: result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         try #require(result.status == 0 && FileManager.default.fileExists(atPath: cached.path),
                      "tumblerd wrote no thumbnail: \(result.stderr) \((try? String(contentsOf: folder.appendingPathComponent("tumblerd.log"), encoding: .utf8)) ?? "")")
