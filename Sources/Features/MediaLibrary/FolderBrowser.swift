@@ -20,6 +20,8 @@ import ViewfinderCore
 public final class FolderBrowser: AssetBrowser {
     /// The folder shown; nil for a list of files.
     public let folder: URL?
+    /// The files named (`init(files:)`), each once, in the order given; empty for a folder.
+    public let namedFiles: [URL]
     /// All, Photos and Videos (a folder has no Captures or albums).
     public private(set) var groups: [LibraryBrowser.GroupEntry] = []
     public private(set) var assets: [Asset] = []
@@ -51,6 +53,7 @@ public final class FolderBrowser: AssetBrowser {
     /// throws `.io` when it is missing, not a folder or cannot be listed.
     public init(folder: URL, thumbnailCacheCount: Int = 512, batchSize: Int = 16) throws(LibraryError) {
         self.folder = folder
+        namedFiles = []
         cache = RecentlyUsed(capacity: thumbnailCacheCount)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
@@ -75,10 +78,10 @@ public final class FolderBrowser: AssetBrowser {
         folder = nil
         cache = RecentlyUsed(capacity: thumbnailCacheCount)
         var seen = Set<String>()
-        let listed = files.map(\.standardizedFileURL).filter { seen.insert($0.path).inserted }
-        pendingCount = listed.count
+        namedFiles = files.map(\.standardizedFileURL).filter { seen.insert($0.path).inserted }
+        pendingCount = namedFiles.count
         select()
-        probe(listed, named: true, batchSize: batchSize)
+        probe(namedFiles, named: true, batchSize: batchSize)
     }
 
     /// Probes `listed` off the main thread, `batchSize` at a time, adding each batch as it is read.

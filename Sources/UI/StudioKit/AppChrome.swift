@@ -26,8 +26,8 @@ public final class StatusPage: Widget {
     public init(icon: String, title: String, description: String) {
         super.init(owning: raw(adw_status_page_new()))
         adw_status_page_set_icon_name(vf_adw_status_page(pointer), icon)
-        adw_status_page_set_title(vf_adw_status_page(pointer), title)
-        adw_status_page_set_description(vf_adw_status_page(pointer), description)
+        self.title = title
+        details = description
     }
 
     /// The title.

@@ -158,9 +158,7 @@ public final class MediaPicker: Component {
         let scroller = ScrolledWindow(grid)
         self.scroller = scroller
         scroller.expand()
-        scroller.add(FileDropTarget { [unowned self] paths in
-            self.onDrop?(paths.map { URL(fileURLWithPath: $0) })
-        })
+        scroller.add(dropTarget())
         main.append(toolbar)
         main.append(status)
         main.append(scroller)
@@ -169,9 +167,7 @@ public final class MediaPicker: Component {
         // The grid's own background, so the page looks like the empty grid it stands for (and a
         // blurred HUD over it has an opaque backdrop).
         emptyPage.addStyleClass("view")
-        emptyPage.add(FileDropTarget { [unowned self] paths in
-            self.onDrop?(paths.map { URL(fileURLWithPath: $0) })
-        })
+        emptyPage.add(dropTarget())
         main.append(emptyPage)
 
         library.onChange = { [unowned self] in self.refresh() }
@@ -181,6 +177,11 @@ public final class MediaPicker: Component {
         // A narrow window folds the sidebar away; this button brings it back, and choosing a
         // group there returns to the grid.
         root.onFold { [unowned self] folded in self.sidebarButton.isVisible = folded }
+    }
+
+    /// Files dropped on the grid, or on the page that stands for an empty one, go to `onDrop`.
+    private func dropTarget() -> FileDropTarget {
+        FileDropTarget { [unowned self] paths in self.onDrop?(paths.map { URL(fileURLWithPath: $0) }) }
     }
 
     /// Rebuilds the sidebar and the grid from the model.

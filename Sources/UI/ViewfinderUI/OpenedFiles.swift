@@ -34,8 +34,8 @@ public final class OpenedFiles: Component {
         }
     }
 
-    /// The files, in the order given.
-    public let files: [URL]
+    /// The files, each once, in the order given.
+    public var files: [URL] { browser.namedFiles }
     public let browser: FolderBrowser
     public var title: String { files.count == 1 ? files[0].lastPathComponent : "\(files.count) Files" }
     public var page: Widget { root }
@@ -55,10 +55,8 @@ public final class OpenedFiles: Component {
 
     public init(files: [URL]) {
         browser = FolderBrowser(files: files)
-        var seen = Set<String>()
-        self.files = files.map(\.standardizedFileURL).filter { seen.insert($0.path).inserted }
         root.setMargins(16)
-        for (index, file) in self.files.enumerated() {
+        for (index, file) in browser.namedFiles.enumerated() {
             let row = Row(file: file, number: index + 1)
             rows[file] = row
             list.append(row.view)
