@@ -32,6 +32,8 @@ public final class CameraRecording {
     private var firstTakenAt: TimeInterval?
     private let sound: (listener: SoundListener, aac: AACEncoder, stream: UnsafeMutablePointer<AVStream>)?
     private var ended = false
+    /// Sound heard after the last picture written, waiting for the pictures to catch up.
+    private var waitingSound: [HeardSound] = []
     /// Why the sound is shorter than the pictures, when it is.
     private var soundNote: String?
 
@@ -93,7 +95,10 @@ public final class CameraRecording {
         try writeSound(final: false)
     }
 
-    /// Encodes the sound heard so far; at the end, everything heard before the last frame's end.
+    /// Encodes the sound heard while the pictures written so far were shown, and keeps what was
+    /// heard after them for later; at the end, the block that straddles the last picture's end
+    /// is cut there and what follows is dropped, so the sound never outlasts the pictures (a
+    /// camera thread running late must not let `maxDuration` hear a click it did not show).
     private func writeSound(final: Bool) throws(MediaIOError) {
         guard let sound, let start = firstTakenAt else { return }
         // A microphone that failed while recording leaves the sound it gave; the pictures stay.
@@ -101,16 +106,30 @@ public final class CameraRecording {
             soundNote = "the sound stops early: \(failure)"
         }
         let end = start + duration.seconds
-        for heard in sound.listener.take() {
-            if final, heard.heardAt >= end { break }
+        waitingSound += sound.listener.take()
+        var used = 0
+        for heard in waitingSound {
+            let f = heard.frame.pointer
+            let rate = Double(max(1, f.pointee.sample_rate))
+            let heardUntil = heard.heardAt + Double(f.pointee.nb_samples) / rate
+            if heardUntil > end {
+                guard final, heard.heardAt < end else { break }
+                // Only the samples heard before the end; the converter reads no further.
+                f.pointee.nb_samples = Int32(max(0, min(Double(f.pointee.nb_samples), ((end - heard.heardAt) * rate).rounded())))
+            }
+            used += 1
             if !sound.aac.isPlaced {
                 // Microseconds: the two clocks' stamps are no finer.
                 let offset = Int64(((heard.heardAt - start) * 1_000_000).rounded())
                 sound.aac.place(firstSampleAt: MediaTime(value: offset, timescale: 1_000_000))
             }
-            try write(try sound.aac.encode(heard.frame), from: sound.aac.context.pointee.time_base, to: sound.stream)
+            if f.pointee.nb_samples > 0 {
+                try write(try sound.aac.encode(heard.frame), from: sound.aac.context.pointee.time_base, to: sound.stream)
+            }
         }
+        waitingSound.removeFirst(used)
         if final {
+            waitingSound = []
             try write(try sound.aac.encode(nil), from: sound.aac.context.pointee.time_base, to: sound.stream)
         }
     }

@@ -1,0 +1,32 @@
+import Foundation
+import MediaIO
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+@Suite("Camera recordings")
+struct CameraRecordingTests {
+    /// A loaded machine runs the camera's thread late while the microphone's thread goes on
+    /// hearing: the sound heard after the last picture must not be written (CI once recorded a
+    /// fourth click past a 3.5 s limit whose pictures showed three flashes).
+    @Test("a camera read late records no sound past its last picture")
+    func soundEndsWithThePictures() throws {
+        let url = TestPaths.scratchFolder("camera-late").appendingPathComponent("late.mp4")
+        let camera = try Camera(device: .virtual, size: PixelSize(width: 320, height: 240), frameRate: 30)
+        let recording = try CameraRecording(to: url, size: camera.size, frameRate: camera.frameRate, quality: .low,
+                                            maxDuration: MediaTime(value: 1, timescale: 2), microphone: .virtual)
+        // The microphone hears 1.5 s before the first picture is read; the pictures then come at once.
+        Thread.sleep(forTimeInterval: 1.5)
+        while !recording.isFull {
+            let frame = try camera.readFrame(picture: false, recordingInto: recording)
+            #expect(frame.recordingError == nil)
+        }
+        let result = try recording.finish()
+        #expect(result.frameCount == 15)
+        let samples = try FFmpegOracle.audioSamples(of: url)
+        // The pictures last 0.5 s; the last AAC frame may pad up to 1024 samples of silence.
+        #expect(samples.count <= 24_000 + 1024, "\(samples.count) samples for 0.5 s of pictures")
+        #expect(samples.count >= 12_000, "the sound heard while the pictures were taken is there: \(samples.count) samples")
+        #expect(try FFmpegOracle.decodeErrors(of: url).isEmpty)
+    }
+}
