@@ -110,15 +110,18 @@ struct ThumbnailCommandTests {
         \(tumblerd) </dev/null > \(folder.path)/tumblerd.log 2>&1 &
         daemon=$!
         trap 'kill -KILL $daemon $BUS_PID 2>/dev/null' EXIT
+        # Ready when its object answers with the Queue method (it owns its name a moment before:
+        # a call then, under load, went out untyped and was refused as "(asasssi)").
         for _ in $(seq 300); do
-            gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus --method org.freedesktop.DBus.NameHasOwner \\
-                org.freedesktop.thumbnails.Thumbnailer1 2>/dev/null | grep -q true && break
+            gdbus introspect --session --dest org.freedesktop.thumbnails.Thumbnailer1 --object-path /org/freedesktop/thumbnails/Thumbnailer1 \\
+                2>/dev/null | grep -q ' Queue(' && break
             sleep 0.1
         done
+        # Every argument typed, so the call never depends on gdbus's own look at the object.
         # tumblerd answers its first request only after GStreamer has scanned its plugins, which
         # on a loaded machine outlasts gdbus's 25 s default wait for a reply.
         gdbus call --session --timeout 100 --dest org.freedesktop.thumbnails.Thumbnailer1 --object-path /org/freedesktop/thumbnails/Thumbnailer1 \\
-            --method org.freedesktop.thumbnails.Thumbnailer1.Queue "['\(uri)']" "['video/mp4']" normal default 0 >/dev/null || exit 1
+            --method org.freedesktop.thumbnails.Thumbnailer1.Queue "['\(uri)']" "['video/mp4']" "'normal'" "'default'" "uint32 0" >/dev/null || exit 1
         thumb=$XDG_CACHE_HOME/thumbnails/normal/$(printf '%s' '\(uri)' | md5sum | cut -d' ' -f1).png
         for _ in $(seq 600); do [ -s "$thumb" ] && break; sleep 0.1; done
         echo "$thumb"
