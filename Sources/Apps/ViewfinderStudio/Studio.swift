@@ -127,7 +127,7 @@ final class Studio {
         window.addToHeaderStart(backButton)
         window.addToHeaderEnd(menuButton)
         overlay.setChild(stack)
-        overlay.addOverlay(hudOverlay.area)
+        hudOverlay.place(on: overlay)
         hudOverlay.backdropSource = stack
         stack.expand()
         window.setChild(overlay)

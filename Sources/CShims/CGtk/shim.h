@@ -40,10 +40,17 @@ static inline GListModel *vf_list_model(void *p) { return G_LIST_MODEL(p); }
 static inline GtkSelectionModel *vf_selection_model(void *p) { return GTK_SELECTION_MODEL(p); }
 static inline GtkRange *vf_range(void *p) { return GTK_RANGE(p); }
 static inline GtkScale *vf_scale(void *p) { return GTK_SCALE(p); }
+static inline GtkProgressBar *vf_progress_bar(void *p) { return GTK_PROGRESS_BAR(p); }
 static inline GMenuModel *vf_menu_model(void *p) { return G_MENU_MODEL(p); }
 static inline int vf_is_shortcuts_shortcut(void *p) { return GTK_IS_SHORTCUTS_SHORTCUT(p); }
 static inline int vf_is_box(void *p) { return GTK_IS_BOX(p); }
 static inline int vf_is_flow_box_child(void *p) { return GTK_IS_FLOW_BOX_CHILD(p); }
+
+/// Turns on the focus ring of the window holding `widget` (GTK shows it only after a key press).
+static inline void vf_show_focus_ring(void *widget) {
+    GtkRoot *root = gtk_widget_get_root(GTK_WIDGET(widget));
+    if (root && GTK_IS_WINDOW(root)) gtk_window_set_focus_visible(GTK_WINDOW(root), TRUE);
+}
 
 /// Sets the name a screen reader says for a widget (gtk_accessible_update_property is variadic).
 static inline void vf_set_accessible_label(void *widget, const char *label) {
@@ -53,6 +60,18 @@ static inline void vf_set_accessible_label(void *widget, const char *label) {
 /// Sets the longer description a screen reader gives for a widget.
 static inline void vf_set_accessible_description(void *widget, const char *text) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+}
+
+/// The value of a ranged widget (a slider, a progress bar) as a screen reader reads it.
+static inline void vf_set_accessible_value(void *widget, double minimum, double maximum, double now, const char *text) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_VALUE_MIN, minimum,
+                                   GTK_ACCESSIBLE_PROPERTY_VALUE_MAX, maximum, GTK_ACCESSIBLE_PROPERTY_VALUE_NOW, now,
+                                   GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, text, -1);
+}
+
+/// A widget's selected or checked state as a screen reader reads it.
+static inline void vf_set_accessible_selected(void *widget, int selected) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_SELECTED, selected ? TRUE : FALSE, -1);
 }
 
 /// The n-th file of a dropped GdkFileList value, or NULL past the end (borrowed, not owned).

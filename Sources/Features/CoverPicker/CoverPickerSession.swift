@@ -142,6 +142,17 @@ public final class CoverPickerSession {
         CoverPicker.time(forSlider: value, duration: info?.duration ?? .zero)
     }
 
+    /// Where the frame shown at `time` stands among the video's frames, counted from 1 as a
+    /// person counts them (a screen reader says "frame 75 of 180"); nil before the video is
+    /// open or when it gives no frame rate.
+    public func framePosition(at time: MediaTime) -> (number: Int, count: Int)? {
+        guard let info, let rate = info.video?.frameRate, rate.value > 0, rate.timescale > 0 else { return nil }
+        let perSecond = Double(rate.value) / Double(rate.timescale)
+        let count = max(1, info.video?.frameCount ?? Int((info.duration.seconds * perSecond).rounded()))
+        let number = Int((time.seconds * perSecond).rounded()) + 1
+        return (min(max(1, number), count), count)
+    }
+
     /// Moves the slider: publishes the keyframe preview at once, then the exact frame, unless a
     /// newer move arrives first (then the older one stops). Returns the last preview published.
     @discardableResult

@@ -99,8 +99,32 @@ public final class Slider: Widget {
         set { gtk_range_set_value(vf_range(pointer), newValue) }
     }
 
+    /// The values it moves between.
+    public var range: ClosedRange<Double> {
+        get {
+            let adjustment = gtk_range_get_adjustment(vf_range(pointer))
+            return gtk_adjustment_get_lower(adjustment)...gtk_adjustment_get_upper(adjustment)
+        }
+        set { gtk_range_set_range(vf_range(pointer), newValue.lowerBound, newValue.upperBound) }
+    }
+
     /// Runs `handler` with the new value whenever it changes.
     public func onChange(_ handler: @escaping @MainActor (Double) -> Void) {
         on("value-changed") { [unowned self] in handler(self.value) }
+    }
+}
+
+/// A progress bar (GtkProgressBar): to a screen reader, a progress bar whose value is how much
+/// of the work is done.
+@MainActor
+public final class ProgressBar: Widget {
+    public init() {
+        super.init(owning: raw(gtk_progress_bar_new()))
+    }
+
+    /// How much is done, 0...1.
+    public var fraction: Double {
+        get { gtk_progress_bar_get_fraction(vf_progress_bar(pointer)) }
+        set { gtk_progress_bar_set_fraction(vf_progress_bar(pointer), min(max(newValue, 0), 1)) }
     }
 }

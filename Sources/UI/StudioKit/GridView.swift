@@ -10,6 +10,8 @@ public final class GridView<Cell: GridCell>: Widget {
     private var cells: [UnsafeMutableRawPointer: Cell] = [:]
     private var factory: Object?
     private var count = 0
+    /// The item to give the focus once it is made (asked before the grid had made it).
+    private var pendingFocus: Int?
 
     /// - Parameters:
     ///   - makeCell: a new, empty cell.
@@ -49,7 +51,9 @@ public final class GridView<Cell: GridCell>: Widget {
         }
         let bindItem: ItemHandler = { [unowned self] item in
             guard let cell = self.cells[item] else { return }
-            bind(cell, Int(gtk_list_item_get_position(vf_list_item(item))))
+            let position = Int(gtk_list_item_get_position(vf_list_item(item)))
+            bind(cell, position)
+            if position == self.pendingFocus { self.focusItem(at: position) }
         }
         let unbindItem: ItemHandler = { [unowned self] item in
             if let cell = self.cells[item] { unbind(cell) }
@@ -86,6 +90,30 @@ public final class GridView<Cell: GridCell>: Widget {
             }
             count = max(0, newValue)
         }
+    }
+
+    /// Moves the keyboard focus, visibly, to the item at `position` (not the grid around it,
+    /// which would take the first key press to reach an item); an item not made yet takes it
+    /// as soon as it is.
+    public func focusItem(at position: Int) {
+        pendingFocus = nil
+        for (item, cell) in cells where Int(gtk_list_item_get_position(vf_list_item(item))) == position {
+            if let holder = gtk_widget_get_parent(cell.view.widget) {
+                _ = gtk_widget_grab_focus(holder)
+                vf_show_focus_ring(holder)
+                return
+            }
+        }
+        pendingFocus = position
+        grabFocus(visibly: true)
+    }
+
+    /// What a screen reader says for the item showing `cell` (GTK's item widget around it,
+    /// which is what takes focus): its name, and whether it is selected.
+    public func describeItem(holding cell: Cell, as name: String, selected: Bool) {
+        guard let item = gtk_widget_get_parent(cell.view.widget) else { return }
+        vf_set_accessible_label(item, name)
+        vf_set_accessible_selected(item, selected ? 1 : 0)
     }
 
     /// The cells on screen now, with the positions they show (for tests and screenshots).

@@ -119,9 +119,11 @@ open class Widget: Object {
         _ = gtk_widget_activate(widget)
     }
 
-    /// Moves keyboard focus here.
-    public func grabFocus() {
+    /// Moves keyboard focus here; `visibly` also turns on the window's focus ring, which GTK
+    /// otherwise shows only after a key was pressed (a keyboard user sees where they start).
+    public func grabFocus(visibly: Bool = false) {
         _ = gtk_widget_grab_focus(widget)
+        if visibly { vf_show_focus_ring(widget) }
     }
 
     /// Whether the widget takes keyboard focus itself (a drawing area does not unless told).
@@ -151,6 +153,13 @@ open class Widget: Object {
     /// What a screen reader adds after the name (how to use the widget).
     public func setAccessibleDescription(_ text: String) {
         vf_set_accessible_description(widget, text)
+    }
+
+    /// The value of a widget in a ranged role (a slider, a progress bar): where it stands in
+    /// `range`, and the words a screen reader says for it (GTK 4.8's bridge passes on the
+    /// value of its own range widgets only, and not the words; later bridges pass on both).
+    public func setAccessibleValue(_ now: Double, in range: ClosedRange<Double>, text: String) {
+        vf_set_accessible_value(widget, range.lowerBound, range.upperBound, now, text)
     }
 
     /// Attaches an input controller (gesture, scroll, drop target); the widget owns it after.

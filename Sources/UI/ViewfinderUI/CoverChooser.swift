@@ -53,6 +53,12 @@ public final class CoverChooser: Component {
                                         began: { [unowned self] x in self.beginDrag(atX: x) },
                                         moved: { [unowned self] dx in self.continueDrag(by: dx) })
     private let frameLabel = Label("Opening…")
+    /// What the keyboard and a screen reader hold of the strip: a slider over the video's
+    /// frames, laid unseen over the strip (GTK 4.8 gives a screen reader a value only from its
+    /// own range widgets). It takes no pointer input: the strip under it does.
+    private let frameSlider = Slider(range: 1...2, step: 1, page: 1, value: 1)
+    /// True while the slider is set to the frame shown (not a person or a reader moving it).
+    private var showingFrame = false
     public let doneButton = Button("Done")
     public let backButton = Button("Back")
     public let trimButton = Button("Trim…")
@@ -128,14 +134,25 @@ public final class CoverChooser: Component {
         // The buttons wrap onto a second line in a narrow window (360 points does not hold five).
         let buttons = WrappingRow()
         for button in [backButton, playButton, trimButton, saveIntoVideoButton, doneButton] { buttons.append(button) }
-        for part in [preview.area, frameLabel, strip, tip, buttons] {
+        let stripArea = Overlay()
+        stripArea.setChild(strip)
+        stripArea.addOverlay(frameSlider)
+        for part in [preview.area, frameLabel, stripArea, tip, buttons] {
             root.append(part)
         }
         bindSession()
-        strip.isFocusable = true
-        strip.setAccessibleName("Cover frame")
-        strip.setAccessibleDescription("Left and Right step one frame, Shift with them one strip cell, Home and End the first and last frame")
-        strip.add(KeyController { [unowned self] key in self.pressed(key) })
+        frameSlider.name = "cover-frame-slider"
+        frameSlider.opacity = 0
+        frameSlider.canTarget = false
+        frameSlider.isFocusable = true
+        frameSlider.setAccessibleName("Cover frame")
+        frameSlider.setAccessibleDescription("Left and Right step one frame, Shift with them one strip cell, Home and End the first and last frame")
+        // The strip's keys come before the slider's own (which would step by its increments).
+        frameSlider.add(KeyController(early: true) { [unowned self] key in self.pressed(key) })
+        // A screen reader setting the value goes to that frame. Weak: the slider loses its focus
+        // (and so notifies) while GTK takes the screen down, after the chooser may be gone.
+        frameSlider.onChange { [weak self] number in self?.sliderSet(toFrame: number) }
+        frameSlider.onNotify("has-focus") { [weak self] in self?.strip.queueDraw() }
         preview.area.setAccessibleName("Cover preview")
         doneButton.setAccessibleName("Done: use this frame as the cover")
         backButton.setAccessibleName("Back: leave without a cover")
@@ -224,7 +241,7 @@ public final class CoverChooser: Component {
         playButton.isSensitive = true
         strip.queueDraw()
         // A keyboard user starts on the strip.
-        strip.grabFocus()
+        frameSlider.grabFocus()
     }
 
     private func finish(_ outcome: PickerOutcome<Choice>) {
@@ -244,7 +261,7 @@ public final class CoverChooser: Component {
     }
 
     public func part(named name: String) -> Widget? {
-        ["preview": preview.area, "strip": strip][name]
+        ["preview": preview.area, "strip": strip, "frame-slider": frameSlider][name]
     }
 
     /// Where the preview picture is drawn inside the preview area (aspect fit).
@@ -273,7 +290,7 @@ public final class CoverChooser: Component {
     /// A press on the strip: the thumb jumps under the pointer, or onto the suggestion whose
     /// mark is under it (its exact frame).
     public func beginDrag(atX x: Double) {
-        strip.grabFocus()
+        frameSlider.grabFocus()
         let near = session.suggestions.map { ($0, abs(markX(of: $0) - x)) }.filter { $0.1 <= Self.markReach }.min { $0.1 < $1.1 }
         if let (suggestion, _) = near, session.phase == .ready {
             dragStartValue = sliderValue(atX: markX(of: suggestion))
@@ -395,8 +412,23 @@ public final class CoverChooser: Component {
         preview.image = CairoImage(shown.frame.image)
         let seconds = String(format: "%.3f", shown.frame.time.seconds)
         frameLabel.text = "Frame at \(seconds) s · \(shown.isExact ? "exact" : "nearest keyframe, decoding…")"
+        if let (number, count) = session.framePosition(at: shown.frame.time) {
+            showingFrame = true
+            frameSlider.range = 1...Double(max(2, count))
+            frameSlider.value = Double(number)
+            frameSlider.setAccessibleValue(Double(number), in: 1...Double(count),
+                                           text: "Frame \(number) of \(count), \(String(format: "%.2f", shown.frame.time.seconds)) s")
+            showingFrame = false
+        }
         strip.queueDraw()
         onPreview?(shown)
+    }
+
+    /// The slider was set to frame `number` by something other than the frame shown (a
+    /// screen reader): the strip goes there.
+    private func sliderSet(toFrame number: Double) {
+        guard !showingFrame, let (_, count) = session.framePosition(at: .zero), count > 1 else { return }
+        moveSlider(to: (number - 1) / Double(count - 1))
     }
 
     // MARK: - Drawing
@@ -420,7 +452,8 @@ public final class CoverChooser: Component {
             context.restore()
         }
         context.roundedRectangle(thumb.insetBy(1.5), radius: 4)
-        context.setColor(RGBA(red: 1, green: 1, blue: 1, alpha: 1))
+        // With the keyboard on the strip the thumb takes the focus colour (GNOME's blue).
+        context.setColor(frameSlider.hasFocus ? RGBA(red: 0.21, green: 0.52, blue: 0.89, alpha: 1) : RGBA(red: 1, green: 1, blue: 1, alpha: 1))
         context.stroke(width: 3)
         // The suggested covers: a yellow mark above the strip at each one's time.
         for suggestion in session.suggestions {

@@ -200,6 +200,9 @@ public final class MediaPicker: Component {
             sidebar.append(button)
         }
         grid?.itemCount = library.assets.count
+        // Focus on the grid itself (it came on screen before its items, as a folder's do) goes
+        // to the first item, so that the first key a person presses acts on one.
+        if let grid, grid.hasFocus, !library.assets.isEmpty { grid.focusItem(at: 0) }
         let pending = library.pendingCount, refused = library.refusedFiles.count
         // Nothing to show at all: a status page says what to do instead of an empty grid.
         let empty = library.lastError == nil && library.assets.isEmpty && pending == 0 && refused == 0
@@ -312,7 +315,8 @@ public final class MediaPicker: Component {
 
     /// Moves the keyboard focus to the grid's first item, where a keyboard user starts.
     public func focusGrid() {
-        grid?.grabFocus()
+        guard let grid else { return }
+        if library.assets.isEmpty { grid.grabFocus(visibly: true) } else { grid.focusItem(at: 0) }
     }
 
     /// Finishes a multiple pick with the items chosen, in order (nothing chosen: nothing done).
@@ -337,7 +341,11 @@ public final class MediaPicker: Component {
         }
         doneButton.isSensitive = !selection.picked.isEmpty
         doneButton.title = selection.picked.isEmpty ? "Done" : "Done (\(selection.picked.count))"
-        for cell in grid?.visibleCells ?? [] { cell.showNumber(cell.assetID.flatMap(selection.number(of:))) }
+        for cell in grid?.visibleCells ?? [] {
+            let number = cell.assetID.flatMap(selection.number(of:))
+            cell.showNumber(number)
+            if let shown = cell.asset { describe(cell, shown, number: number) }
+        }
         onSelection?(selection, nil)
     }
 
@@ -357,10 +365,17 @@ public final class MediaPicker: Component {
         }
     }
 
+    /// Names the grid item showing `asset` for a screen reader, chosen or not.
+    private func describe(_ cell: ThumbnailCell, _ asset: Asset, number: Int?) {
+        grid?.describeItem(holding: cell, as: PickerRules.spokenName(of: asset, number: number, refusal: rules.refusal(for: asset)),
+                           selected: number != nil)
+    }
+
     private func bind(_ cell: ThumbnailCell, _ position: Int) {
         guard position < library.assets.count else { return }
         let asset = library.assets[position]
         cell.show(asset, refusal: rules.refusal(for: asset), number: selection.number(of: asset.id))
+        describe(cell, asset, number: selection.number(of: asset.id))
         cell.loading = Task { [weak cell, weak self, library] in
             guard let image = try? await library.thumbnail(for: asset, side: MediaPicker.thumbnailSide),
                   let cell, cell.assetID == asset.id else { return }
@@ -379,7 +394,9 @@ final class ThumbnailCell: GridCell {
     private let badge = Label("")
     private let number = Label("")
     private let refusal = Label("")
-    private(set) var assetID: Int64?
+    /// The item shown, nil while the cell is unbound.
+    private(set) var asset: Asset?
+    var assetID: Int64? { asset?.id }
     private(set) var hasPicture = false
     var loading: Task<Void, Never>?
 
@@ -402,7 +419,7 @@ final class ThumbnailCell: GridCell {
     }
 
     func show(_ asset: Asset, refusal reason: String?, number position: Int?) {
-        assetID = asset.id
+        self.asset = asset
         picture.setTexture(nil)
         hasPicture = false
         // A Live Photo says so (its motion's length is not what a person looks for).
@@ -429,6 +446,6 @@ final class ThumbnailCell: GridCell {
     func clear() {
         loading?.cancel()
         loading = nil
-        assetID = nil
+        asset = nil
     }
 }

@@ -44,6 +44,36 @@ public struct PickerRules: Sendable, Equatable {
         return nil
     }
 
+    /// What a screen reader says for an item of the grid: its kind, its length or size, the day
+    /// it was taken, its number when chosen and why it cannot be, when it cannot ("Video, 12 s,
+    /// 3 March 2024"; "Photo, 4032 × 3024, 12 March 2024, chosen 2").
+    public static func spokenName(of asset: Asset, number: Int?, refusal: String?) -> String {
+        var parts: [String]
+        switch asset.kind {
+        case .video: parts = ["Video", asset.duration.map { spokenLength($0.seconds) } ?? "length unknown"]
+        case .live: parts = ["Live Photo", "\(asset.size.width) × \(asset.size.height)"]
+        case .photo: parts = ["Photo", "\(asset.size.width) × \(asset.size.height)"]
+        }
+        parts.append(spokenDay.string(from: asset.creationDate))
+        if let number { parts.append("chosen \(number)") }
+        if let refusal { parts.append("cannot be chosen: \(refusal)") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// "12 s", "1 min 5 s": a length as it is said, in whole seconds (rounded up, as the badge).
+    static func spokenLength(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.up))
+        return whole < 60 ? "\(whole) s" : whole % 60 == 0 ? "\(whole / 60) min" : "\(whole / 60) min \(whole % 60) s"
+    }
+
+    /// The day, in the words of the user's locale ("3 March 2024" in British English).
+    private static let spokenDay: DateFormatter = {
+        let format = DateFormatter()
+        format.locale = Locale.current
+        format.setLocalizedDateFormatFromTemplate("dMMMMyyyy")
+        return format
+    }()
+
     /// Minutes and seconds, as the grid's length badges show them ("1:05").
     public static func clock(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded(.up))

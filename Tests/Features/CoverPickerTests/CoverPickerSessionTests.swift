@@ -68,6 +68,26 @@ struct CoverPickerSessionTests {
         #expect(exact.frame.time == fixture.time(ofFrame: expectedIndex(fixture, at: t)))
     }
 
+    @Test("each frame shown is counted from 1 among the video's frames, as a screen reader says it: the index the frame draws, plus one")
+    func framePositions() async throws {
+        let (session, fixture) = try await openSession()
+        #expect(session.framePosition(at: .zero) != nil)
+        for slider in [0.0, 0.4, 0.77, 1] {
+            try await session.moveSlider(to: slider)
+            let shown = try #require(session.preview)
+            let index = try #require(FrameIndexPattern.readIndex(from: shown.frame.image))
+            let position = try #require(session.framePosition(at: shown.frame.time))
+            #expect(position.number == index + 1, "slider \(slider)")
+            #expect(position.count == fixture.timestamps.count)
+        }
+    }
+
+    @Test("before the video is open there is no frame position")
+    func noFramePositionBeforeOpening() {
+        let session = CoverPickerSession(video: URL(fileURLWithPath: "/nonexistent.mp4"))
+        #expect(session.framePosition(at: .zero) == nil)
+    }
+
     @Test("the slider spans the whole duration: 1 is the last frame")
     func sliderEnds() async throws {
         let (session, fixture) = try await openSession()

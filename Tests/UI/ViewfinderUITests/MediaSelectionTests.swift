@@ -25,6 +25,26 @@ struct MediaSelectionTests {
                                                  selectionLimit: limit), sources: sources)
     }
 
+    @Test("a grid item is named for a screen reader by its kind, its length or size and its day; chosen, with its number; refused, with why")
+    func spokenNames() throws {
+        let day = { (asset: Asset) in
+            let format = DateFormatter()
+            format.locale = Locale.current
+            format.setLocalizedDateFormatFromTemplate("dMMMMyyyy")
+            return format.string(from: asset.creationDate)
+        }
+        let video = Self.asset(1, .video, seconds: 12), long = Self.asset(2, .video, seconds: 65), photo = Self.asset(3, .photo)
+        let live = Self.asset(4, .live, seconds: 2)
+        #expect(PickerRules.spokenName(of: video, number: nil, refusal: nil) == "Video, 12 s, \(day(video))")
+        #expect(PickerRules.spokenName(of: long, number: nil, refusal: "Longer than 0:30 (1:05)")
+                == "Video, 1 min 5 s, \(day(long)), cannot be chosen: Longer than 0:30 (1:05)")
+        #expect(PickerRules.spokenName(of: photo, number: 2, refusal: nil) == "Photo, 64 × 48, \(day(photo)), chosen 2")
+        #expect(PickerRules.spokenName(of: live, number: nil, refusal: nil) == "Live Photo, 64 × 48, \(day(live))")
+        #expect(PickerRules.spokenName(of: Self.asset(5, .video, seconds: 120), number: nil, refusal: nil).hasPrefix("Video, 2 min, "))
+        // The day is the locale's own words for it, with the year: never the raw date.
+        #expect(day(video).contains("2023"))
+    }
+
     @Test("an empty media-type list, a limit under one and a duration of zero are errors, before any picker shows")
     func badRules() {
         #expect(throws: CaptureError.noMediaTypes) { try Self.rules([]) }

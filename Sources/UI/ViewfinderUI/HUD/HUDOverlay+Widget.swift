@@ -13,7 +13,7 @@ extension HUDOverlay {
     public static func show(on host: Overlay, label: String = "", graceTime: Double = 0) -> HUDOverlay {
         let overlay = hud(on: host) ?? {
             let made = HUDOverlay()
-            host.addOverlay(made.area)
+            made.place(on: host)
             made.backdropSource = host
             attached[ObjectIdentifier(host)] = made
             return made

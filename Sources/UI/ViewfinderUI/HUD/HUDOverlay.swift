@@ -46,6 +46,12 @@ public final class HUDOverlay {
     /// HUD model says at that time (the tests compare the two).
     public var onAnimationFrame: ((_ motion: (opacity: Double, scale: Double), _ model: HUDAnimationState) -> Void)?
 
+    /// What a screen reader finds of the HUD while it is on screen: a progress bar, unseen
+    /// over the drawing (GTK 4.8 gives a reader a value only from its own range widgets), named
+    /// by the HUD's label and described by its details; its value is the work done, for the
+    /// modes that show an amount. A result's text (a flash) is its name.
+    public let accessibleProgress = ProgressBar()
+
     public init(clock: FrameClock = FrameClock()) {
         hud = ProgressHUD(clock: clock)
         layer.clock = clock
@@ -61,7 +67,38 @@ public final class HUDOverlay {
             self.clicked(at: Point(x: x, y: y))
         })
         setTargetable(false)
+        accessibleProgress.opacity = 0
+        accessibleProgress.canTarget = false
+        accessibleProgress.isVisible = false
+        accessibleProgress.name = "hud-progress"
     }
+
+    /// Lays the HUD over `host`'s child: its drawing, and what a screen reader reads of it.
+    public func place(on host: Overlay) {
+        host.addOverlay(area)
+        host.addOverlay(accessibleProgress)
+    }
+
+    /// Keeps `accessibleProgress` saying what the HUD shows.
+    private func followForReaders() {
+        let onScreen = hud.isOnScreen
+        if accessibleProgress.isVisible != onScreen { accessibleProgress.isVisible = onScreen }
+        guard onScreen else { return }
+        let name = hud.label.isEmpty ? "Working" : hud.label
+        if name != spokenLabel.name || hud.detailsLabel != spokenLabel.details {
+            spokenLabel = (name, hud.detailsLabel)
+            accessibleProgress.setAccessibleName(name)
+            accessibleProgress.setAccessibleDescription(hud.detailsLabel)
+        }
+        switch hud.mode {
+        case .determinate, .annularDeterminate, .determinateHorizontalBar:
+            if accessibleProgress.fraction != hud.progress { accessibleProgress.fraction = hud.progress }
+        case .indeterminate, .customView, .text:
+            if accessibleProgress.fraction != 0 { accessibleProgress.fraction = 0 }
+        }
+    }
+
+    private var spokenLabel: (name: String, details: String) = ("", "")
 
     // MARK: - Showing work
 
@@ -168,6 +205,7 @@ public final class HUDOverlay {
 
     /// Starts the Motion animation that matches a change of the model's phase.
     private func followPhase() {
+        followForReaders()
         let phase = hud.phase
         guard phase != shownPhase else { return }
         shownPhase = phase
