@@ -51,6 +51,26 @@ public final class CropSession {
     /// Where the whole photo is drawn in the viewport now.
     public var imageFrame: Rect? { geometry?.viewRect(state) }
 
+    /// What a screen reader hears of the crop: how far the photo is zoomed, as a percentage of
+    /// the least zoom that covers the crop at its turn (100 at the least, up to the most the
+    /// editor allows), and in words which part of the photo the crop shows and how far it is
+    /// turned ("Zoom 150 %: the crop shows 42 % of the photo's width, centred 48 % across and
+    /// 52 % down"). Nil until a photo is open.
+    public var readout: CropReadout? {
+        guard let geometry else { return nil }
+        let least = geometry.minimumZoom(at: state.rotation)
+        guard least > 0 else { return nil }
+        let percent = (state.zoom / least * 100).rounded()
+        let most = max(100, (geometry.maximumZoom / least * 100).rounded())
+        let crop = geometry.cropRect(state), image = geometry.imageSize
+        func share(_ part: Double, of whole: Double) -> Int { Int((part / max(whole, 1) * 100).rounded()) }
+        var text = "Zoom \(Int(percent)) %: the crop shows \(share(crop.width, of: image.width)) % of the photo's width, "
+            + "centred \(share(crop.midX, of: image.width)) % across and \(share(crop.midY, of: image.height)) % down"
+        let turn = (state.rotation * 10).rounded() / 10
+        if turn != 0 { text += ", turned \(String(format: "%g", abs(turn)))° \(turn > 0 ? "clockwise" : "anticlockwise")" }
+        return CropReadout(zoomPercent: min(percent, most), zoomRange: 100...most, text: text)
+    }
+
     /// Opens `url` (header checked against `maxPixels` before any decoding), decodes a preview
     /// of about twice the viewport and looks for faces, off the main actor; starts around the
     /// most prominent face by `centre`'s rule (`.auto`: the face if there is one), else at the
@@ -178,4 +198,14 @@ public enum AvatarMaker {
                                          height: spec.rect.height, size: spec.outputSize, outline: outline,
                                          rotation: spec.rotation)
     }
+}
+
+/// The crop as a screen reader hears it (`CropSession.readout`).
+public struct CropReadout: Sendable, Equatable {
+    /// The zoom, as a percentage of the least that covers the crop.
+    public let zoomPercent: Double
+    /// From 100 to the most the editor allows.
+    public let zoomRange: ClosedRange<Double>
+    /// Which part of the photo the crop shows, and how far the photo is turned.
+    public let text: String
 }

@@ -43,6 +43,10 @@ public final class AvatarPicker: Component {
     public var page: Widget { root }
     public let title = "Choose avatar"
     public let editor: DrawingArea
+    /// What the keyboard and a screen reader hold of the crop (see `init`).
+    private let cropSlider = Slider(range: 100...101, step: 10, page: 10, value: 100)
+    /// True while the slider is set to the crop shown (not a person or a reader moving it).
+    private var showingCrop = false
     public let doneButton = Button("Done")
     /// Straighten: the photo's turn within ±45° (quarter turns come from Shift+[ and Shift+]).
     public let straighten = Slider(range: -45...45, step: 0.5, page: 5, value: 0, marks: [0])
@@ -92,9 +96,17 @@ public final class AvatarPicker: Component {
         editor.add(ClickGesture { [unowned self] count, _, _ in if count == 2 { self.reset() } })
 
 
-        editor.isFocusable = true
-        editor.setAccessibleName("Avatar crop")
-        editor.setAccessibleDescription("Arrows move the photo, plus and minus zoom about the centre, [ and ] turn it by half a degree (with Shift a quarter turn), 0 resets")
+        // The keyboard and a screen reader hold the crop through an unseen slider over the
+        // editor (GTK 4.8 gives a reader a value only from its own range widgets): its value is
+        // the zoom, its description says where the crop is. The pointer reaches the editor.
+        cropSlider.name = "avatar-crop-slider"
+        cropSlider.opacity = 0
+        cropSlider.canTarget = false
+        cropSlider.isFocusable = true
+        cropSlider.setAccessibleName("Avatar crop")
+        cropSlider.setAccessibleDescription(Self.keysHelp)
+        // A reader setting the value zooms about the centre.
+        cropSlider.onChange { [weak self] percent in self?.sliderSet(toZoom: percent) }
         straighten.name = "avatar-straighten"
         straighten.setAccessibleName("Straighten")
         straighten.setAccessibleDescription("Turns the photo up to 45 degrees either way")
@@ -104,7 +116,8 @@ public final class AvatarPicker: Component {
             self.session.setRotation(Double(self.quarterTurns) * 90 + fine)
             self.changed()
         }
-        editor.add(KeyController { [unowned self] key in self.pressed(key) })
+        // The editor's keys come before the slider's own (which would step its value).
+        cropSlider.add(KeyController(early: true) { [unowned self] key in self.pressed(key) })
         doneButton.setAccessibleName("Done: make the avatar")
         backButton.setAccessibleName("Back: leave without an avatar")
 
@@ -123,7 +136,10 @@ public final class AvatarPicker: Component {
         let straightenRow = Box(.horizontal, spacing: 8)
         straightenRow.append(Label("Straighten"))
         straightenRow.append(straighten)
-        root.append(editor)
+        let editorArea = Overlay()
+        editorArea.setChild(editor)
+        editorArea.addOverlay(cropSlider)
+        root.append(editorArea)
         root.append(straightenRow)
         root.append(hint)
         root.append(buttons)
@@ -175,7 +191,7 @@ public final class AvatarPicker: Component {
         doneButton.isSensitive = true
         changed()
         // A keyboard user starts on the crop.
-        editor.grabFocus()
+        cropSlider.grabFocus(visibly: true)
     }
 
     /// How far one arrow press pans, in points.
@@ -320,8 +336,25 @@ public final class AvatarPicker: Component {
 
     private func changed() {
         editor.queueDraw()
+        if let readout = session.readout {
+            showingCrop = true
+            cropSlider.range = readout.zoomRange
+            cropSlider.value = readout.zoomPercent
+            cropSlider.setAccessibleDescription(readout.text + ". " + Self.keysHelp)
+            showingCrop = false
+        }
         onChange?()
     }
+
+    /// The slider was set to `percent` by something other than the crop (a screen reader):
+    /// the photo zooms about the centre to it.
+    private func sliderSet(toZoom percent: Double) {
+        guard !showingCrop, let now = session.readout?.zoomPercent, now > 0, percent > 0 else { return }
+        zoom(by: percent / now, at: Point(x: session.viewportSize.width / 2, y: session.viewportSize.height / 2))
+    }
+
+    /// The keys, as a screen reader says them after where the crop is.
+    static let keysHelp = "Arrows move the photo, plus and minus zoom about the centre, [ and ] turn it by half a degree (with Shift a quarter turn), 0 resets"
 
     // MARK: - Drawing
 

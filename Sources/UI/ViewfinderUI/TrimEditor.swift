@@ -24,6 +24,13 @@ public final class TrimEditor: Component {
                                         began: { [unowned self] x in self.beginDrag(atX: x) },
                                         moved: { [unowned self] dx in self.continueDrag(by: dx) })
     private let rangeLabel = Label("Opening…")
+    /// What the keyboard and a screen reader hold of the handles: a slider each, in seconds,
+    /// laid unseen over the strip (GTK 4.8 gives a reader a value only from its own range
+    /// widgets). They take no pointer input: the strip under them does.
+    private let startSlider = Slider(range: 0...1, step: 0.1, page: 1, value: 0)
+    private let endSlider = Slider(range: 0...1, step: 0.1, page: 1, value: 1)
+    /// True while the sliders are set to the handles (not a person or a reader moving them).
+    private var showingHandles = false
     public let playButton = Button("Play")
     public let exportButton = Button("Export")
     public let markButton = Button("Keep this range")
@@ -75,7 +82,21 @@ public final class TrimEditor: Component {
         // Back and the actions on one line, wrapping onto more (a button at a time) in a narrow window.
         let buttons = WrappingRow()
         for button in [backButton, markButton, clearButton, playButton, exportButton] { buttons.append(button) }
-        for part in [preview.area, rangeLabel, strip, hint, buttons] {
+        let stripArea = Overlay()
+        stripArea.setChild(strip)
+        for (slider, handle, name) in [(startSlider, Handle.start, "Trim start"), (endSlider, Handle.end, "Trim end")] {
+            slider.name = handle == .start ? "trim-start-slider" : "trim-end-slider"
+            slider.opacity = 0
+            slider.canTarget = false
+            slider.isFocusable = true
+            slider.setAccessibleName(name)
+            slider.setAccessibleDescription("Left and Right move it a tenth of a second, Page Up and Page Down a second, Home and End to the ends")
+            // Weak: a slider can hear of a change while GTK takes the screen down.
+            slider.onChange { [weak self] seconds in self?.sliderMoved(handle, toSeconds: seconds) }
+            slider.onNotify("has-focus") { [weak self] in self?.strip.queueDraw() }
+            stripArea.addOverlay(slider)
+        }
+        for part in [preview.area, rangeLabel, stripArea, hint, buttons] {
             root.append(part)
         }
     }
@@ -119,6 +140,8 @@ public final class TrimEditor: Component {
         for button in [playButton, exportButton, markButton, clearButton] { button.isSensitive = true }
         updateLabel()
         showFrame(at: 0)
+        // A keyboard user starts on the start handle.
+        startSlider.grabFocus(visibly: true)
     }
 
     public func part(named name: String) -> Widget? {
@@ -187,8 +210,24 @@ public final class TrimEditor: Component {
         }
     }
 
+    /// A handle's slider was moved by a key or a screen reader: the handle goes there.
+    private func sliderMoved(_ handle: Handle, toSeconds seconds: Double) {
+        let duration = session.duration.seconds
+        guard !showingHandles, duration > 0 else { return }
+        dragging = handle
+        moveHandle(to: seconds / duration)
+    }
+
     private func updateLabel() {
         let start = session.startTime.seconds, end = session.endTime.seconds
+        // The sliders follow the handles (which the session may have held back).
+        showingHandles = true
+        for (slider, seconds, word) in [(startSlider, start, "Start"), (endSlider, end, "End")] {
+            slider.range = 0...max(0.001, session.duration.seconds)
+            slider.value = seconds
+            slider.setAccessibleValue(seconds, in: slider.range, text: String(format: "%@ at %.2f s", word, seconds))
+        }
+        showingHandles = false
         var text = String(format: "Keep %.3f s to %.3f s · %.3f s", start, end, end - start)
         let marked = session.markedRanges.count
         if marked > 0 { text += " · \(marked) marked range\(marked == 1 ? "" : "s") to join (Export writes those)" }
@@ -266,10 +305,12 @@ public final class TrimEditor: Component {
         context.rectangle(Rect(x: startX, y: 0, width: endX - startX, height: 4))
         context.rectangle(Rect(x: startX, y: height - 4, width: endX - startX, height: 4))
         context.fill()
-        for (x, leftSide) in [(startX, true), (endX, false)] {
+        // The handle with the keyboard on it takes the focus colour (GNOME's blue).
+        let focusBlue = RGBA(red: 0.21, green: 0.52, blue: 0.89, alpha: 1)
+        for (x, leftSide, focused) in [(startX, true, startSlider.hasFocus), (endX, false, endSlider.hasFocus)] {
             let handle = Rect(x: leftSide ? x - Self.handleWidth : x, y: 0, width: Self.handleWidth, height: height)
             context.roundedRectangle(handle, radius: 3)
-            context.setColor(yellow)
+            context.setColor(focused ? focusBlue : yellow)
             context.fill()
             context.setColor(RGBA(red: 0.3, green: 0.2, blue: 0, alpha: 1))
             context.rectangle(Rect(x: handle.midX - 1, y: handle.midY - 10, width: 2, height: 20))

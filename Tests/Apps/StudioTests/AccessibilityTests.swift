@@ -179,6 +179,73 @@ extension StudioWindowTests {
             #expect(picked.compactMap { ($0["id"] as? NSNumber)?.int64Value } == library.ids)
         }
 
+        @Test("the crop editor is the slider Avatar crop with the focus at once: its value the zoom (+ twice: 121 % of where it opened), its description where the crop is (→ moves it)")
+        func cropSlider() async throws {
+            let folder = TestPaths.scratchFolder("a11y-avatar")
+            let photo = try StudioHarness.copy(media: "images/exif_orient6_samsung_galaxyS.jpg", to: folder, as: "face.jpg")
+            let output = folder.appendingPathComponent("me.png")
+            let run = try await Self.pick(["avatar", photo.path, "-o", output.path], when: "avatar-ready", in: folder) { session, signal in
+                func slider(_ objects: [AccessibleObject]) -> AccessibleObject? {
+                    objects.first { $0.role == "slider" && $0.name == "Avatar crop" }
+                }
+                let first = try session.read { slider($0)?.isFocused == true && slider($0)?.description.hasPrefix("Zoom ") == true }
+                let opened = slider(first)?.value ?? 0
+                try StudioHarness.xdotool(signal, ["mousemove", "500", "12", "key", "--clearmodifiers", "plus", "sleep", "0.3",
+                                                    "key", "--clearmodifiers", "plus"])
+                let zoomed = try session.read { (slider($0)?.value ?? 0) > opened * 1.2 }
+                try StudioHarness.xdotool(signal, ["key", "--clearmodifiers", "Right"])
+                let moved = try session.read { slider($0)?.description != slider(zoomed)?.description }
+                try? StudioHarness.xdotool(signal, ["key", "--clearmodifiers", "ctrl+Return"])
+                return [first, zoomed, moved].map(slider)
+            }
+            #expect(run.run.status == 0, "stderr: \(run.run.stderr.suffix(1500))")
+            let (first, zoomed, moved) = (run.interaction[0], run.interaction[1], run.interaction[2])
+            try #require(first != nil && zoomed != nil && moved != nil, "\(run.interaction)")
+            #expect(first?.isFocused == true)
+            #expect(first?.minimum == 100)
+            let opened = first?.value ?? 0
+            #expect(opened >= 100)
+            // Each + zooms by 10 % about the centre: two make 121 % of the zoom it opened at.
+            #expect(abs((zoomed?.value ?? 0) - (opened * 1.21).rounded()) <= 1, "\(opened) → \(zoomed?.value ?? 0)")
+            #expect(first?.description.contains("Arrows move the photo") == true)
+            #expect(moved?.description.hasPrefix("Zoom \(Int(zoomed?.value ?? 0)) %") == true, "\(moved?.description ?? "")")
+            #expect(moved?.description != zoomed?.description, "→ moves the crop across the photo")
+        }
+
+        @Test("the trimmer's handles are the sliders Trim start and Trim end, in seconds, the start with the focus at once: → three times and Tab, ← twice move them")
+        func trimSliders() async throws {
+            let folder = TestPaths.scratchFolder("a11y-trim")
+            let video = try await CoverScreenTests.clip(in: folder, seconds: 6, size: "320x180")
+            let session = try AccessibilitySession(in: folder)
+            defer { session.end() }
+            let ready = folder.appendingPathComponent("ready.json"), read = folder.appendingPathComponent("read")
+            let run = try await StudioHarness.runInteractive([
+                "open-trim \(video.path)", "wait trim-ready", "signal \(ready.path)", "wait-file \(read.path)", "quit",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path], in: folder, readyFile: ready,
+               environment: session.environment) { signal in
+                defer { _ = FileManager.default.createFile(atPath: read.path, contents: Data()) }
+                func handles(_ objects: [AccessibleObject]) -> [AccessibleObject] {
+                    objects.filter { $0.role == "slider" && $0.name.hasPrefix("Trim ") }
+                }
+                let first = try session.read { handles($0).first?.isFocused == true }
+                try StudioHarness.xdotool(signal, ["mousemove", "500", "12"] + ["Right", "Right", "Right", "Tab", "Left", "Left"].flatMap {
+                    ["key", "--clearmodifiers", $0, "sleep", "0.3"]
+                })
+                let moved = try session.read { handles($0).last?.isFocused == true && (handles($0).last?.value ?? 6) < 5.9 }
+                return (handles(first), handles(moved))
+            }
+            #expect(run.run.status == 0, "stderr: \(run.run.stderr.suffix(1500))")
+            let (first, moved) = run.interaction
+            #expect(first.map(\.name) == ["Trim start", "Trim end"])
+            #expect(first.map(\.value) == [0, 6])
+            #expect(first.map(\.isFocused) == [true, false])
+            #expect(first.allSatisfy { $0.minimum == 0 && $0.maximum == 6 })
+            try #require(moved.count == 2, "\(moved)")
+            #expect(abs((moved[0].value ?? 0) - 0.3) <= 1.0 / 30 + 1e-9, "three steps of 0.1 s, to a frame: \(moved[0].value ?? -1)")
+            #expect(abs((moved[1].value ?? 0) - 5.8) <= 1.0 / 30 + 1e-9, "two steps back: \(moved[1].value ?? -1)")
+            #expect(moved.map(\.isFocused) == [false, true])
+        }
+
         /// Runs a media pick on `folder`/lib (once its grid shows a thumbnail) playing `lines` on
         /// an accessibility bus; once the script
         /// signals, reads until `holds` (the bridge tells the bus of a change a moment after
@@ -198,7 +265,7 @@ extension StudioWindowTests {
             let run = try await StudioHarness.runInteractive(["wait thumbnail"] + script + ["back"],
                                                              arguments: ["pick", "media", "--library", folder.appendingPathComponent("lib").path],
                                                              in: folder, readyFile: ready, pick: true, environment: session.environment) { _ in
-                defer { FileManager.default.createFile(atPath: read.path, contents: Data()) }
+                defer { _ = FileManager.default.createFile(atPath: read.path, contents: Data()) }
                 return try session.read(until: holds)
             }
             #expect(run.status == 3, "stderr: \(run.stderr.suffix(1500))")

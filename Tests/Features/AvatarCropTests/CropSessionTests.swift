@@ -73,6 +73,32 @@ struct CropSessionTests {
         #expect(session.state == geometry.initialState)
     }
 
+    @Test("a screen reader hears the zoom as a percentage of the least that covers the crop, and which part of the photo the crop shows, from the geometry's own rectangles")
+    func readout() async throws {
+        #expect(CropSession(viewportSize: Size(width: 400, height: 300)).readout == nil, "nothing before a photo is open")
+        let session = try await loaded()
+        let geometry = try #require(session.geometry)
+        func expected() -> String {
+            let crop = geometry.cropRect(session.state), image = geometry.imageSize
+            let share = { (part: Double, whole: Double) in Int((part / whole * 100).rounded()) }
+            return "Zoom \(Int((session.state.zoom / geometry.minimumZoom(at: session.state.rotation) * 100).rounded())) %: the crop shows "
+                + "\(share(crop.width, image.width)) % of the photo's width, centred \(share(crop.midX, image.width)) % across and "
+                + "\(share(crop.midY, image.height)) % down"
+        }
+        session.zoom(by: 1 / 1000, at: Point(x: 200, y: 150))
+        var readout = try #require(session.readout)
+        #expect(readout.zoomPercent == 100, "zoomed out as far as it goes")
+        #expect(readout.zoomRange.lowerBound == 100 && readout.zoomRange.upperBound > 100)
+        #expect(readout.text == expected())
+        session.zoom(by: 1.5, at: Point(x: 200, y: 150))
+        session.pan(by: Point(x: 40, y: 0))
+        readout = try #require(session.readout)
+        #expect(readout.zoomPercent == 150)
+        #expect(readout.text == expected())
+        session.rotate(by: -0.5)
+        #expect(try #require(session.readout).text.hasSuffix(", turned 0.5° anticlockwise"))
+    }
+
     @Test("Done gives the same avatar as replaying the spec on the original")
     func completing() async throws {
         let session = try await loaded()
