@@ -2,7 +2,7 @@ import StudioKit
 
 /// The app's keyboard shortcuts: the one table that the Keyboard Shortcuts window and `--help`
 /// show. (The keys themselves are bound where they act: the app's actions in `Studio`, the
-/// grid, strip and crop keys in their components.)
+/// grid, strip, crop and trim keys in their components.)
 enum StudioShortcuts {
     /// One shortcut: GTK's accelerators (space-separated), how `--help` writes them, what it does.
     struct Key {
@@ -40,6 +40,10 @@ enum StudioShortcuts {
         ]),
         ("Trim", [
             Key(accelerator: "space", keys: "Space", title: "Play the kept range"),
+            Key(accelerator: "Left Right", keys: "←/→", title: "Move the focused handle a tenth of a second"),
+            Key(accelerator: "Page_Up Page_Down", keys: "Page Up/Down", title: "Move it a second"),
+            Key(accelerator: "Home End", keys: "Home/End", title: "Move it to the start or the end"),
+            Key(accelerator: "Tab", keys: "Tab", title: "The other handle"),
         ]),
     ]
 
