@@ -18,7 +18,10 @@ SKIP_PACKAGE_CHECKS ?=
 # Only the two programs: the test support target needs the Testing module, which the static
 # runtime does not have.
 RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xlinker --as-needed
-RELEASE_BUILD = $(SWIFT) build $(RELEASE_FLAGS) --product viewfinder && $(SWIFT) build $(RELEASE_FLAGS) --product viewfinder-studio
+RELEASE_BUILD = $(SWIFT) build $(RELEASE_FLAGS) --product viewfinder && $(SWIFT) build $(RELEASE_FLAGS) --product viewfinder-studio \
+	&& scripts/update-po --compile .build/release/locale
+# The translations (po/LANG.po) compiled beside the programs, where they look first.
+DEBUG_CATALOGUES = scripts/update-po --compile .build/debug/locale
 
 .PHONY: all deps build release test test-loaded package-checks fuzz demo studio install uninstall deb docs bench clean
 
@@ -29,6 +32,7 @@ deps:
 
 build: deps
 	$(SWIFT) build
+	@$(DEBUG_CATALOGUES)
 
 # Builds the programs only: the libraries they link, not the test tools.
 release:
@@ -37,6 +41,7 @@ release:
 
 test: deps
 	$(SWIFT) build --build-tests
+	@$(DEBUG_CATALOGUES)
 	$(SWIFT) test --skip-build
 	@if [ -n "$(SKIP_PACKAGE_CHECKS)" ]; then \
 		echo "make test: package checks SKIPPED (SKIP_PACKAGE_CHECKS=$(SKIP_PACKAGE_CHECKS)): the .deb in a fresh root, the README samples by version and the API documentation were not checked"; \
@@ -87,7 +92,13 @@ install: release
 	@# Manual pages and shell completions, made by the programs from their own option tables.
 	install -d "$(DESTDIR)$(PREFIX)/share/man/man1" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" \
 		"$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
+	for language in $$(sed 's/#.*//' po/LINGUAS); do \
+		install -Dm644 .build/release/locale/$$language/LC_MESSAGES/viewfinder.mo \
+			"$(DESTDIR)$(PREFIX)/share/locale/$$language/LC_MESSAGES/viewfinder.mo" || exit 1; \
+	done
+	@# In English whatever the building user's language, as Debian's manual pages are.
 	for program in viewfinder viewfinder-studio; do \
+		export LC_ALL=C.UTF-8 LANGUAGE=; \
 		.build/release/$$program --man > "$(DESTDIR)$(PREFIX)/share/man/man1/$$program.1" && \
 		.build/release/$$program --completions bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$program" && \
 		.build/release/$$program --completions zsh > "$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_$$program" && \
@@ -106,6 +117,9 @@ uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/share/thumbnailers/viewfinder.thumbnailer"
 	rm -f "$(DESTDIR)$(PREFIX)/share/dbus-1/services/$(APP_ID).service"
 	rm -f "$(DESTDIR)$(PREFIX)/share/metainfo/$(APP_ID).metainfo.xml"
+	for language in $$(sed 's/#.*//' po/LINGUAS); do \
+		rm -f "$(DESTDIR)$(PREFIX)/share/locale/$$language/LC_MESSAGES/viewfinder.mo"; \
+	done
 	for program in viewfinder viewfinder-studio; do \
 		rm -f "$(DESTDIR)$(PREFIX)/share/man/man1/$$program.1" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$program" \
 			"$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_$$program" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$program.fish"; \

@@ -2,6 +2,9 @@ import CommandLineKit
 import Foundation
 import MediaIO
 import StudioKit
+import ViewfinderCore
+
+Localization.start()
 
 /// Writes one line to standard error.
 func complain(_ message: String) {

@@ -15,6 +15,7 @@ public final class Application: Object {
     /// second start hands its files (or its activation) to the running one over D-Bus and ends;
     /// without a session bus every start is its own. Files reach `run`'s `open` either way.
     public init(id: String, unique: Bool = false) {
+        Self.keepNumbersInCLocale
         let flags = G_APPLICATION_HANDLES_OPEN.rawValue | (unique ? 0 : G_APPLICATION_NON_UNIQUE.rawValue)
         guard let app = adw_application_new(id, GApplicationFlags(rawValue: flags)) else {
             preconditionFailure("adw_application_new returned NULL for a valid id")
@@ -30,8 +31,14 @@ public final class Application: Object {
 
     /// True when GTK can open a display (`$DISPLAY` or `$WAYLAND_DISPLAY` reachable).
     public static func canOpenDisplay() -> Bool {
-        gtk_init_check() != 0
+        keepNumbersInCLocale
+        return gtk_init_check() != 0
     }
+
+    /// GTK would set every locale category from the environment when it starts; the program
+    /// has already done so (`Localization.start`) except for numbers, which stay in the C
+    /// locale for the C libraries that parse them (FFmpeg, libvips). Must run before GTK starts.
+    private static let keepNumbersInCLocale: Void = { gtk_disable_setlocale() }()
 
     /// Runs `activate` once GTK is ready (or `open` with `files`, which are local paths),
     /// then the main loop until the last window closes or `quit()` is called. A unique
