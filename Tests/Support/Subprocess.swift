@@ -27,9 +27,8 @@ public enum Subprocess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        // English unless a test names a language (TestLanguages), whatever the machine's locale.
+        process.environment = ProcessInfo.processInfo.environment.merging(TestLanguages.english) { $1 }.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -24,14 +24,17 @@ extension StudioWindowTests {
         }
 
         /// Opens a screen with `arguments`, once `ready` reads where `names` are at the window's
-        /// own size, then again at 360 × 640.
-        static func measure(_ arguments: [String], ready: String, names: [String], in folder: URL) async throws -> (wide: Layout, narrow: Layout) {
+        /// own size, then again at 360 × 640 (and takes a `screenshot` of it there, if given).
+        /// `environment` adds to the app's (a language).
+        static func measure(_ arguments: [String], ready: String, names: [String], in folder: URL,
+                            environment: [String] = [], screenshot: URL? = nil) async throws -> (wide: Layout, narrow: Layout) {
             let wide = folder.appendingPathComponent("wide-\(ready).json"), narrow = folder.appendingPathComponent("narrow-\(ready).json")
             let list = names.joined(separator: " ")
             let run = try await StudioHarness.run([
                 "wait \(ready)", "sleep 0.3", "controls \(wide.path) \(list)",
                 "window-size 360 640", "sleep 0.3", "controls \(narrow.path) \(list)",
-            ], arguments: arguments + ["--library", folder.appendingPathComponent("lib").path], in: folder)
+            ] + (screenshot.map { ["screenshot \($0.path)"] } ?? []),
+               arguments: arguments + ["--library", folder.appendingPathComponent("lib").path], in: folder, environment: environment)
             try #require(run.status == 0, "stderr: \(run.stderr.suffix(1000))")
             return (try layout(wide), try layout(narrow))
         }

@@ -105,7 +105,7 @@ public enum Localization {
 ///     tr("{file}: not a video", ["file": path])
 public func tr(_ message: String, _ values: KeyValuePairs<String, any CustomStringConvertible> = [:]) -> String {
     let translated = message.isEmpty ? message : String(cString: dgettext(Localization.domain, message))
-    return fillPlaceholders(translated, values)
+    return fillPlaceholders(translated, placeholderTable(values))
 }
 
 /// The translation of a message that counts something, in the plural form the user's language
@@ -116,10 +116,16 @@ public func trn(
     _ singular: String, _ plural: String, _ count: Int,
     _ values: KeyValuePairs<String, any CustomStringConvertible> = [:]
 ) -> String {
-    let translated = String(cString: dngettext(Localization.domain, singular, plural, UInt(clamping: count)))
-    var all: [(String, any CustomStringConvertible)] = [("count", count)]
-    all += values.map { ($0.key, $0.value) }
-    return fillPlaceholders(translated, all)
+    // Each argument bridged on its own: three implicit String-to-pointer conversions in one call
+    // trap in Swift 6.3's runtime ("initialize overlapping range").
+    let translated = Localization.domain.withCString { domain in
+        singular.withCString { one in
+            plural.withCString { many in String(cString: dngettext(domain, one, many, UInt(clamping: count))) }
+        }
+    }
+    var table = placeholderTable(values)
+    table["count"] = table["count"] ?? String(count)
+    return fillPlaceholders(translated, table)
 }
 
 /// Marks a literal for translation without translating it yet: for text declared in one place
@@ -129,11 +135,8 @@ public func N_(_ message: String) -> String { message }
 
 /// Replaces each `{name}` with its value; `{{` and `}}` stand for braces; a name without a value
 /// is left as written (a catalogue's mistake shows rather than vanishes).
-func fillPlaceholders<Values: Sequence>(_ text: String, _ values: Values) -> String
-where Values.Element == (String, any CustomStringConvertible) {
+func fillPlaceholders(_ text: String, _ table: [String: String]) -> String {
     guard text.contains("{") || text.contains("}") else { return text }
-    var table: [String: String] = [:]
-    for (name, value) in values { table[name] = value.description }
     var result = ""
     var index = text.startIndex
     while index < text.endIndex {
@@ -157,6 +160,11 @@ where Values.Element == (String, any CustomStringConvertible) {
     return result
 }
 
-func fillPlaceholders(_ text: String, _ values: KeyValuePairs<String, any CustomStringConvertible>) -> String {
-    fillPlaceholders(text, values.map { ($0.key, $0.value) })
+/// The values' descriptions by name (the first of a repeated name counts).
+func placeholderTable(_ values: KeyValuePairs<String, any CustomStringConvertible>) -> [String: String] {
+    var table: [String: String] = [:]
+    for (name, value) in values where table[name] == nil {
+        table[name] = value.description
+    }
+    return table
 }

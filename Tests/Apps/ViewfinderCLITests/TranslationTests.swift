@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import ViewfinderTestSupport
+
+/// The tool in Russian and Chinese (po/*.po through gettext), read back from its output.
+@Suite("Translations: the tool in Russian and Chinese")
+struct TranslationTests {
+    static let languages = ["ru_RU.UTF-8", "zh_CN.UTF-8"]
+
+    @Test("the catalogues hold every marked string of the sources, translated, none fuzzy, and msgfmt --check finds no mistake (placeholders, plural forms)")
+    func cataloguesComplete() throws {
+        let script = TestPaths.repository.appendingPathComponent("scripts/update-po")
+        let result = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, "--check"])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    static let helpPages: [[String]] = [["--help"]] + UsageTests.commands.map { [$0, "--help"] }
+
+    @Test("every --help page in each language: translated line by line, no English sentence left, the options and commands as they are", arguments: languages)
+    func helpTranslated(_ locale: String) throws {
+        let environment = try TestLanguages.environment(locale)
+        for page in Self.helpPages {
+            let english = try viewfinder(page)
+            let translated = try Subprocess.run(TestPaths.tool, page, environment: environment)
+            #expect(translated.status == 0, "\(page) \(translated.stderr)")
+            #expect(translated.stdout != english.stdout, "\(page) is not translated in \(locale)")
+            let left = Self.englishProse(translated.stdout)
+            #expect(left.isEmpty, "\(page) in \(locale) still has English: \(left.prefix(5))")
+            // Every option the English page names is named in the translation too.
+            for option in Self.options(english.stdout) {
+                #expect(translated.stdout.contains(option), "\(page) in \(locale) lost \(option)")
+            }
+        }
+    }
+
+    @Test("a usage error and a runtime error are in the user's language, with the same exit status", arguments: languages)
+    func errorsTranslated(_ locale: String) throws {
+        let environment = try TestLanguages.environment(locale)
+        for arguments in [["cover"], ["cover", "a.mp4", "-o", "x.gif"], ["info", "/nonexistent/clip.mp4"]] {
+            let english = try viewfinder(arguments)
+            let translated = try Subprocess.run(TestPaths.tool, arguments, environment: environment)
+            #expect(translated.status == english.status, "\(arguments)")
+            #expect(translated.stderr != english.stderr, "\(arguments) in \(locale): \(translated.stderr)")
+            #expect(Self.englishProse(translated.stderr).isEmpty, "\(arguments) in \(locale): \(translated.stderr)")
+            #expect(TestLanguages.writtenIn(locale, translated.stderr), "\(arguments) in \(locale): \(translated.stderr)")
+        }
+    }
+
+    @Test("--json output stays English (machine-readable) in every language")
+    func jsonStaysEnglish() throws {
+        let folder = TestPaths.scratchFolder("translations-json")
+        let clip = folder.appendingPathComponent("clip.mp4")
+        let made = try Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=160x90:r=25:d=1", "-pix_fmt", "yuv420p", clip.path])
+        try #require(made.status == 0, "\(made.stderr)")
+        let english = try viewfinder("info", clip.path, "--json")
+        try #require(english.status == 0)
+        for locale in Self.languages {
+            let translated = try Subprocess.run(TestPaths.tool, ["info", clip.path, "--json"], environment: try TestLanguages.environment(locale))
+            #expect(translated.stdout == english.stdout, "\(locale)")
+            // The text form is translated.
+            let text = try Subprocess.run(TestPaths.tool, ["info", clip.path], environment: try TestLanguages.environment(locale))
+            #expect(TestLanguages.writtenIn(locale, text.stdout), "\(locale): \(text.stdout)")
+        }
+    }
+
+    @Test("a locale the machine has not generated still gets its language's messages (ru_UA → ru)")
+    func ungeneratedLocale() throws {
+        let available = try Subprocess.run("locale", ["-a"]).stdout.lowercased()
+        try #require(!available.contains("ru_ua"), "this test needs ru_UA not generated")
+        var environment = try TestLanguages.environment("ru_UA.UTF-8")
+        environment["LANG"] = "ru_UA.UTF-8"
+        let result = try Subprocess.run(TestPaths.tool, ["--help"], environment: environment)
+        #expect(result.status == 0)
+        #expect(TestLanguages.writtenIn("ru_RU.UTF-8", result.stdout), "\(result.stdout.prefix(300))")
+    }
+
+    // MARK: Reading the output
+
+    /// The `--name` options a help page names.
+    static func options(_ text: String) -> Set<String> {
+        Set(text.matches(of: /--[a-z][a-z0-9-]+/).map { String($0.output) })
+    }
+
+    /// Words that stay as they are in every language: programs, commands, verbs, formats, units.
+    static let untranslatable: Set<String> = [
+        "viewfinder", "studio", "info", "cover", "filmstrip", "thumbnail", "convert", "trim", "avatar", "library", "devices",
+        "capture", "animate", "sample", "init", "import", "list", "albums", "album", "create", "rename", "delete", "add",
+        "remove", "export", "check", "photo", "video", "live", "best", "newest", "oldest", "name", "pick", "media",
+        "jpg", "jpeg", "png", "webp", "gif", "mp4", "mov", "mkv", "heic", "heif", "avif", "hevc", "h264", "aac", "exif",
+        "xmp", "iptc", "json", "srgb", "bt709", "bt2020", "hlg", "pq", "sdr", "hdr", "hdr10", "dolby", "vision",
+        "display", "p3", "circle", "square", "png", "high", "medium", "low", "virtual", "front", "back",
+    ]
+
+    /// Lines that still hold English prose: two English words in a row, once options, values
+    /// (FILE, WxH), paths, formats, commands and code are left out.
+    static func englishProse(_ text: String) -> [String] {
+        text.split(separator: "\n").map(String.init).filter { line in
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "(" || $0 == ")" || $0 == "[" || $0 == "]" }).map { word -> String? in
+                let token = String(word)
+                if token.hasPrefix("-") || token.contains("/") || token.contains(".") || token.contains("=") || token.contains("|")
+                    || token.contains(":") || token.contains("'") || token.contains("\"") || token.contains("…") || token.contains("{") {
+                    return nil
+                }
+                let letters = token.trimmingCharacters(in: .punctuationCharacters)
+                guard letters.count >= 3, letters.allSatisfy({ $0.isASCII && $0.isLetter }), letters != letters.uppercased(),
+                      !untranslatable.contains(letters.lowercased()) else { return nil }
+                return letters
+            }
+            return zip(words, words.dropFirst()).contains { $0 != nil && $1 != nil }
+        }
+    }
+}
