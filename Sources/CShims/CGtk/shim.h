@@ -74,6 +74,12 @@ static inline void vf_set_accessible_selected(void *widget, int selected) {
     gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_SELECTED, selected ? TRUE : FALSE, -1);
 }
 
+/// A label a screen reader treats as an alert: it speaks the label's words when it is shown
+/// (the accessible role is fixed at construction, so it cannot be set on a plain label later).
+static inline GtkWidget *vf_alert_label_new(void) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_LABEL, "accessible-role", GTK_ACCESSIBLE_ROLE_ALERT, NULL));
+}
+
 /// The n-th file of a dropped GdkFileList value, or NULL past the end (borrowed, not owned).
 static inline GFile *vf_dropped_file(const GValue *value, unsigned index) {
     if (!G_VALUE_HOLDS(value, GDK_TYPE_FILE_LIST)) return NULL;

@@ -27,6 +27,16 @@ struct LocalizationTests {
         #expect(N_("marked") == "marked")
     }
 
+    @Test("an untranslated message comes back whole, however long: gettext returns the caller's own pointer, read before it is freed")
+    func untranslatedReadInTime() {
+        for index in 0..<300 {
+            let message = String(repeating: "long message ", count: 1 + index % 40) + "\(index) {n}"
+            let expected = String(repeating: "long message ", count: 1 + index % 40) + "\(index) \(index)"
+            #expect(tr(message, ["n": index]) == expected)
+            #expect(trn(message, message + "s", index, ["n": index]) == (index == 1 ? expected : expected + "s"))
+        }
+    }
+
     @Test("the environment's locale names become Foundation identifiers")
     func localeNames() {
         #expect(Localization.localeIdentifier("ru_RU.UTF-8") == "ru_RU")

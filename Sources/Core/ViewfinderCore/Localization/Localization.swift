@@ -104,7 +104,9 @@ public enum Localization {
 ///
 ///     tr("{file}: not a video", ["file": path])
 public func tr(_ message: String, _ values: KeyValuePairs<String, any CustomStringConvertible> = [:]) -> String {
-    let translated = message.isEmpty ? message : String(cString: dgettext(Localization.domain, message))
+    let translated = message.isEmpty ? message : Localization.domain.withCString { domain in
+        message.withCString { id in String(cString: dgettext(domain, id)) }
+    }
     return fillPlaceholders(translated, placeholderTable(values))
 }
 
@@ -116,8 +118,8 @@ public func trn(
     _ singular: String, _ plural: String, _ count: Int,
     _ values: KeyValuePairs<String, any CustomStringConvertible> = [:]
 ) -> String {
-    // Each argument bridged on its own: three implicit String-to-pointer conversions in one call
-    // trap in Swift 6.3's runtime ("initialize overlapping range").
+    // Read inside the closures: without a translation gettext returns the message's own pointer,
+    // which an implicit String-to-pointer conversion frees as soon as the call returns.
     let translated = Localization.domain.withCString { domain in
         singular.withCString { one in
             plural.withCString { many in String(cString: dngettext(domain, one, many, UInt(clamping: count))) }
