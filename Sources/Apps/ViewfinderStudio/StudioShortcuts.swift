@@ -60,7 +60,12 @@ enum StudioShortcuts {
     /// The `keys:` paragraph of `--help`: a line per group.
     static var helpText: String {
         groups.map { group in
-            "  \(tr(group.title).lowercased()): " + group.keys.map { "\(tr($0.keys)) \(tr($0.title).lowercased())" }.joined(separator: ", ")
+            // TRANSLATORS: what separates the shortcuts ("Ctrl+I import photos and videos") on a
+            // line of the "keys:" paragraph of `viewfinder-studio --help`.
+            let shortcuts = group.keys.map { "\(tr($0.keys)) \(tr($0.title).lowercased())" }.joined(separator: tr(", "))
+            // TRANSLATORS: a line of the "keys:" paragraph of `viewfinder-studio --help`: a group
+            // of shortcuts ("general"), then its shortcuts.
+            return "  " + tr("{group}: {shortcuts}", ["group": tr(group.title).lowercased(), "shortcuts": shortcuts])
         }.joined(separator: "\n")
     }
 }
