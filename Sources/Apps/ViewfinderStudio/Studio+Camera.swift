@@ -30,7 +30,7 @@ extension Studio {
     func openCamera(quality: CaptureQuality = .medium, limit: Int = 30, editing: CameraView.CropRatio? = nil,
                     finish: ((PickerOutcome<CameraView.Capture>) -> Void)? = nil) {
         guard let device = cameras.first else {
-            return report(CaptureUnavailable(), doing: "No camera")
+            return report(CaptureUnavailable(), doing: tr("No camera"))
         }
         let camera = CameraView(device: device, captureFolder: captureFolder, quality: quality, limit: limit, editing: editing,
                                 cameras: cameras)
@@ -60,7 +60,7 @@ extension Studio {
                     do {
                         try await self.storeCapture(capture.file, kind: capture.kind == .photo ? "photo" : "recording")
                     } catch {
-                        self.report(error, doing: capture.kind == .photo ? "Cannot take the photo" : "Cannot keep the recording")
+                        self.report(error, doing: capture.kind == .photo ? tr("Cannot take the photo") : tr("Cannot keep the recording"))
                     }
                 }
             case .cancelled: self.leave(camera)
@@ -73,7 +73,7 @@ extension Studio {
             try camera.start()
         } catch {
             back()
-            report(error, doing: "Cannot open the camera")
+            report(error, doing: tr("Cannot open the camera"))
         }
     }
 
@@ -83,13 +83,13 @@ extension Studio {
         let asset = try await library.saveCapture(file)
         events.emit("\(kind)-saved", ["id": asset.id, "path": try library.originalURL(of: asset).path,
                                       "duration": asset.duration?.seconds ?? 0])
-        toast(kind == "photo" ? "Photo saved in Captures" : "Video saved in Captures")
+        toast(kind == "photo" ? tr("Photo saved in Captures") : tr("Video saved in Captures"))
     }
 }
 
 /// No camera on this machine (and no `--device`).
 struct CaptureUnavailable: Error, CustomStringConvertible {
     var description: String {
-        "no camera was found (no /dev/video device); start with --device virtual for a test pattern"
+        tr("no camera was found (no /dev/video device); start with --device virtual for a test pattern")
     }
 }

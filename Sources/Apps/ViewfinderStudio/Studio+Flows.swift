@@ -31,6 +31,44 @@ enum Origin {
     }
 }
 
+/// A result a screen makes and the app writes: a cover or an avatar. Its raw value names it in
+/// events and in the file's name ("IMG_1 cover.jpg"); the messages are what the user reads.
+enum ResultKind: String {
+    case cover, avatar
+
+    /// The HUD's label when the result cannot be written.
+    var cannotSave: String {
+        switch self {
+        case .cover: tr("Cannot save the cover")
+        case .avatar: tr("Cannot save the avatar")
+        }
+    }
+
+    /// The HUD's label when the written result cannot join the library.
+    var cannotAddToLibrary: String {
+        switch self {
+        case .cover: tr("Cannot add the cover to the library")
+        case .avatar: tr("Cannot add the avatar to the library")
+        }
+    }
+
+    /// A pick's error (on standard error) when the result cannot be written.
+    func cannotWrite(_ error: any Error) -> String {
+        switch self {
+        case .cover: tr("cannot write the cover: {error}", ["error": "\(error)"])
+        case .avatar: tr("cannot write the avatar: {error}", ["error": "\(error)"])
+        }
+    }
+
+    /// The toast once the result is saved as `file`.
+    func saved(as file: String) -> String {
+        switch self {
+        case .cover: tr("Cover saved as {file}", ["file": file])
+        case .avatar: tr("Avatar saved as {file}", ["file": file])
+        }
+    }
+}
+
 extension Studio {
     /// The folder conversions go to: `$XDG_CACHE_HOME/viewfinder`, else `~/.cache/viewfinder`.
     var cacheFolder: URL {
@@ -83,7 +121,7 @@ extension Studio {
             player.completion = { [unowned self, unowned player] _ in self.leave(player) }
             push(player)
         } catch {
-            report(error, doing: "Cannot play the scene")
+            report(error, doing: tr("Cannot play the scene"))
         }
     }
 
@@ -174,7 +212,7 @@ extension Studio {
         do {
             motion = try library.movieURL(of: asset)
         } catch {
-            return report(error, doing: "Cannot open the Live Photo")
+            return report(error, doing: tr("Cannot open the Live Photo"))
         }
         openCover(.library(asset, motion), conversion: .passthrough, live: true)
     }
@@ -185,9 +223,9 @@ extension Studio {
             do {
                 let updated = try await library.setPoster(of: asset, at: cover.time)
                 events.emit("key-photo-set", ["id": updated.id, "time": cover.time.seconds, "frame": cover.frame ?? -1])
-                hudOverlay.flash(.success, label: "Key photo set")
+                hudOverlay.flash(.success, label: tr("Key photo set"))
             } catch {
-                report(error, doing: "Cannot set the key photo")
+                report(error, doing: tr("Cannot set the key photo"))
             }
             leave(chooser)
         }
@@ -201,12 +239,12 @@ extension Studio {
                     let updated = try await library.setPoster(of: asset, at: cover.time)
                     events.emit("poster-set", ["id": updated.id, "time": cover.time.seconds])
                 } catch {
-                    report(error, doing: "Cannot set the video's cover")
+                    report(error, doing: tr("Cannot set the video's cover"))
                 }
             }
         }
         let stem = (origin.displayName as NSString).deletingPathExtension + " cover"
-        save(kind: "cover", stem: stem, ext: "jpg", origin: origin, album: "Covers",
+        save(kind: .cover, stem: stem, ext: "jpg", origin: origin, album: "Covers",
              fields: ["time": cover.time.seconds]) { url in
             try CoverFlow.write(cover.image, to: url)
         }
@@ -219,7 +257,7 @@ extension Studio {
                     finish: ((PickerOutcome<AvatarPicker.Avatar>) -> Void)? = nil) {
         let picker = AvatarPicker(photo: origin.url, shape: shape, side: side)
         picker.onReload = { [unowned self] error in
-            if let error { self.report(error, doing: "Cannot open the photo") }
+            if let error { self.report(error, doing: tr("Cannot open the photo")) }
         }
         picker.onReady = { [unowned self, unowned picker] spec in
             let viewport = picker.session.viewportSize
@@ -230,7 +268,7 @@ extension Studio {
             switch outcome {
             case .done(let avatar):
                 let stem = (origin.displayName as NSString).deletingPathExtension + " avatar"
-                self.save(kind: "avatar", stem: stem, ext: "png", origin: origin, album: "Avatars",
+                self.save(kind: .avatar, stem: stem, ext: "png", origin: origin, album: "Avatars",
                           fields: ["spec": avatar.spec.json()]) { url in
                     try ImageEncoder.write(avatar.image, to: url)
                 }
@@ -248,7 +286,7 @@ extension Studio {
 
     /// Writes a result (cover, avatar) beside a file from the command line, or into the
     /// library's `album` for a library item; then shows the success HUD and goes back.
-    func save(kind: String, stem: String, ext: String, origin: Origin, album: String,
+    func save(kind: ResultKind, stem: String, ext: String, origin: Origin, album: String,
               fields: [String: Any], write: (URL) throws -> Void) {
         switch origin {
         case .file(let url):
@@ -256,7 +294,7 @@ extension Studio {
             do {
                 try write(target)
             } catch {
-                return report(error, doing: "Cannot save the \(kind)")
+                return report(error, doing: kind.cannotSave)
             }
             finishSaving(kind: kind, path: target.path, fields: fields)
         case .library:
@@ -268,7 +306,7 @@ extension Studio {
                 try write(target)
             } catch {
                 try? FileManager.default.removeItem(at: staging)
-                return report(error, doing: "Cannot save the \(kind)")
+                return report(error, doing: kind.cannotSave)
             }
             Task {
                 defer { try? FileManager.default.removeItem(at: staging) }
@@ -276,17 +314,17 @@ extension Studio {
                     let asset = try await library.saveOutput(target, album: album)
                     finishSaving(kind: kind, path: try library.originalURL(of: asset).path, fields: fields)
                 } catch {
-                    report(error, doing: "Cannot add the \(kind) to the library")
+                    report(error, doing: kind.cannotAddToLibrary)
                 }
             }
         }
     }
 
-    private func finishSaving(kind: String, path: String, fields: [String: Any]) {
+    private func finishSaving(kind: ResultKind, path: String, fields: [String: Any]) {
         var all = fields
         all["path"] = path
-        events.emit("\(kind)-saved", all)
-        toast("\(kind.capitalized) saved as \((path as NSString).lastPathComponent)")
+        events.emit("\(kind.rawValue)-saved", all)
+        toast(kind.saved(as: (path as NSString).lastPathComponent))
         back()
     }
 }

@@ -53,7 +53,7 @@ extension Studio {
         do {
             origin = .library(asset, try library.originalURL(of: asset))
         } catch {
-            return report(error, doing: "Cannot open the item")
+            return report(error, doing: tr("Cannot open the item"))
         }
         events.emit("open", ["id": asset.id, "kind": asset.kind.rawValue])
         switch asset.kind {
@@ -88,17 +88,17 @@ extension Studio {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 try await library.exportWithoutLocation(asset, to: target)
             } catch {
-                return report(error, doing: "Cannot export without location")
+                return report(error, doing: tr("Cannot export without location"))
             }
             events.emit("exported-without-location", ["id": asset.id, "path": target.path])
-            toast("Exported without location as \(target.lastPathComponent)")
+            toast(tr("Exported without location as {file}", ["file": target.lastPathComponent]))
         }
     }
 
     /// Asks for files with the system's chooser, then imports them.
     func chooseFilesToImport() {
         guard let window else { return }
-        FileChooser.openFiles(parent: window, title: "Import into the library") { [unowned self] paths in
+        FileChooser.openFiles(parent: window, title: tr("Import into the library")) { [unowned self] paths in
             if !paths.isEmpty { self.importFiles(paths.map { URL(fileURLWithPath: $0) }) }
         }
     }
@@ -107,7 +107,8 @@ extension Studio {
     func importFiles(_ urls: [URL]) {
         guard let library, !urls.isEmpty else { return }
         let progress = Progress(totalUnitCount: 1)
-        hudOverlay.follow(progress, label: "Importing", details: urls.count == 1 ? urls[0].lastPathComponent : "\(urls.count) files")
+        hudOverlay.follow(progress, label: tr("Importing"),
+                          details: urls.count == 1 ? urls[0].lastPathComponent : trn("{count} file", "{count} files", urls.count))
         events.emit("importing", ["count": urls.count])
         Task {
             let report = await library.importFiles(urls, progress: progress)
@@ -115,15 +116,23 @@ extension Studio {
                                      "failed": report.failures.count, "cancelled": report.cancelled,
                                      "failures": report.failures.map(\.description)])
             if report.cancelled {
-                hudOverlay.flash(.text, label: "Import cancelled", details: "\(report.stored) stored before the cancel")
+                hudOverlay.flash(.text, label: tr("Import cancelled"),
+                                 // TRANSLATORS: how many files the library kept before the import was cancelled.
+                                 details: trn("{count} stored before the cancel", "{count} stored before the cancel", report.stored))
             } else if report.failures.isEmpty {
-                hudOverlay.flash(.success, label: "Imported \(report.imported.count)",
-                                 details: report.duplicates > 0 ? "\(report.duplicates) already in the library" : "")
+                // TRANSLATORS: the HUD's label once files are imported; {count} is how many.
+                hudOverlay.flash(.success, label: trn("Imported {count}", "Imported {count}", report.imported.count),
+                                 details: report.duplicates > 0
+                                     // TRANSLATORS: how many of the files given the library already held.
+                                     ? trn("{count} already in the library", "{count} already in the library", report.duplicates) : "")
             } else {
                 let first = report.failures[0]
                 hudOverlay.flash(report.stored > 0 ? .text : .error,
-                                 label: "Imported \(report.stored) of \(urls.count)",
-                                 details: "\((first.path as NSString).lastPathComponent): \(first.message)")
+                                 // TRANSLATORS: {count} files of the {total} given were imported.
+                                 label: tr("Imported {count} of {total}", ["count": report.stored, "total": urls.count]),
+                                 // TRANSLATORS: the first file that could not be imported, and why.
+                                 details: tr("{file}: {message}", ["file": (first.path as NSString).lastPathComponent,
+                                                                    "message": first.message]))
             }
         }
     }
@@ -173,7 +182,7 @@ extension Studio {
                     do {
                         path = try library.originalURL(of: try await library.saveOutput(url, album: "Trimmed", move: true)).path
                     } catch {
-                        return report(error, doing: "Cannot add the video to the library")
+                        return report(error, doing: tr("Cannot add the video to the library"))
                     }
                 }
                 events.emit("export-saved", ["path": path, "duration": result.duration.seconds, "frames": result.frameCount,

@@ -54,12 +54,12 @@ extension Studio {
             if options.pick?.print == .paths {
                 let paths = Self.paths(in: object)
                 guard !paths.contains(where: { $0.contains("\n") }) else {
-                    return endPick(.failed("a path holds a line break, which one path per line cannot show: use --print json"))
+                    return endPick(.failed(tr("a path holds a line break, which one path per line cannot show: use --print json")))
                 }
                 text = paths.map { $0 + "\n" }.joined()
             } else {
                 guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
-                    return endPick(.failed("the result cannot be written as JSON"))
+                    return endPick(.failed(tr("the result cannot be written as JSON")))
                 }
                 text = String(decoding: data, as: UTF8.self) + "\n"
             }
@@ -106,7 +106,7 @@ extension Studio {
                 browser = pickFolder
                 rules = try PickerRules(configuration, sources: MediaSources(library: LibraryContents(pickFolder)))
             } else {
-                guard let library else { return endPick(.failed("the library could not be opened")) }
+                guard let library else { return endPick(.failed(tr("the library could not be opened"))) }
                 browser = library
                 rules = try PickerRules(configuration, sources: MediaSources(libraryFolder: libraryFolder))
             }
@@ -123,7 +123,7 @@ extension Studio {
                             let asset = try await library.saveCapture(capture.file)
                             done([MediaPicker.Item(asset, file: try library.originalURL(of: asset))])
                         } catch {
-                            self.endPick(.failed("cannot keep the capture: \(error)"))
+                            self.endPick(.failed(tr("cannot keep the capture: {error}", ["error": "\(error)"])))
                         }
                     }
                 }
@@ -137,7 +137,7 @@ extension Studio {
         openCover(.file(video), limit: limit, conversion: CoverFlow.Conversion(rawValue: request.convert) ?? .auto) {
             [unowned self] outcome in
             self.ended(outcome) { choice in
-                guard let target = self.writeResult("cover", of: video, ext: "jpg", request, { try CoverFlow.write(choice.image, to: $0) }) else {
+                guard let target = self.writeResult(.cover, of: video, ext: "jpg", request, { try CoverFlow.write(choice.image, to: $0) }) else {
                     return
                 }
                 self.endPick(.result(["video": choice.video.path, "cover": target.path, "time": choice.time.seconds,
@@ -149,7 +149,7 @@ extension Studio {
     private func pickAvatar(_ photo: URL, _ request: PickRequest) {
         openAvatar(.file(photo), shape: request.shape == "square" ? .square : .circle, side: request.size) { [unowned self] outcome in
             self.ended(outcome) { avatar in
-                guard let target = self.writeResult("avatar", of: photo, ext: "png", request, { try ImageEncoder.write(avatar.image, to: $0) }) else {
+                guard let target = self.writeResult(.avatar, of: photo, ext: "png", request, { try ImageEncoder.write(avatar.image, to: $0) }) else {
                     return
                 }
                 let spec = (try? JSONSerialization.jsonObject(with: Data(avatar.spec.json().utf8))) ?? avatar.spec.json()
@@ -173,15 +173,15 @@ extension Studio {
 
     /// Writes a pick's `kind` result made from `input` to `-o`, else to "STEM KIND.EXT" beside
     /// the file given (or here); nil (and the pick failed) when it cannot.
-    private func writeResult(_ kind: String, of input: URL, ext: String, _ request: PickRequest,
+    private func writeResult(_ kind: ResultKind, of input: URL, ext: String, _ request: PickRequest,
                              _ write: (URL) throws -> Void) -> URL? {
-        let stem = (input.lastPathComponent as NSString).deletingPathExtension + " " + kind
+        let stem = (input.lastPathComponent as NSString).deletingPathExtension + " " + kind.rawValue
         let target = request.output ?? CoverPicker.freeURL(in: Self.resultFolder(beside: request.input), stem: stem, extension: ext)
         do {
             try write(target)
             return target
         } catch {
-            endPick(.failed("cannot write the \(kind): \(error)"))
+            endPick(.failed(kind.cannotWrite(error)))
             return nil
         }
     }

@@ -26,13 +26,13 @@ final class Studio {
     private let stack = Stack()
     private let overlay = Overlay()
     /// The one Back: the screens' own Back buttons are hidden while the app hosts them.
-    private(set) lazy var backButton = Button.icon("go-previous-symbolic", tooltip: "Back (Escape)") { [unowned self] in self.back() }
+    private(set) lazy var backButton = Button.icon("go-previous-symbolic", tooltip: tr("Back (Escape)")) { [unowned self] in self.back() }
     /// The screen's Done while it shows, moved into the header bar.
     private var headerDone: Widget?
     /// The primary menu: the style, Keyboard Shortcuts and About (the HUD's widget custom view
     /// shows this button, live, in tests).
     private(set) lazy var menuButton = MenuButton(primaryMenu: [
-        ("Dark or Light Style", "theme"), ("Keyboard Shortcuts", "shortcuts"), ("About Viewfinder Studio", "about"),
+        (tr("Dark or Light Style"), "theme"), (tr("Keyboard Shortcuts"), "shortcuts"), (tr("About Viewfinder Studio"), "about"),
     ])
     private(set) var screens: [any Component] = []
     private var pageCounter = 0
@@ -84,7 +84,7 @@ final class Studio {
         // Another Studio runs on this desktop and was handed the files (or the activation); a
         // script plays only in a Studio of its own.
         if application.isRemote && options.script != nil {
-            complain("viewfinder-studio: another Viewfinder Studio runs on this desktop session and was shown the files; a --script needs one of its own (quit the other, or use 'dbus-run-session')")
+            complain("viewfinder-studio: " + tr("another Viewfinder Studio runs on this desktop session and was shown the files; a --script needs one of its own (quit the other, or use 'dbus-run-session')"))
             return 1
         }
         // A pick that ended exits as it ended, whatever script steps came after; one whose
@@ -160,9 +160,9 @@ final class Studio {
         application.addAction("about") { [unowned self] in
             self.window?.presentAbout(AboutInfo(
                 name: "Viewfinder Studio", iconName: Studio.applicationID, version: Studio.version,
-                developer: "The Viewfinder authors",
-                comments: "Choose video covers, crop avatars, trim videos and keep a photo library.",
-                licence: "The authors have not yet published Viewfinder under a licence."))
+                developer: tr("The Viewfinder authors"),
+                comments: tr("Choose video covers, crop avatars, trim videos and keep a photo library."),
+                licence: tr("The authors have not yet published Viewfinder under a licence.")))
             self.events.emit("about", [:])
         }
     }
@@ -170,7 +170,7 @@ final class Studio {
     func toggleTheme() {
         Application.prefersDarkTheme.toggle()
         events.emit("theme", ["dark": Application.prefersDarkTheme])
-        toast(Application.prefersDarkTheme ? "Dark style" : "Light style")
+        toast(Application.prefersDarkTheme ? tr("Dark style") : tr("Light style"))
     }
 
     /// A short confirmation at the bottom of the window (a libadwaita toast), as an event too.

@@ -38,42 +38,43 @@ struct StudioOptions {
 
     /// The app's options, in the order `--help` lists them.
     static let options = [
-        OptionSpec("library", value: "DIR", help: "The library to open (default: $VIEWFINDER_LIBRARY, else $XDG_DATA_HOME/viewfinder/Library)."),
-        OptionSpec("device", value: "ID[,ID]", help: "Also offer these cameras: 'virtual', 'virtual-front' (test patterns) or /dev/video paths."),
-        OptionSpec("cover", value: "VIDEO", help: "Open VIDEO in the cover chooser (the cover is saved beside it)."),
-        OptionSpec("avatar", value: "PHOTO", help: "Open PHOTO in the avatar editor (the avatar is saved beside it)."),
-        OptionSpec("trim", value: "VIDEO", help: "Open VIDEO in the trimmer (the trimmed copy is saved beside it)."),
-        OptionSpec("camera", help: "Start on the camera screen."),
-        OptionSpec("motion", value: "SCENE", help: "Play the Motion scene SCENE (JSON, as 'viewfinder animate' takes) in a window, turned in 3D by GTK."),
-        OptionSpec("dark", help: "Start with the dark theme (default: as the desktop prefers)."),
-        OptionSpec("light", help: "Start with the light theme (default: as the desktop prefers)."),
-        OptionSpec("script", value: "FILE", help: "Play the steps in FILE, one per line, printing what happens as JSON lines ('pick --help' lists the steps)."),
-        OptionSpec("gapplication-service", help: "Start as a D-Bus service and wait for the files the desktop sends (its 'Open with' starts the app so)."),
-        OptionSpec("version", help: "Show the version."),
-        OptionSpec("man", help: "Print the manual page (roff; 'viewfinder-studio --man | man -l -' shows it)."),
-        OptionSpec("completions", value: "SHELL", help: "Print the completion script for bash, zsh or fish."),
-        OptionSpec("help", short: "h", help: "Show this help."),
+        OptionSpec("library", value: "DIR", help: N_("The library to open (default: $VIEWFINDER_LIBRARY, else $XDG_DATA_HOME/viewfinder/Library).")),
+        OptionSpec("device", value: "ID[,ID]", help: N_("Also offer these cameras: 'virtual', 'virtual-front' (test patterns) or /dev/video paths.")),
+        OptionSpec("cover", value: "VIDEO", help: N_("Open VIDEO in the cover chooser (the cover is saved beside it).")),
+        OptionSpec("avatar", value: "PHOTO", help: N_("Open PHOTO in the avatar editor (the avatar is saved beside it).")),
+        OptionSpec("trim", value: "VIDEO", help: N_("Open VIDEO in the trimmer (the trimmed copy is saved beside it).")),
+        OptionSpec("camera", help: N_("Start on the camera screen.")),
+        OptionSpec("motion", value: "SCENE", help: N_("Play the Motion scene SCENE (JSON, as 'viewfinder animate' takes) in a window, turned in 3D by GTK.")),
+        OptionSpec("dark", help: N_("Start with the dark theme (default: as the desktop prefers).")),
+        OptionSpec("light", help: N_("Start with the light theme (default: as the desktop prefers).")),
+        OptionSpec("script", value: "FILE", help: N_("Play the steps in FILE, one per line, printing what happens as JSON lines ('pick --help' lists the steps).")),
+        OptionSpec("gapplication-service", help: N_("Start as a D-Bus service and wait for the files the desktop sends (its 'Open with' starts the app so).")),
+        OptionSpec("version", help: N_("Show the version.")),
+        OptionSpec("man", help: N_("Print the manual page (roff; 'viewfinder-studio --man | man -l -' shows it).")),
+        OptionSpec("completions", value: "SHELL", help: N_("Print the completion script for bash, zsh or fish.")),
+        OptionSpec("help", short: "h", help: N_("Show this help.")),
     ]
 
-    /// The app, its options and `pick`'s, for the manual page and the completions.
+    /// The app, its options and `pick`'s, for the manual page and the completions (its texts
+    /// marked for translation with `N_`).
     static var reference: ProgramReference {
         let pickOptions = PickRequest.Kind.allCases.flatMap { PickRequest.options[$0] ?? [] } + PickRequest.common
-            + [OptionSpec("help", short: "h", help: "Show pick's help.")]
+            + [OptionSpec("help", short: "h", help: N_("Show pick's help."))]
         var seen = Set<String>()
         let pick = ProgramReference.Entry(
-            name: "pick", summary: "Open one picker in its own window for another program, and print the result as JSON.",
+            name: "pick", summary: N_("Open one picker in its own window for another program, and print the result as JSON."),
             synopsis: "media|cover|avatar|photo|video [OPTIONS] [FILE]",
-            discussion: """
+            discussion: N_("""
             Cancelled (Back, Escape, the window closed): nothing on standard output, exit 3. An error: \
             one line on standard error, exit 1. Bad usage: exit 2. 'viewfinder-studio pick --help' lists \
             each kind's options and the JSON it prints.
-            """,
+            """),
             options: pickOptions.filter { seen.insert($0.name).inserted },
             verbs: PickRequest.Kind.allCases.map(\.rawValue))
         return ProgramReference(
-            name: "viewfinder-studio", summary: "the Viewfinder desktop app, and pickers for other programs",
+            name: "viewfinder-studio", summary: N_("the Viewfinder desktop app, and pickers for other programs"),
             synopsis: ["[OPTIONS] [FILE…]", "pick media|cover|avatar|photo|video [OPTIONS] [FILE]"],
-            description: """
+            description: N_("""
             Files given (paths or file:// URIs) open on a screen that lists each with what can be done \
             with it: choose a video's cover, trim it, crop a photo into an avatar, import into the library. \
             One Viewfinder Studio runs per desktop session: a second start hands its files to it. \
@@ -81,29 +82,37 @@ struct StudioOptions {
             a video's cover frame (and saves it into the video), plays a Live Photo and chooses its key \
             photo, crops an avatar (starting on the face, with straightening), trims a video, with \
             progress that can be cancelled.
-            """,
+            """),
             version: ViewfinderVersion.current, options: options, commands: [pick],
-            exitStatus: "0 when the app (or a pick) ended normally; 1 on an error; 2 for bad usage; 3 when a pick was cancelled.",
+            exitStatus: N_("0 when the app (or a pick) ended normally; 1 on an error; 2 for bad usage; 3 when a pick was cancelled."),
             seeAlso: ["viewfinder(1)"])
     }
 
     static var usage: String {
-        """
-        usage: viewfinder-studio [OPTIONS] [FILE…]
-               viewfinder-studio pick media|cover|avatar|photo|video … (see 'viewfinder-studio pick --help')
+        // TRANSLATORS: the synopsis of `viewfinder-studio --help`: translate "usage" and "see"
+        // only, and align the second line's command under the first's.
+        let synopsis = tr("""
+            usage: viewfinder-studio [OPTIONS] [FILE…]
+                   viewfinder-studio pick media|cover|avatar|photo|video … (see 'viewfinder-studio pick --help')
+            """)
+        let description = tr("""
+            Viewfinder Studio: the desktop app. Browse and import into the photo library, take photos and
+            videos, choose a video's cover frame (and save it into the video), play a Live Photo and choose
+            its key photo, crop an avatar, trim a video, with progress you can cancel. FILEs (paths or
+            file:// URIs) open on a screen listing what can be done with each; one Studio runs per
+            desktop session, and a second start hands its FILEs to it.
+            """)
+        return """
+            \(synopsis)
 
-        Viewfinder Studio: the desktop app. Browse and import into the photo library, take photos and
-        videos, choose a video's cover frame (and save it into the video), play a Live Photo and choose
-        its key photo, crop an avatar, trim a video, with progress you can cancel. FILEs (paths or
-        file:// URIs) open on a screen listing what can be done with each; one Studio runs per
-        desktop session, and a second start hands its FILEs to it.
+            \(description)
 
-        options:
-        \(OptionSpec.helpLines(options))
-        keys:
-        \(StudioShortcuts.helpText)
+            \(tr("options:"))
+            \(OptionSpec.helpLines(options.map(\.translated)))
+            \(tr("keys:"))
+            \(StudioShortcuts.helpText)
 
-        """
+            """
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Parsed {
@@ -120,7 +129,7 @@ struct StudioOptions {
         if parsed.flag("man") { return .manual }
         if let shell = parsed.value("completions") {
             guard let completion = ShellCompletion(rawValue: shell) else {
-                throw UsageError(message: "--completions takes bash, zsh or fish, not '\(shell)'", command: nil)
+                throw UsageError(message: tr("--completions takes bash, zsh or fish, not '{shell}'", ["shell": shell]), command: nil)
             }
             return .completions(completion)
         }
@@ -131,7 +140,7 @@ struct StudioOptions {
         result.files = try parsed.positionals.map(localFile)
         result.service = parsed.flag("gapplication-service")
         if parsed.flag("dark") && parsed.flag("light") {
-            throw UsageError(message: "choose --dark or --light, not both", command: nil)
+            throw UsageError(message: tr("choose --dark or --light, not both"), command: nil)
         }
         result.darkTheme = parsed.flag("dark") ? true : parsed.flag("light") ? false : nil
         let initial: [Initial] = [
@@ -142,11 +151,11 @@ struct StudioOptions {
             parsed.value("motion").map { .motion(URL(fileURLWithPath: $0)) },
         ].compactMap { $0 }
         guard initial.count <= 1 else {
-            throw UsageError(message: "open one file at a time (--cover, --avatar, --trim, --camera, --motion)", command: nil)
+            throw UsageError(message: tr("open one file at a time (--cover, --avatar, --trim, --camera, --motion)"), command: nil)
         }
         result.initial = initial.first
         guard result.initial == nil || result.files.isEmpty else {
-            throw UsageError(message: "open FILEs or one of --cover, --avatar, --trim, --camera, --motion, not both", command: nil)
+            throw UsageError(message: tr("open FILEs or one of --cover, --avatar, --trim, --camera, --motion, not both"), command: nil)
         }
         return .run(result)
     }
@@ -159,8 +168,16 @@ struct StudioOptions {
             && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
         guard isURI else { return URL(fileURLWithPath: argument) }
         guard scheme.lowercased() == "file", let url = URL(string: argument), url.isFileURL, !url.path.isEmpty else {
-            throw UsageError(message: "'\(argument)' is not a local file: only paths and file:// URIs open", command: nil)
+            throw UsageError(message: tr("'{uri}' is not a local file: only paths and file:// URIs open", ["uri": argument]), command: nil)
         }
         return url
+    }
+}
+
+extension OptionSpec {
+    /// The option with its help in the user's language, for `--help` (the help is marked with
+    /// `N_` where it is declared).
+    var translated: OptionSpec {
+        OptionSpec(name, short: short, value: value, help: tr(help))
     }
 }

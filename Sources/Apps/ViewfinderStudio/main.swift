@@ -16,7 +16,7 @@ do {
     parsed = try StudioOptions.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
     if CommandLine.arguments.dropFirst().first == "pick" {
-        complain("viewfinder-studio pick: \(error.message) (see 'viewfinder-studio pick --help')")
+        complain("viewfinder-studio pick: " + tr("{message} (see 'viewfinder-studio pick --help')", ["message": error.message]))
     } else {
         complain("viewfinder-studio: \(error.message)\n")
         complain(StudioOptions.usage)
@@ -52,11 +52,11 @@ case .run(let options), .pick(_, let options):
         }
     }
     if let script = options.script, !FileManager.default.isReadableFile(atPath: script.path) {
-        complain("viewfinder-studio: cannot read the script \(script.path)")
+        complain("viewfinder-studio: " + tr("cannot read the script {path}", ["path": script.path]))
         exit(1)
     }
     guard Application.canOpenDisplay() else {
-        complain("viewfinder-studio: cannot open a display: no desktop session here ($DISPLAY and $WAYLAND_DISPLAY are unset or unreachable). Run it from a desktop, or under 'xvfb-run -a' for a virtual one.")
+        complain("viewfinder-studio: " + tr("cannot open a display: no desktop session here ($DISPLAY and $WAYLAND_DISPLAY are unset or unreachable). Run it from a desktop, or under 'xvfb-run -a' for a virtual one."))
         exit(1)
     }
     let studio: Studio

@@ -1,6 +1,7 @@
 internal import CAdwaita
 internal import CGtk
 import Foundation
+import ViewfinderCore
 
 /// The header bar's primary menu (GNOME's "Main Menu" button): entries that activate the
 /// application's actions (`app.<name>`, added with `Application.addAction`); F10 opens it.
@@ -15,8 +16,8 @@ public final class MenuButton: Widget {
         g_object_unref(UnsafeMutableRawPointer(menu))
         gtk_menu_button_set_icon_name(OpaquePointer(pointer), "open-menu-symbolic")
         gtk_menu_button_set_primary(OpaquePointer(pointer), 1)
-        gtk_widget_set_tooltip_text(widget, "Main Menu")
-        setAccessibleName("Main Menu")
+        gtk_widget_set_tooltip_text(widget, tr("Main Menu"))
+        setAccessibleName(tr("Main Menu"))
     }
 }
 

@@ -1,5 +1,6 @@
 internal import CGtk
 import Foundation
+import ViewfinderCore
 
 /// A scrolling grid that makes only the cells on screen and reuses them as it scrolls, so it
 /// stays smooth with thousands of items. Cells are bound to item positions; the owner keeps the
@@ -141,7 +142,7 @@ public protocol GridCell: AnyObject {
 public enum FileChooser {
     /// Asks for files to open; `completion` gets their paths (empty when cancelled).
     public static func openFiles(parent: Window, title: String, completion: @escaping @MainActor ([String]) -> Void) {
-        guard let dialog = gtk_file_chooser_native_new(title, vf_window(parent.pointer), GTK_FILE_CHOOSER_ACTION_OPEN, "_Import", "_Cancel") else {
+        guard let dialog = gtk_file_chooser_native_new(title, vf_window(parent.pointer), GTK_FILE_CHOOSER_ACTION_OPEN, tr("_Import"), tr("_Cancel")) else {
             return completion([])
         }
         let owner = Object(adopting: raw(dialog))
