@@ -2,9 +2,12 @@ internal import CGtk
 import Foundation
 
 /// Says something to a screen-reader user without moving their focus: an error, a confirmation.
-/// An unseen label with the accessible role *alert*: each announcement puts the words on it and
-/// shows it, which a reader (Orca) speaks at once; it hides itself a few seconds later. (GTK
-/// 4.14's `gtk_accessible_announce` does this directly; GTK 4.8 has no such call.)
+///
+/// With GTK 4.14 or newer it calls `gtk_accessible_announce` (found when the program runs), which
+/// a reader speaks at once. GTK 4.8 (Debian 12) has no such call, and its AT-SPI bridge sends no
+/// event a reader speaks for anything shown inside a window; there the words go on an unseen label
+/// with the accessible role *alert* for a few seconds, where a reader finds them (Orca's flat
+/// review, or reading the window) — text a reader reads, not yet speech it volunteers.
 ///
 /// Place it as an overlay child (over the content, so it takes no room); it draws nothing and
 /// takes no input or focus.
@@ -22,25 +25,26 @@ public final class Announcer: Widget {
         gtk_widget_set_can_focus(widget, 0)
         gtk_widget_set_halign(widget, GTK_ALIGN_START)
         gtk_widget_set_valign(widget, GTK_ALIGN_START)
-        isVisible = false
+        // Shown (empty) from the start: GTK tells the accessibility bus of a widget that
+        // appears only once it is realized, which a hidden widget never is.
     }
 
     /// Speaks `text`: shown anew even when the same words were announced a moment ago.
     public func announce(_ text: String) {
         guard !text.isEmpty else { return }
+        _ = vf_accessible_announce(pointer, text)
         hiding?.cancel()
         isVisible = false
         gtk_label_set_text(vf_label(pointer), text)
         vf_set_accessible_label(pointer, text)
         isVisible = true
         hiding = Timer.once(after: Self.lingering) { [weak self] in
-            self?.isVisible = false
-            self?.hiding = nil
+            guard let self else { return }
+            self.isVisible = false
+            gtk_label_set_text(vf_label(self.pointer), "")
+            vf_set_accessible_label(self.pointer, "")
+            self.isVisible = true
+            self.hiding = nil
         }
-    }
-
-    /// The words of the last announcement, while it is shown; nil after.
-    public var current: String? {
-        isVisible ? gtk_label_get_text(vf_label(pointer)).map { String(cString: $0) } : nil
     }
 }

@@ -139,6 +139,8 @@ public final class Window: Widget {
     private let toasts: UnsafeMutablePointer<GtkWidget>
     private let column: UnsafeMutablePointer<GtkWidget>
     private var content: UnsafeMutablePointer<GtkWidget>?
+    /// What a screen reader is told without moving the focus: the toasts, and what `announce` says.
+    private let announcer = Announcer()
 
     /// A window of `application` with a header bar, at `width` × `height` points to start with.
     public init(application: Application, title: String, width: Int, height: Int) {
@@ -149,7 +151,11 @@ public final class Window: Widget {
         gtk_window_set_title(vf_window(pointer), title)
         gtk_window_set_default_size(vf_window(pointer), Int32(width), Int32(height))
         gtk_box_append(vf_box(UnsafeMutableRawPointer(column)), header)
-        adw_toast_overlay_set_child(vf_adw_toast_overlay(UnsafeMutableRawPointer(toasts)), column)
+        // The announcer over the content: an overlay child takes no room of its own.
+        let layers = gtk_overlay_new()
+        gtk_overlay_set_child(vf_overlay(UnsafeMutableRawPointer(layers)), column)
+        gtk_overlay_add_overlay(vf_overlay(UnsafeMutableRawPointer(layers)), announcer.widget)
+        adw_toast_overlay_set_child(vf_adw_toast_overlay(UnsafeMutableRawPointer(toasts)), layers)
         adw_application_window_set_content(vf_adw_window(pointer), toasts)
     }
 
@@ -185,10 +191,17 @@ public final class Window: Widget {
     }
 
     /// Shows a short confirmation at the bottom of the window for a few seconds (a toast).
+    /// A screen reader speaks it too (libadwaita 1.2's toasts do not reach one).
     public func toast(_ title: String) {
         guard let toast = adw_toast_new(title) else { return }
         adw_toast_set_timeout(toast, 3)
         adw_toast_overlay_add_toast(vf_adw_toast_overlay(UnsafeMutableRawPointer(toasts)), toast)
+        announce(title)
+    }
+
+    /// Tells a screen-reader user `text` (an error, a confirmation) without moving the focus.
+    public func announce(_ text: String) {
+        announcer.announce(text)
     }
 
     /// The title shown in the header bar.

@@ -272,6 +272,35 @@ extension StudioWindowTests {
             return run.interaction
         }
 
+        @Test("a confirmation (a toast) and an error (the HUD's cross) reach a reader as alerts holding their words while they show, the focus left where it was")
+        func announcements() async throws {
+            let folder = TestPaths.scratchFolder("a11y-announce")
+            let session = try AccessibilitySession(in: folder)
+            defer { session.end() }
+            let ready = folder.appendingPathComponent("ready.json"), toasted = folder.appendingPathComponent("toasted"),
+                done = folder.appendingPathComponent("done")
+            let run = try await StudioHarness.runInteractive([
+                "wait library", "toggle-theme", "signal \(ready.path)", "wait-file \(toasted.path)",
+                "hud-flash error Cannot import holiday.mov", "wait-file \(done.path)", "quit",
+            ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--light"], in: folder, readyFile: ready,
+               environment: session.environment) { _ in
+                defer { _ = FileManager.default.createFile(atPath: done.path, contents: Data()) }
+                func alerts(_ objects: [AccessibleObject]) -> [String] {
+                    objects.filter { $0.role == "alert" && !$0.name.isEmpty }.map(\.name)
+                }
+                let confirmation = try session.read { alerts($0) == ["Dark style"] }
+                _ = FileManager.default.createFile(atPath: toasted.path, contents: Data())
+                let error = try session.read { alerts($0).contains("Cannot import holiday.mov") }
+                let focusBefore = confirmation.first(where: \.isFocused)?.name, focusAfter = error.first(where: \.isFocused)?.name
+                return [alerts(confirmation), alerts(error), [focusBefore ?? "", focusAfter ?? ""]]
+            }
+            #expect(run.run.status == 0, "stderr: \(run.run.stderr.suffix(1500))")
+            try #require(run.interaction.count == 3)
+            #expect(run.interaction[0] == ["Dark style"])
+            #expect(run.interaction[1].contains("Cannot import holiday.mov"), "\(run.interaction[1])")
+            #expect(run.interaction[2][0] == run.interaction[2][1], "an announcement moves no focus: \(run.interaction[2])")
+        }
+
         @Test("the HUD is a progress bar named by its label and described by its details, its value the work done; hidden, a reader finds none")
         func hudProgress() async throws {
             let folder = TestPaths.scratchFolder("a11y-hud")
