@@ -83,10 +83,12 @@ public struct PickerRules: Sendable, Equatable {
         return tr("{minutes} min {seconds} s", ["minutes": whole / 60, "seconds": whole % 60])
     }
 
-    /// The day, in the words of the user's locale ("3 March 2024" in British English).
+    /// The day, in the words of the user's locale ("3 March 2024" in British English); with no
+    /// locale named (C, POSIX), Foundation's own English, as before there were translations.
     private static let spokenDay: DateFormatter = {
         let format = DateFormatter()
-        format.locale = Localization.locale
+        let locale = Localization.locale
+        format.locale = locale.identifier == "en_US_POSIX" ? Locale.current : locale
         format.setLocalizedDateFormatFromTemplate("dMMMMyyyy")
         return format
     }()
