@@ -7,7 +7,7 @@ public enum AtomicFile {
     public struct WriteError: Error, Sendable, Equatable, CustomStringConvertible {
         public let path: String
         public let reason: String
-        public var description: String { "cannot write \(path): \(reason)" }
+        public var description: String { tr("cannot write {path}: {reason}", ["path": path, "reason": reason]) }
     }
 
     /// Writes `data` into `url` when it is an empty regular file that another program made to
@@ -103,10 +103,10 @@ public enum AtomicFile {
         }
         switch type {
         case .typeRegular, .typeSymbolicLink: return nil
-        case .typeDirectory: return "it is a folder; give a file name"
-        case .typeCharacterSpecial, .typeBlockSpecial: return "it is a device, not a regular file; give a file name"
-        case .typeSocket: return "it is a socket, not a regular file; give a file name"
-        default: return "it is a named pipe or another special file, not a regular file; give a file name"
+        case .typeDirectory: return tr("it is a folder; give a file name")
+        case .typeCharacterSpecial, .typeBlockSpecial: return tr("it is a device, not a regular file; give a file name")
+        case .typeSocket: return tr("it is a socket, not a regular file; give a file name")
+        default: return tr("it is a named pipe or another special file, not a regular file; give a file name")
         }
     }
 
@@ -142,10 +142,10 @@ public enum AtomicFile {
     private static func reason(for error: Error, directory: URL) -> String {
         var isDirectory: ObjCBool = false
         if !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) || !isDirectory.boolValue {
-            return "the folder \(directory.path) does not exist"
+            return tr("the folder {folder} does not exist", ["folder": directory.path])
         }
         if !FileManager.default.isWritableFile(atPath: directory.path) {
-            return "permission denied"
+            return tr("permission denied")
         }
         let nsError = error as NSError
         if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }

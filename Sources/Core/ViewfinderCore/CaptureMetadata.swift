@@ -96,24 +96,28 @@ extension CaptureMetadata {
     /// Whether nothing is known.
     public var isEmpty: Bool { self == CaptureMetadata() }
 
-    /// The lines `info` prints for what is there.
+    /// The lines `info` prints for what is there: a label and its value, in the user's language.
     public var lines: [(String, String)] {
         var lines: [(String, String)] = []
         if let location {
-            let altitude = location.altitude.map { String(format: ", %.1f m", $0) } ?? ""
-            lines.append(("location", String(format: "%.6f, %.6f", location.latitude, location.longitude) + altitude))
+            let latitude = String(format: "%.6f", location.latitude), longitude = String(format: "%.6f", location.longitude)
+            let place = location.altitude.map { altitude in
+                tr("{latitude}, {longitude}, {altitude} m", ["latitude": latitude, "longitude": longitude, "altitude": String(format: "%.1f", altitude)])
+            } ?? "\(latitude), \(longitude)"
+            // TRANSLATORS: the labels of `viewfinder info`'s lines about a photo's metadata; short (they are padded to 12 columns).
+            lines.append((tr("location"), place))
         }
         let camera = [make, model].compactMap { $0 }.joined(separator: " ")
-        if !camera.isEmpty { lines.append(("camera", camera)) }
-        if let lens { lines.append(("lens", lens)) }
+        if !camera.isEmpty { lines.append((tr("camera"), camera)) }
+        if let lens { lines.append((tr("lens"), lens)) }
         var exposure: [String] = []
-        if let exposureTime { exposure.append("\(exposureTime.rationalString) s") }
+        if let exposureTime { exposure.append(tr("{seconds} s", ["seconds": exposureTime.rationalString])) }
         if let fNumber { exposure.append(String(format: "f/%.1f", fNumber)) }
         if let iso { exposure.append("ISO \(iso)") }
-        if let focalLength { exposure.append(String(format: "%.1f mm", focalLength)) }
-        if !exposure.isEmpty { lines.append(("exposure", exposure.joined(separator: ", "))) }
-        if let captureDate { lines.append(("taken", captureDate + (captureZone.map { " " + $0 } ?? ""))) }
-        if let software { lines.append(("software", software)) }
+        if let focalLength { exposure.append(tr("{millimetres} mm", ["millimetres": String(format: "%.1f", focalLength)])) }
+        if !exposure.isEmpty { lines.append((tr("exposure"), exposure.joined(separator: ", "))) }
+        if let captureDate { lines.append((tr("taken"), captureDate + (captureZone.map { " " + $0 } ?? ""))) }
+        if let software { lines.append((tr("software"), software)) }
         return lines
     }
 }

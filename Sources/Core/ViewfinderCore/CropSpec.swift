@@ -47,7 +47,7 @@ public enum CropShape: Sendable, Hashable, Codable {
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .kind, in: c,
-                debugDescription: "unknown shape \"\(kind)\"; use circle, square or rectangle"
+                debugDescription: tr("unknown shape \"{shape}\"; use circle, square or rectangle", ["shape": kind])
             )
         }
     }
@@ -106,7 +106,7 @@ public struct CropSpecError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// "invalid crop spec: <reason>".
-    public var description: String { "invalid crop spec: \(reason)" }
+    public var description: String { tr("invalid crop spec: {reason}", ["reason": reason]) }
 }
 
 /// Everything needed to cut an avatar out of a photo: which photo (by its size), which part of it,
@@ -190,52 +190,58 @@ public struct CropSpec: Sendable, Hashable, Codable {
     /// ratio and the shape's (within 1 %), and a circle or square has a square output.
     public func validated() throws(CropSpecError) -> CropSpec {
         guard imageSize.width > 0, imageSize.height > 0 else {
-            throw CropSpecError(reason: "the photo size \(imageSize) must be at least 1×1 pixel")
+            throw CropSpecError(reason: tr("the photo size {size} must be at least 1×1 pixel", ["size": imageSize]))
         }
         guard rect.isFinite else {
-            throw CropSpecError(reason: "the crop rectangle \(rect) must contain only numbers")
+            throw CropSpecError(reason: tr("the crop rectangle {rectangle} must contain only numbers", ["rectangle": rect]))
         }
         guard rect.width > 0, rect.height > 0 else {
-            throw CropSpecError(reason: "the crop rectangle \(rect) must have a positive width and height")
+            throw CropSpecError(reason: tr("the crop rectangle {rectangle} must have a positive width and height", ["rectangle": rect]))
         }
         guard rotation.isFinite, abs(rotation) <= CropSpec.maximumRotation else {
-            throw CropSpecError(reason: "the rotation \(rotation) must be a number of degrees from -360 to 360")
+            throw CropSpecError(reason: tr("the rotation {rotation} must be a number of degrees from -360 to 360", ["rotation": rotation]))
         }
         let photo = Rect(x: 0, y: 0, width: Double(imageSize.width), height: Double(imageSize.height))
         if rotation == 0 || shape == .circle {
             // A circle turned is the same circle: its bounding square must lie in the photo.
             guard photo.contains(rect, tolerance: 1e-6) else {
-                throw CropSpecError(reason: "the crop rectangle \(rect) reaches outside the \(imageSize) photo")
+                throw CropSpecError(reason: tr("the crop rectangle {rectangle} reaches outside the {size} photo", ["rectangle": rect, "size": imageSize]))
             }
         } else {
             let inside = photo.insetBy(-1e-6)
             guard corners.allSatisfy(inside.contains) else {
-                throw CropSpecError(reason: "the crop rectangle \(rect) turned by \(rotation)° reaches outside the \(imageSize) photo")
+                throw CropSpecError(reason: tr("the crop rectangle {rectangle} turned by {rotation}° reaches outside the {size} photo",
+                                                   ["rectangle": rect, "rotation": rotation, "size": imageSize]))
             }
         }
         let sides = 1...CropSpec.maximumOutputSide
         guard sides.contains(outputSize.width), sides.contains(outputSize.height) else {
             throw CropSpecError(
-                reason: "the output size \(outputSize) must be 1 to \(CropSpec.maximumOutputSide) pixels a side"
+                reason: tr("the output size {size} must be 1 to {limit} pixels a side", ["size": outputSize, "limit": CropSpec.maximumOutputSide])
             )
         }
         let shapeAspect = shape.aspectRatio
         guard shapeAspect.isFinite, shapeAspect > 0 else {
-            throw CropSpecError(reason: "a rectangle's aspect ratio must be a positive number, not \(shapeAspect)")
+            throw CropSpecError(reason: tr("a rectangle's aspect ratio must be a positive number, not {ratio}", ["ratio": shapeAspect]))
         }
         if shape.isSquare, outputSize.width != outputSize.height {
-            throw CropSpecError(reason: "a \(shape.name) needs a square output, not \(outputSize)")
+            throw CropSpecError(reason: shape == .circle ? tr("a circle needs a square output, not {size}", ["size": outputSize])
+                                                         : tr("a square needs a square output, not {size}", ["size": outputSize]))
         }
         let outputAspect = Double(outputSize.width) / Double(outputSize.height)
         guard CropSpec.nearlyEqual(outputAspect, rect.size.aspectRatio) else {
             throw CropSpecError(
-                reason: "the output size \(outputSize) does not have the crop rectangle's shape \(rect.size)"
+                reason: tr("the output size {size} does not have the crop rectangle's shape {shape}", ["size": outputSize, "shape": rect.size])
             )
         }
         guard CropSpec.nearlyEqual(outputAspect, shapeAspect) else {
-            throw CropSpecError(
-                reason: "the output size \(outputSize) does not have the \(shape.name)'s aspect ratio \(shapeAspect)"
-            )
+            let values: KeyValuePairs<String, any CustomStringConvertible> = ["size": outputSize, "ratio": shapeAspect]
+            let reason = switch shape {
+            case .circle: tr("the output size {size} does not have the circle's aspect ratio {ratio}", values)
+            case .square: tr("the output size {size} does not have the square's aspect ratio {ratio}", values)
+            case .rectangle: tr("the output size {size} does not have the rectangle's aspect ratio {ratio}", values)
+            }
+            throw CropSpecError(reason: reason)
         }
         return self
     }
@@ -295,10 +301,10 @@ public struct CropSpec: Sendable, Hashable, Codable {
     public static func parse(_ data: Data) throws(CropSpecError) -> CropSpec {
         // Faults the decoder would call "not valid JSON": deep nesting, numbers out of range.
         do {
-            try JSONPreflight.check(data, maxDepth: 16, limitNote: "a crop spec holds pixel sizes and positions",
+            try JSONPreflight.check(data, maxDepth: 16, limitNote: tr("a crop spec holds pixel sizes and positions"),
                                     wholeNumbers: ["imageSize.width", "imageSize.height", "outputSize.width", "outputSize.height"])
         } catch {
-            throw CropSpecError(reason: error.path.isEmpty ? error.message : "\"\(error.path)\": \(error.message)")
+            throw CropSpecError(reason: error.path.isEmpty ? error.message : tr("\"{path}\": {message}", ["path": error.path, "message": error.message]))
         }
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = CropSpec.nonNumbersDecoding
@@ -308,7 +314,7 @@ public struct CropSpec: Sendable, Hashable, Codable {
         } catch let error as DecodingError {
             throw CropSpecError(reason: CropSpec.explain(error))
         } catch {
-            throw CropSpecError(reason: "not readable as JSON (\(error.localizedDescription))")
+            throw CropSpecError(reason: tr("not readable as JSON ({reason})", ["reason": error.localizedDescription]))
         }
         return try spec.validated()
     }
@@ -330,40 +336,29 @@ public struct CropSpec: Sendable, Hashable, Codable {
     /// A decoding error in a person's words: which field, and what was wrong with it.
     private static func explain(_ error: DecodingError) -> String {
         func path(_ keys: [any CodingKey]) -> String {
-            keys.isEmpty ? "the top level" : "\"" + keys.map { $0.intValue.map(String.init) ?? $0.stringValue }
+            keys.isEmpty ? tr("the top level") : "\"" + keys.map { $0.intValue.map(String.init) ?? $0.stringValue }
                 .joined(separator: ".") + "\""
         }
         switch error {
         case .keyNotFound(let key, let context):
-            return "missing \(path(context.codingPath + [key]))"
+            return tr("missing {field}", ["field": path(context.codingPath + [key])])
         case .typeMismatch(let type, let context):
-            return "\(path(context.codingPath)) should be \(CropSpec.describe(type))"
+            return tr("{field} should be {type}", ["field": path(context.codingPath), "type": CropSpec.describe(type)])
         case .valueNotFound(let type, let context):
-            return "\(path(context.codingPath)) should be \(CropSpec.describe(type)), not null"
+            return tr("{field} should be {type}, not null", ["field": path(context.codingPath), "type": CropSpec.describe(type)])
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return "not valid JSON" }
-            return "\(path(context.codingPath)): \(context.debugDescription)"
+            if context.codingPath.isEmpty { return tr("not valid JSON") }
+            return tr("{field}: {problem}", ["field": path(context.codingPath), "problem": context.debugDescription])
         @unknown default:
-            return "not a crop spec"
+            return tr("not a crop spec")
         }
     }
 
     private static func describe(_ type: Any.Type) -> String {
-        if type == Int.self { return "a whole number" }
-        if type == Double.self { return "a number" }
-        if type == String.self { return "a string" }
-        return "an object"
-    }
-}
-
-extension CropShape {
-    /// The shape's name in messages.
-    fileprivate var name: String {
-        switch self {
-        case .circle: "circle"
-        case .square: "square"
-        case .rectangle: "rectangle"
-        }
+        if type == Int.self { return tr("a whole number") }
+        if type == Double.self { return tr("a number") }
+        if type == String.self { return tr("a string") }
+        return tr("an object")
     }
 }
 

@@ -15,7 +15,8 @@ public struct FrameQuality: Sendable, Equatable {
     /// Luma mean difference with the frame two frames later: a fade or a flash.
     public var brightnessChange = 0.0
     /// Why the frame makes a bad cover, if it does: "near-black", "near-white", "flat",
-    /// "blurred", "fade or flash", "cut".
+    /// "blurred", "fade or flash", "cut". In English, as `--json` writes it; marked for
+    /// translation, so a person is shown `tr(rejection)`.
     public var rejection: String?
 
     /// Measures `picture`, with `companion` (the frame two frames later) for what changes.
@@ -32,15 +33,15 @@ public struct FrameQuality: Sendable, Equatable {
             brightnessChange = abs(other.reduce(0, +) / n - brightness)
         }
         if brightness < 0.1 {
-            rejection = "near-black"
+            rejection = N_("near-black")
         } else if brightness > 0.92 {
-            rejection = "near-white"
+            rejection = N_("near-white")
         } else if contrast < 0.04 {
-            rejection = "flat"
+            rejection = N_("flat")
         } else if brightnessChange > 0.012 {
-            rejection = "fade or flash"
+            rejection = N_("fade or flash")
         } else if change > 0.2 {
-            rejection = "cut"
+            rejection = N_("cut")
         }
     }
 

@@ -102,11 +102,17 @@ public enum LivePhotoRole: Sendable, Equatable {
     /// The line `info` prints.
     public var summary: String {
         switch self {
-        case .appleStill(let id): return "Live Photo still (its movie shares the content identifier \(id))"
-        case .appleMotion(let id): return "Live Photo movie (its still shares the content identifier \(id))"
+        case .appleStill(let id): return tr("Live Photo still (its movie shares the content identifier {id})", ["id": id])
+        case .appleMotion(let id): return tr("Live Photo movie (its still shares the content identifier {id})", ["id": id])
         case .motionPhoto(let layout):
-            let at = layout.presentationTime.map { ", the still at \($0.decimalString) s" } ?? ""
-            return "Motion Photo (an MP4 of \(layout.length) bytes inside, from byte \(layout.offset)\(at))"
+            let length = Int(clamping: layout.length)
+            guard let time = layout.presentationTime else {
+                return trn("Motion Photo (an MP4 of {count} byte inside, from byte {offset})",
+                           "Motion Photo (an MP4 of {count} bytes inside, from byte {offset})", length, ["offset": layout.offset])
+            }
+            return trn("Motion Photo (an MP4 of {count} byte inside, from byte {offset}, the still at {seconds} s)",
+                       "Motion Photo (an MP4 of {count} bytes inside, from byte {offset}, the still at {seconds} s)", length,
+                       ["offset": layout.offset, "seconds": time.decimalString])
         }
     }
 

@@ -13,7 +13,7 @@ public enum TimePosition: Sendable, Hashable, CustomStringConvertible {
         if trimmed.lowercased().hasPrefix("frame:") {
             let digits = trimmed.dropFirst("frame:".count)
             guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let n = Int(digits) else {
-                throw TimeParseError(text: text, reason: "a frame number is written frame:N with N ≥ 0")
+                throw TimeParseError(text: text, reason: tr("a frame number is written frame:N with N ≥ 0"))
             }
             self = .frame(n)
             return
@@ -24,7 +24,7 @@ public enum TimePosition: Sendable, Hashable, CustomStringConvertible {
     private static func parseClock(_ text: String, original: String) throws(TimeParseError) -> MediaTime {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard !text.isEmpty, parts.count <= 3 else {
-            throw TimeParseError(text: original, reason: "expected seconds (2.5), m:ss.fff or frame:N")
+            throw TimeParseError(text: original, reason: tr("expected seconds (2.5), m:ss.fff or frame:N"))
         }
         var total = MediaTime.zero
         for (i, part) in parts.enumerated() {
@@ -33,20 +33,20 @@ public enum TimePosition: Sendable, Hashable, CustomStringConvertible {
             if isLast {
                 value = try parseDecimal(part, original: original)
                 if parts.count > 1 && value >= MediaTime(seconds: 60) {
-                    throw TimeParseError(text: original, reason: "seconds must be below 60 in m:ss")
+                    throw TimeParseError(text: original, reason: tr("seconds must be below 60 in m:ss"))
                 }
             } else {
                 guard !part.isEmpty, part.allSatisfy(\.isASCIIDigit), let whole = Int64(part), whole < 1_000_000 else {
-                    throw TimeParseError(text: original, reason: "expected whole minutes or hours before ':'")
+                    throw TimeParseError(text: original, reason: tr("expected whole minutes or hours before ':'"))
                 }
                 if i > 0 && whole >= 60 {
-                    throw TimeParseError(text: original, reason: "minutes must be below 60 in h:mm:ss")
+                    throw TimeParseError(text: original, reason: tr("minutes must be below 60 in h:mm:ss"))
                 }
                 let unit: Int64 = (parts.count - 1 - i) == 2 ? 3600 : 60
                 value = MediaTime(seconds: whole * unit)
             }
             guard let sum = total.adding(value) else {
-                throw TimeParseError(text: original, reason: "the time is too large")
+                throw TimeParseError(text: original, reason: tr("the time is too large"))
             }
             total = sum
         }
@@ -61,11 +61,11 @@ public enum TimePosition: Sendable, Hashable, CustomStringConvertible {
               pieces.count == 1 || pieces[1].allSatisfy(\.isASCIIDigit),
               !(wholeText.isEmpty && (pieces.count == 1 || pieces[1].isEmpty))
         else {
-            throw TimeParseError(text: original, reason: "expected seconds (2.5), m:ss.fff or frame:N")
+            throw TimeParseError(text: original, reason: tr("expected seconds (2.5), m:ss.fff or frame:N"))
         }
         let fractionText = pieces.count == 2 ? pieces[1] : ""
         guard wholeText.count <= 9, fractionText.count <= 9 else {
-            throw TimeParseError(text: original, reason: "at most 9 digits before and after the point")
+            throw TimeParseError(text: original, reason: tr("at most 9 digits before and after the point"))
         }
         let whole = Int64(wholeText.isEmpty ? "0" : String(wholeText)) ?? 0
         var scale: Int64 = 1
@@ -89,7 +89,7 @@ public struct TimeParseError: Error, Sendable, Equatable, CustomStringConvertibl
     /// How it should be written.
     public let reason: String
 
-    public var description: String { "invalid time '\(text)': \(reason)" }
+    public var description: String { tr("invalid time '{text}': {reason}", ["text": text, "reason": reason]) }
 }
 
 extension Character {

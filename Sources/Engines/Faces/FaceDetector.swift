@@ -165,11 +165,12 @@ public enum FaceDetectionError: Error, Sendable, Equatable, CustomStringConverti
     public var description: String {
         switch self {
         case .cascadeMissing(let folders):
-            "face detection needs OpenCV's face cascade \(FaceDetector.cascadeName), which is in none of \(folders.joined(separator: ", ")); install it (Debian: apt install opencv-data)"
+            tr("face detection needs OpenCV's face cascade {file}, which is in none of {folders}; install it (Debian: apt install opencv-data)",
+               ["file": FaceDetector.cascadeName, "folders": folders.joined(separator: ", ")])
         case .cascadeUnreadable(let path, let reason):
-            "the face cascade \(path) cannot be loaded (\(reason)); reinstall it (Debian: apt install --reinstall opencv-data)"
+            tr("the face cascade {path} cannot be loaded ({reason}); reinstall it (Debian: apt install --reinstall opencv-data)", ["path": path, "reason": reason])
         case .searchFailed(let reason):
-            "face detection failed: \(reason)"
+            tr("face detection failed: {reason}", ["reason": reason])
         }
     }
 }
@@ -178,8 +179,8 @@ extension FaceDetectionError: ReadableError {
     /// Installing (or reinstalling) the cascade's package, where that is what is wrong.
     public var recovery: String? {
         switch self {
-        case .cascadeMissing: "Install OpenCV's data files (Debian: apt install opencv-data)."
-        case .cascadeUnreadable: "Reinstall OpenCV's data files (Debian: apt install --reinstall opencv-data)."
+        case .cascadeMissing: tr("Install OpenCV's data files (Debian: apt install opencv-data).")
+        case .cascadeUnreadable: tr("Reinstall OpenCV's data files (Debian: apt install --reinstall opencv-data).")
         case .searchFailed: nil
         }
     }

@@ -25,11 +25,11 @@ extension Canvas {
             size = picture.size
             guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(picture.width), Int32(picture.height)),
                   cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-                throw .surfaceFailed(picture.size, detail: "cannot hold the picture")
+                throw .surfaceFailed(picture.size, detail: tr("cannot hold the picture"))
             }
             Self.copy(picture, into: surface)
             guard let level = Level(size: picture.size, surface: surface) else {
-                throw .surfaceFailed(picture.size, detail: "cannot make a pattern")
+                throw .surfaceFailed(picture.size, detail: tr("cannot make a pattern"))
             }
             levels = [level]
         }

@@ -103,9 +103,9 @@ extension Canvas {
         public var description: String {
             switch self {
             case .invalidSize(let size):
-                return "cannot draw a \(size) picture: each side must be between 1 and 32767 pixels"
+                return tr("cannot draw a {size} picture: each side must be between 1 and 32767 pixels", ["size": size])
             case .surfaceFailed(let size, let detail):
-                return "cannot make a \(size) drawing surface (\(detail)); try a smaller size"
+                return tr("cannot make a {size} drawing surface ({detail}); try a smaller size", ["size": size, "detail": detail])
             }
         }
     }

@@ -31,7 +31,7 @@ public final class Canvas {
         guard (1...32767).contains(size.width), (1...32767).contains(size.height) else { throw .invalidSize(size) }
         self.size = size
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(size.width), Int32(size.height)) else {
-            throw .surfaceFailed(size, detail: "no surface")
+            throw .surfaceFailed(size, detail: tr("no surface"))
         }
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
@@ -40,7 +40,7 @@ public final class Canvas {
         }
         guard let context = cairo_create(surface), cairo_status(context) == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(surface)
-            throw .surfaceFailed(size, detail: "no drawing context")
+            throw .surfaceFailed(size, detail: tr("no drawing context"))
         }
         self.surface = surface
         self.context = context

@@ -17,7 +17,7 @@ public enum ImageEncoder {
     public static func encode(_ picture: RasterImage, as format: ImageFormat, profile: Data? = nil) throws(ImagingError) -> Data {
         try Vips.start()
         guard picture.width > 0, picture.height > 0 else {
-            throw .encodeFailed(format: format.name, detail: "the picture is empty")
+            throw .encodeFailed(format: format.name, detail: tr("the picture is empty"))
         }
         let bands = Int32(picture.channels)
         // A copy the image owns: a saver runs cached libvips operations that keep their input
@@ -36,7 +36,7 @@ public enum ImageEncoder {
         }
         if let profile, !profile.isEmpty {
             let status = profile.withUnsafeBytes { vf_vips_attach_profile(owner.pointer, $0.baseAddress, $0.count) }
-            guard status == 0 else { throw .encodeFailed(format: format.name, detail: "cannot attach the colour profile") }
+            guard status == 0 else { throw .encodeFailed(format: format.name, detail: tr("cannot attach the colour profile")) }
         }
         return try save(owner, as: format)
     }

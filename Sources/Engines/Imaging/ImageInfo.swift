@@ -29,12 +29,13 @@ public struct ImageInfo: Sendable, Equatable {
         /// as sRGB (CMYK through a built-in profile).
         case unusable
 
-        /// How `info` shows it.
+        /// How `info` shows it, in English (`avatar --json` writes it); the fixed texts are
+        /// marked for translation, so a person is shown `tr(summary)`.
         public var summary: String {
             switch self {
-            case .none: "none (sRGB assumed)"
-            case .embedded(let name): name.isEmpty ? "embedded (no description)" : name
-            case .unusable: "damaged or not for these colours (read as sRGB)"
+            case .none: N_("none (sRGB assumed)")
+            case .embedded(let name): name.isEmpty ? N_("embedded (no description)") : name
+            case .unusable: N_("damaged or not for these colours (read as sRGB)")
             }
         }
     }

@@ -14,19 +14,21 @@ public enum ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .startFailed(let detail):
-            return "cannot start libvips: \(detail)"
+            return tr("cannot start libvips: {detail}", ["detail": detail])
         case .unsupportedFormat(let path):
-            return "\(path): unsupported image type; use .jpg, .jpeg, .png or .webp"
+            return tr("{path}: unsupported image type; use .jpg, .jpeg, .png or .webp", ["path": path])
         case .encodeFailed(let format, let detail):
-            return "cannot encode \(format): \(detail)"
+            return tr("cannot encode {format}: {detail}", ["format": format, "detail": detail])
         case .unreadable(let path, let detail):
-            return "cannot read \((path as NSString).lastPathComponent) as an image: \(detail)"
+            return tr("cannot read {file} as an image: {detail}", ["file": (path as NSString).lastPathComponent, "detail": detail])
         case .notAnImage(let path):
-            return "\((path as NSString).lastPathComponent) is not a photo this build can read (JPEG, PNG, WebP, HEIC, TIFF, GIF)"
+            return tr("{file} is not a photo this build can read (JPEG, PNG, WebP, HEIC, TIFF, GIF)", ["file": (path as NSString).lastPathComponent])
         case .tooManyPixels(let path, let w, let h, let limit):
-            return "\((path as NSString).lastPathComponent) declares \(w)×\(h) pixels, more than the limit of \(limit / 1_000_000) MP a decode may hold (even shrunk on load); refusing to decode it"
+            return tr("{file} declares {width}×{height} pixels, more than the limit of {megapixels} MP a decode may hold (even shrunk on load); refusing to decode it",
+                      ["file": (path as NSString).lastPathComponent, "width": w, "height": h, "megapixels": limit / 1_000_000])
         case .decodeFailed(let path, let detail):
-            return "\((path as NSString).lastPathComponent) cannot be decoded (\(detail)); the file may be damaged or truncated"
+            return tr("{file} cannot be decoded ({detail}); the file may be damaged or truncated",
+                      ["file": (path as NSString).lastPathComponent, "detail": detail])
         }
     }
 }

@@ -18,7 +18,7 @@ extension Photo {
             return try render(x: rect.minX, y: rect.minY, width: rect.width, height: rect.height, to: output)
         }
         guard rect.isFinite, rect.width > 0, rect.height > 0, output.width > 0, output.height > 0, degrees.isFinite else {
-            throw .decodeFailed(path: url.path, detail: "the crop \(rect) turned by \(degrees)° cannot be cut")
+            throw .decodeFailed(path: url.path, detail: tr("the crop {rectangle} turned by {degrees}° cannot be cut", ["rectangle": rect, "degrees": degrees]))
         }
         // Output pixels per photo pixel, and the turned crop's bounding box in the photo, with
         // four output pixels more on each side for the resampling kernels.
@@ -30,7 +30,7 @@ extension Photo {
         let left = max(0, (rect.midX - half.x).rounded(.down)), top = max(0, (rect.midY - half.y).rounded(.down))
         let right = min(photo.width, (rect.midX + half.x).rounded(.up)), bottom = min(photo.height, (rect.midY + half.y).rounded(.up))
         guard right > left, bottom > top else {
-            throw .decodeFailed(path: url.path, detail: "the crop \(rect) lies outside the \(size.width)×\(size.height) photo")
+            throw .decodeFailed(path: url.path, detail: tr("the crop {rectangle} lies outside the {width}×{height} photo", ["rectangle": rect, "width": size.width, "height": size.height]))
         }
         let regionOut = PixelSize(width: max(1, Int(((right - left) * scale).rounded())),
                                   height: max(1, Int(((bottom - top) * scale).rounded())))

@@ -72,7 +72,7 @@ public final class Photo: @unchecked Sendable {
                        to output: PixelSize) throws(ImagingError) -> RasterImage {
         guard width > 0, height > 0, output.width > 0, output.height > 0,
               x >= 0, y >= 0, x + width <= Double(size.width) + 1e-6, y + height <= Double(size.height) + 1e-6 else {
-            throw .decodeFailed(path: url.path, detail: "the crop lies outside the \(size.width)×\(size.height) photo")
+            throw .decodeFailed(path: url.path, detail: tr("the crop lies outside the {width}×{height} photo", ["width": size.width, "height": size.height]))
         }
         try Vips.start()
         // Shrink on load as far as still leaves at least one decoded pixel per output pixel.

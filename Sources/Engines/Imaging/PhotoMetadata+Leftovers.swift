@@ -8,7 +8,7 @@ extension PhotoMetadata {
     static func dropLeftoverLocation(in url: URL) throws(ImagingError) {
         let original: [UInt8]
         do { original = [UInt8](try Data(contentsOf: url)) } catch {
-            throw .decodeFailed(path: url.path, detail: "cannot read it back: \(error.localizedDescription)")
+            throw .decodeFailed(path: url.path, detail: tr("cannot read it back: {reason}", ["reason": error.localizedDescription]))
         }
         var bytes = original
         if bytes.starts(with: [0xFF, 0xD8]) {
@@ -18,7 +18,7 @@ extension PhotoMetadata {
         }
         guard bytes != original else { return }
         do { try Data(bytes).write(to: url) } catch {
-            throw .decodeFailed(path: url.path, detail: "cannot rewrite it: \(error.localizedDescription)")
+            throw .decodeFailed(path: url.path, detail: tr("cannot rewrite it: {reason}", ["reason": error.localizedDescription]))
         }
     }
 

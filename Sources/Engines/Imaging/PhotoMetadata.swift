@@ -18,10 +18,10 @@ public enum PhotoMetadata {
                 guard exif.withUnsafeBytes({ bytes in
                     vf_exiv_read_exif(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &raw, &error, error.count)
                 }) == 0 else {
-                    throw .decodeFailed(path: url.path, detail: "its metadata cannot be read: \(Self.string(error))")
+                    throw .decodeFailed(path: url.path, detail: tr("its metadata cannot be read: {reason}", ["reason": Self.string(error)]))
                 }
             } else if status < 0 {
-                throw .decodeFailed(path: url.path, detail: "its metadata cannot be read: \(Self.string(error))")
+                throw .decodeFailed(path: url.path, detail: tr("its metadata cannot be read: {reason}", ["reason": Self.string(error)]))
             }
         }
         func text<T>(_ field: T) -> String? {
@@ -73,12 +73,12 @@ public enum PhotoMetadata {
     public static func removeLocation(from url: URL) throws(ImagingError) {
         var message = [CChar](repeating: 0, count: 512)
         guard vf_exiv_strip_location(url.path, &message, message.count) == 0 else {
-            throw .decodeFailed(path: url.path, detail: "its location cannot be removed: \(Self.string(message))")
+            throw .decodeFailed(path: url.path, detail: tr("its location cannot be removed: {reason}", ["reason": Self.string(message)]))
         }
         try dropLeftoverLocation(in: url)
         // Read back: a writer that keeps the GPS and reports success is caught here.
         if (try? read(url))?.location != nil {
-            throw .decodeFailed(path: url.path, detail: "its location cannot be removed: it is still there after the rewrite")
+            throw .decodeFailed(path: url.path, detail: tr("its location cannot be removed: it is still there after the rewrite"))
         }
     }
 }

@@ -62,7 +62,7 @@ enum Vips {
         let text = vf_vips_last_error().map { String(cString: $0) } ?? ""
         vf_vips_clear_error()
         let line = text.split(separator: "\n").first.map(String.init) ?? ""
-        return line.isEmpty ? "the data is damaged or incomplete" : line
+        return line.isEmpty ? tr("the data is damaged or incomplete") : line
     }
 }
 
@@ -92,7 +92,7 @@ extension Vips {
         defer { vf_vips_free_buffer(buffer) }
         let bytes = [UInt8](UnsafeRawBufferPointer(start: buffer, count: length))
         guard let raster = RasterImage(width: w, height: h, channels: bands, bytes: bytes) else {
-            throw .decodeFailed(path: path, detail: "unexpected pixel layout (\(bands) bands)")
+            throw .decodeFailed(path: path, detail: trn("unexpected pixel layout ({count} band)", "unexpected pixel layout ({count} bands)", bands))
         }
         return raster.size == output ? raster : raster.resized(exactly: output)
     }
@@ -108,7 +108,7 @@ public enum ImageScaler {
             vf_vips_image_from_pixels(raw.baseAddress, raw.count, Int32(picture.width), Int32(picture.height), Int32(picture.channels))
         }
         guard let image, picture.width > 0, picture.height > 0 else {
-            throw .decodeFailed(path: "", detail: "cannot wrap the picture")
+            throw .decodeFailed(path: "", detail: tr("cannot wrap the picture"))
         }
         let source = VipsImageRef(image)
         guard let scaled = vf_vips_resize(source.pointer, Double(size.width) / Double(picture.width),
@@ -136,7 +136,7 @@ public enum ImageScaler {
             vf_vips_image_from_pixels(raw.baseAddress, raw.count, Int32(picture.width), Int32(picture.height), Int32(picture.channels))
         }
         guard let image, picture.width > 0, picture.height > 0, size.width > 0, size.height > 0 else {
-            throw .decodeFailed(path: "", detail: "cannot wrap the picture")
+            throw .decodeFailed(path: "", detail: tr("cannot wrap the picture"))
         }
         let source = VipsImageRef(image)
         guard let turned = vf_vips_turn(source.pointer, degrees, centre.x, centre.y, Int32(size.width), Int32(size.height),

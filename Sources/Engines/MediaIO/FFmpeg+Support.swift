@@ -71,7 +71,7 @@ func encodePackets(_ context: UnsafeMutablePointer<AVCodecContext>, _ frame: Own
     guard status >= 0 || status == errorEOF else { throw .encodeFailed(path: path, detail: ffmpegMessage(status)) }
     var packets: [OwnedPacket] = []
     while true {
-        guard let packet = OwnedPacket() else { throw .encodeFailed(path: path, detail: "out of memory") }
+        guard let packet = OwnedPacket() else { throw .encodeFailed(path: path, detail: tr("out of memory")) }
         status = avcodec_receive_packet(context, packet.pointer)
         if status == errorAgain || status == errorEOF { return packets }
         guard status >= 0 else { throw .encodeFailed(path: path, detail: ffmpegMessage(status)) }
@@ -85,7 +85,7 @@ func nextCapturedFrame(from context: UnsafeMutablePointer<AVFormatContext>, stre
                        decoder: VideoDecoder, device: String,
                        stopped: (String) -> MediaIOError) throws(MediaIOError) -> OwnedFrame {
     for _ in 0..<1000 {
-        guard let packet = OwnedPacket() else { throw .unreadable(path: device, reason: "out of memory") }
+        guard let packet = OwnedPacket() else { throw .unreadable(path: device, reason: tr("out of memory")) }
         let status = av_read_frame(context, packet.pointer)
         if status == errorAgain { usleep(2000); continue }
         guard status >= 0 else { throw stopped(ffmpegMessage(status)) }
@@ -93,7 +93,7 @@ func nextCapturedFrame(from context: UnsafeMutablePointer<AVFormatContext>, stre
         _ = decoder.send(packet)
         if case .frame(let frame) = try decoder.receive() { return frame }
     }
-    throw stopped("it gives nothing")
+    throw stopped(tr("it gives nothing"))
 }
 
 /// A demuxed packet that this process owns.

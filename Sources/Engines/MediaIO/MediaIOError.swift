@@ -34,52 +34,58 @@ public enum MediaIOError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .fileNotFound(let path):
-            return "\(name(path)): no such file"
+            return tr("{file}: no such file", ["file": name(path)])
         case .isDirectory(let path):
-            return "\(name(path)) is a directory, not a media file"
+            return tr("{file} is a directory, not a media file", ["file": name(path)])
         case .unreadable(let path, let reason):
-            return "cannot read \(name(path)): \(reason)"
+            return tr("cannot read {file}: {reason}", ["file": name(path), "reason": reason])
         case .emptyFile(let path):
-            return "\(name(path)) is empty (0 bytes)"
+            return tr("{file} is empty (0 bytes)", ["file": name(path)])
         case .notRegularFile(let path):
-            return "\(name(path)) is not a regular file (a pipe, a device or a socket)"
+            return tr("{file} is not a regular file (a pipe, a device or a socket)", ["file": name(path)])
         case .notMedia(let path):
-            return "\(name(path)) is not a video or audio file that FFmpeg recognises"
+            return tr("{file} is not a video or audio file that FFmpeg recognises", ["file": name(path)])
         case .noVideoStream(let path, let audio):
-            if let audio { return "\(name(path)) has no video track (audio only: \(audio))" }
-            return "\(name(path)) has no video track"
+            if let audio { return tr("{file} has no video track (audio only: {codec})", ["file": name(path), "codec": audio]) }
+            return tr("{file} has no video track", ["file": name(path)])
         case .stillImage(let path, let format):
-            return "\(name(path)) is a still image (\(format)), not a video"
+            return tr("{file} is a still image ({format}), not a video", ["file": name(path), "format": format])
         case .unsupportedCodec(let path, let codec):
-            return "\(name(path)): no decoder for the \(codec) codec in this FFmpeg build"
+            return tr("{file}: no decoder for the {codec} codec in this FFmpeg build", ["file": name(path), "codec": codec])
         case .dimensionsTooLarge(let path, let w, let h, let maxPixels):
-            return "\(name(path)) declares \(w)×\(h) pixels, more than the limit of \(maxPixels / 1_000_000) MP; refusing to decode it"
+            return tr("{file} declares {width}×{height} pixels, more than the limit of {megapixels} MP; refusing to decode it",
+                      ["file": name(path), "width": w, "height": h, "megapixels": maxPixels / 1_000_000])
         case .unknownDuration(let path):
-            return "\(name(path)): the duration cannot be determined (damaged or unfinished file?)"
+            return tr("{file}: the duration cannot be determined (damaged or unfinished file?)", ["file": name(path)])
         case .timePastEnd(let path, let requested, let duration):
-            return "\(name(path)) is \(duration.decimalString) s long; \(requested.decimalString) s is past the end"
+            return tr("{file} is {duration} s long; {time} s is past the end",
+                      ["file": name(path), "duration": duration.decimalString, "time": requested.decimalString])
         case .frameOutOfRange(let path, let frame, let count):
-            return "\(name(path)) has \(count) frame\(count == 1 ? "" : "s") (0...\(max(count - 1, 0))); frame \(frame) does not exist"
+            return trn("{file} has {count} frame (0...{last}); frame {frame} does not exist",
+                       "{file} has {count} frames (0...{last}); frame {frame} does not exist", count,
+                       ["file": name(path), "last": max(count - 1, 0), "frame": frame])
         case .corrupt(let path, let detail):
-            return "\(name(path)) is damaged: \(detail)"
+            return tr("{file} is damaged: {detail}", ["file": name(path), "detail": detail])
         case .noFrameDecoded(let path, let detail):
-            return "\(name(path)): no picture could be decoded (\(detail)); the file may be damaged or truncated"
+            return tr("{file}: no picture could be decoded ({detail}); the file may be damaged or truncated", ["file": name(path), "detail": detail])
         case .encodeFailed(let path, let detail):
-            return "cannot encode \(name(path)): \(detail)"
+            return tr("cannot encode {file}: {detail}", ["file": name(path), "detail": detail])
         case .writeFailed(let path, let reason):
-            return "cannot write \(path): \(reason)"
+            return tr("cannot write {path}: {reason}", ["path": path, "reason": reason])
         case .cancelled:
-            return "cancelled; nothing was written"
+            return tr("cancelled; nothing was written")
         case .outputIsInput(let path):
-            return "the output \(path) is the input; choose another name"
+            return tr("the output {path} is the input; choose another name", ["path": path])
         case .cannotPassthrough(let path, let reason):
-            return "\(name(path)) cannot be copied into MP4 as it is: \(reason); re-encode it instead (the highest preset keeps its size)"
+            return tr("{file} cannot be copied into MP4 as it is: {reason}; re-encode it instead (the highest preset keeps its size)",
+                      ["file": name(path), "reason": reason])
         case .deviceUnavailable(let device, let reason):
-            return "cannot open \(device): \(reason)"
+            return tr("cannot open {device}: {reason}", ["device": device, "reason": reason])
         case .locationKept(let path, let tag):
-            return "\(name(path)) keeps its location in a place this tool cannot rewrite (\(tag)); nothing was written"
+            return tr("{file} keeps its location in a place this tool cannot rewrite ({tag}); nothing was written", ["file": name(path), "tag": tag])
         case .endsEarly(let path, let at, let expected):
-            return "\(name(path)) ends early: the data stops at \(at.decimalString) s of \(expected.decimalString) s (truncated or damaged)"
+            return tr("{file} ends early: the data stops at {time} s of {duration} s (truncated or damaged)",
+                      ["file": name(path), "time": at.decimalString, "duration": expected.decimalString])
         }
     }
 

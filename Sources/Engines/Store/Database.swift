@@ -1,5 +1,6 @@
 internal import CSQLite
 import Foundation
+import ViewfinderCore
 
 /// One SQLite connection (owns the `sqlite3` handle; closed in `deinit`). WAL journal, foreign
 /// keys on, and a busy timeout so that two processes share a catalogue without failing.
@@ -37,7 +38,7 @@ public final class Database {
             status = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         }
         guard status == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? tr("out of memory")
             sqlite3_close_v2(db)
             throw .cannotOpen(path: path, message: message)
         }

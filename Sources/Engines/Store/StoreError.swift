@@ -17,11 +17,11 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .cannotOpen(let path, let message): return "cannot open the catalogue \(path): \(message)"
-        case .readOnly(let path): return "the catalogue \(path) is read-only"
-        case .busy(let path): return "the catalogue \(path) stayed locked by another process; try again"
-        case .constraint(let message): return "refused by the catalogue: \(message)"
-        case .sqlite(let code, let message): return "catalogue error \(code): \(message)"
+        case .cannotOpen(let path, let message): return tr("cannot open the catalogue {path}: {message}", ["path": path, "message": message])
+        case .readOnly(let path): return tr("the catalogue {path} is read-only", ["path": path])
+        case .busy(let path): return tr("the catalogue {path} stayed locked by another process; try again", ["path": path])
+        case .constraint(let message): return tr("refused by the catalogue: {message}", ["message": message])
+        case .sqlite(let code, let message): return tr("catalogue error {code}: {message}", ["code": code, "message": message])
         }
     }
 }

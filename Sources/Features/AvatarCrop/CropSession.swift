@@ -64,10 +64,19 @@ public final class CropSession {
         let most = max(100, (geometry.maximumZoom / least * 100).rounded())
         let crop = geometry.cropRect(state), image = geometry.imageSize
         func share(_ part: Double, of whole: Double) -> Int { Int((part / max(whole, 1) * 100).rounded()) }
-        var text = "Zoom \(Int(percent)) %: the crop shows \(share(crop.width, of: image.width)) % of the photo's width, "
-            + "centred \(share(crop.midX, of: image.width)) % across and \(share(crop.midY, of: image.height)) % down"
         let turn = (state.rotation * 10).rounded() / 10
-        if turn != 0 { text += ", turned \(String(format: "%g", abs(turn)))° \(turn > 0 ? "clockwise" : "anticlockwise")" }
+        let values: KeyValuePairs<String, any CustomStringConvertible> = [
+            "zoom": Int(percent), "width": share(crop.width, of: image.width),
+            "across": share(crop.midX, of: image.width), "down": share(crop.midY, of: image.height),
+            "degrees": String(format: "%g", abs(turn)),
+        ]
+        // TRANSLATORS: what a screen reader says of the avatar crop; the numbers are percentages
+        // ({zoom} of the least zoom that covers the crop) and {degrees} how far the photo is turned.
+        let text = turn == 0
+            ? tr("Zoom {zoom} %: the crop shows {width} % of the photo's width, centred {across} % across and {down} % down", values)
+            : turn > 0
+            ? tr("Zoom {zoom} %: the crop shows {width} % of the photo's width, centred {across} % across and {down} % down, turned {degrees}° clockwise", values)
+            : tr("Zoom {zoom} %: the crop shows {width} % of the photo's width, centred {across} % across and {down} % down, turned {degrees}° anticlockwise", values)
         return CropReadout(zoomPercent: min(percent, most), zoomRange: 100...most, text: text)
     }
 
@@ -176,7 +185,7 @@ public final class CropSession {
 
     /// Done: the avatar at `side` pixels, at full quality from the original photo.
     public func complete(side: Int = 512) async throws(ImagingError) -> RasterImage {
-        guard let spec = spec(side: side), let photo else { throw .decodeFailed(path: "", detail: "no photo is loaded") }
+        guard let spec = spec(side: side), let photo else { throw .decodeFailed(path: "", detail: tr("no photo is loaded")) }
         return try await Self.render(photo, spec)
     }
 
@@ -191,7 +200,9 @@ public enum AvatarMaker {
     public static func render(_ photo: Photo, _ spec: CropSpec) throws(ImagingError) -> RasterImage {
         guard spec.imageSize == photo.size else {
             throw .decodeFailed(path: photo.url.path,
-                                detail: "the crop was made for a \(spec.imageSize.width)×\(spec.imageSize.height) photo, this one is \(photo.size.width)×\(photo.size.height)")
+                                detail: tr("the crop was made for a {width}×{height} photo, this one is {photoWidth}×{photoHeight}",
+                                           ["width": spec.imageSize.width, "height": spec.imageSize.height,
+                                            "photoWidth": photo.size.width, "photoHeight": photo.size.height]))
         }
         let outline: AvatarRenderer.Outline = spec.shape == .circle ? .circle : .square
         return try AvatarRenderer.render(photo, x: spec.rect.minX, y: spec.rect.minY, width: spec.rect.width,

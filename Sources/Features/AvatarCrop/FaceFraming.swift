@@ -98,7 +98,8 @@ public enum FaceFraming {
         }
         guard let face = found.mostProminent(in: photo.size) else {
             if centre == .face { throw AvatarFramingError.noFace(path: photo.url.path) }
-            return middle("no face found")
+            // Kept English: the note also goes into --json; marked, so that a program can show it as tr(note).
+            return middle(N_("no face found"))
         }
         return crop(around: face.bounds, imageSize: photo.size, shape: shape, outputSide: outputSide, zoom: zoom,
                     rotation: rotation)
@@ -114,7 +115,8 @@ public enum AvatarFramingError: Error, Sendable, Equatable, CustomStringConverti
     public var description: String {
         switch self {
         case .noFace(let path):
-            "no face found in \((path as NSString).lastPathComponent); use --center auto (the middle when there is no face), middle, or X,Y"
+            tr("no face found in {file}; use --center auto (the middle when there is no face), middle, or X,Y",
+               ["file": (path as NSString).lastPathComponent])
         }
     }
 }

@@ -190,7 +190,7 @@ public final class CameraSession {
             let made = try CameraRecording(to: url, size: size, frameRate: frameRate, quality: quality, maxDuration: maxDuration,
                                            microphone: microphone)
             guard worker.startRecording(made) else {
-                throw MediaIOError.unreadable(path: device.id, reason: "the camera stopped")
+                throw MediaIOError.unreadable(path: device.id, reason: tr("the camera stopped"))
             }
         } catch {
             closeIfIdle()
@@ -238,7 +238,7 @@ public final class CameraSession {
         case .finished(let file): return file
         case .failed(let message): throw CaptureError.recordingFailed(message)
         case .idle where wasDiscarded: throw CaptureError.recordingDiscarded
-        case .idle, .recording: throw CaptureError.recordingFailed("the camera stopped")
+        case .idle, .recording: throw CaptureError.recordingFailed(tr("the camera stopped"))
         }
     }
 

@@ -108,7 +108,7 @@ final class CameraWorker: @unchecked Sendable {
     }
 
     private var closedError: MediaIOError {
-        .unreadable(path: camera.device.id, reason: "the camera was closed")
+        .unreadable(path: camera.device.id, reason: tr("the camera was closed"))
     }
 
     private func locked<T>(_ body: () -> T) -> T {

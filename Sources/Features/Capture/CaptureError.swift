@@ -28,17 +28,17 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .noMediaTypes: return "no media types were asked for; ask for photo, video or both"
-        case .sourceUnavailable(let source): return "the \(source.rawValue) source is not available on this machine"
-        case .noCamera: return "no camera found (the virtual test camera is always available)"
-        case .unknownDevice(let id): return "no camera '\(id)'"
-        case .maxDurationNotPositive: return "the maximum duration must be positive"
-        case .selectionLimitBelowOne(let limit): return "a pick holds at least one item, not \(limit)"
-        case .alreadyRecording: return "a recording is running already; stop it first"
-        case .recordingFailed(let reason): return "the recording failed: \(reason)"
-        case .recordingDiscarded: return "the recording was stopped and thrown away; nothing was kept"
-        case .switchWhileRecording: return "stop the recording before switching cameras"
-        case .unknownMicrophone(let id): return "no microphone '\(id)'"
+        case .noMediaTypes: return tr("no media types were asked for; ask for photo, video or both")
+        case .sourceUnavailable(let source): return tr("the {source} source is not available on this machine", ["source": source.rawValue])
+        case .noCamera: return tr("no camera found (the virtual test camera is always available)")
+        case .unknownDevice(let id): return tr("no camera '{id}'", ["id": id])
+        case .maxDurationNotPositive: return tr("the maximum duration must be positive")
+        case .selectionLimitBelowOne(let limit): return tr("a pick holds at least one item, not {limit}", ["limit": limit])
+        case .alreadyRecording: return tr("a recording is running already; stop it first")
+        case .recordingFailed(let reason): return tr("the recording failed: {reason}", ["reason": reason])
+        case .recordingDiscarded: return tr("the recording was stopped and thrown away; nothing was kept")
+        case .switchWhileRecording: return tr("stop the recording before switching cameras")
+        case .unknownMicrophone(let id): return tr("no microphone '{id}'", ["id": id])
         }
     }
 }
@@ -47,8 +47,8 @@ extension CaptureError: ReadableError {
     /// The step to take where there is one.
     public var recovery: String? {
         switch self {
-        case .noCamera, .unknownDevice: "Connect a camera (or allow access to it), or use the virtual test camera ('virtual')."
-        case .noMediaTypes: "Ask for photos, videos or both."
+        case .noCamera, .unknownDevice: tr("Connect a camera (or allow access to it), or use the virtual test camera ('virtual').")
+        case .noMediaTypes: tr("Ask for photos, videos or both.")
         default: nil
         }
     }

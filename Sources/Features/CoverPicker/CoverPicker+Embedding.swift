@@ -93,7 +93,7 @@ extension CoverPicker {
         } catch let error as CoverPickerError {
             throw error
         } catch {
-            throw .media(.encodeFailed(path: output.path, detail: "the cover could not be made: \(error)"))
+            throw .media(.encodeFailed(path: output.path, detail: tr("the cover could not be made: {reason}", ["reason": "\(error)"])))
         }
     }
 }

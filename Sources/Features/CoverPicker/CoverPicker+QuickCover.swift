@@ -25,7 +25,7 @@ extension CoverPicker {
             let scored = qualities.map { CoverSuggestion.score($0, sharpest: sharpest) }
             guard let best = scored.indices.max(by: { scored[$0].score < scored[$1].score
                 || (scored[$0].score == scored[$1].score && $0 > $1) }) else {
-                throw .noFrameDecoded(path: reader.info.path, detail: "no keyframe gave a picture")
+                throw .noFrameDecoded(path: reader.info.path, detail: tr("no keyframe gave a picture"))
             }
             // Every keyframe black, white, flat or blurred (one keyframe at a fade-in, say): the
             // exact frame in the middle, decoded forward, unless it is no better.

@@ -21,13 +21,15 @@ public enum CoverPickerError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .tooLong(let path, let duration, let limit):
-            return "\((path as NSString).lastPathComponent) is \(oneDecimal(duration)) s long; the limit is \(limit.decimalString) s"
+            return tr("{file} is {seconds} s long; the limit is {limit} s",
+                      ["file": (path as NSString).lastPathComponent, "seconds": oneDecimal(duration), "limit": limit.decimalString])
         case .media(let error): return error.description
         case .imaging(let error): return error.description
-        case .cancelled: return "cancelled"
-        case .notOpen: return "the video is not open yet"
+        case .cancelled: return tr("cancelled")
+        case .notOpen: return tr("the video is not open yet")
         case .coverOutsideKept(let path, let time):
-            return "the cover at \(time.decimalString) s lies outside the ranges kept from \((path as NSString).lastPathComponent); choose a time inside them"
+            return tr("the cover at {seconds} s lies outside the ranges kept from {file}; choose a time inside them",
+                      ["seconds": time.decimalString, "file": (path as NSString).lastPathComponent])
         }
     }
 

@@ -60,9 +60,9 @@ public final class CoverPickerSession {
     }
 
     /// The screen's title.
-    public let title = "Set cover"
+    public let title = tr("Set cover")
     /// The line that invites the user to choose.
-    public let tip = "Drag the slider to pick a good frame for the cover."
+    public let tip = tr("Drag the slider to pick a good frame for the cover.")
     /// The video being covered.
     public let video: URL
     public let configuration: Configuration

@@ -29,7 +29,7 @@ public struct CoverSuggestion: Sendable, Equatable {
     public static func score(_ quality: FrameQuality, sharpest: Double) -> (score: Double, quality: FrameQuality) {
         var quality = quality
         let relative = sharpest > 0 ? quality.sharpness / sharpest : 1
-        if quality.rejection == nil, relative < 0.2 { quality.rejection = "blurred" }
+        if quality.rejection == nil, relative < 0.2 { quality.rejection = N_("blurred") }
         let exposure = 1 - pow(abs(quality.brightness - 0.5) / 0.5, 2)
         let colour = 0.6 + 0.4 * min(1, quality.colourfulness / 0.3)
         let stillness = 1 / (1 + 10 * quality.change)

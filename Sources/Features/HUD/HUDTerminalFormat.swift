@@ -3,7 +3,8 @@ import ViewfinderCore
 
 /// What the work is counted in, for the rate the terminal shows (e.g. "30.0 frames/s").
 public struct HUDRateUnit: Sendable, Hashable {
-    /// The name shown before "/s", e.g. "frames" or "MB".
+    /// The name shown before "/s", e.g. "frames" or "MB", in English: the line shows its
+    /// translation (`tr(label)`), so a label marked with `N_` is shown in the user's language.
     public var label: String
     /// How many of the progress object's units make one shown unit (1 000 000 bytes per MB).
     public var unitsPerLabel: Double
@@ -15,11 +16,11 @@ public struct HUDRateUnit: Sendable, Hashable {
     }
 
     /// Plain counts.
-    public static let items = HUDRateUnit(label: "items")
+    public static let items = HUDRateUnit(label: N_("items"))
     /// Video frames.
-    public static let frames = HUDRateUnit(label: "frames")
+    public static let frames = HUDRateUnit(label: N_("frames"))
     /// Bytes shown as megabytes (10⁶ bytes, as file sizes are quoted).
-    public static let megabytes = HUDRateUnit(label: "MB", unitsPerLabel: 1_000_000)
+    public static let megabytes = HUDRateUnit(label: N_("MB"), unitsPerLabel: 1_000_000)
 }
 
 /// The pieces of a terminal HUD line, as plain text. Kept apart from the renderer so each rule
@@ -63,7 +64,8 @@ enum HUDTerminalFormat {
 
     /// "30.0 frames/s": units per second in the unit's label, one decimal.
     static func rate(_ unitsPerSecond: Double, unit: HUDRateUnit) -> String {
-        String(format: "%.1f", unitsPerSecond / unit.unitsPerLabel) + " \(unit.label)/s"
+        // TRANSLATORS: a rate on the terminal's progress line ("30.0 frames/s"); {unit} is "frames", "items" or "MB".
+        tr("{rate} {unit}/s", ["rate": String(format: "%.1f", unitsPerSecond / unit.unitsPerLabel), "unit": tr(unit.label)])
     }
 
     /// "ETA 0:06" or "ETA 1:02:03", to the nearest second.
@@ -71,15 +73,16 @@ enum HUDTerminalFormat {
         let total = Int(max(0, seconds).rounded())
         let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
         let clock = h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
-        return "ETA " + clock
+        // TRANSLATORS: the time left on the terminal's progress line ("ETA 0:06").
+        return tr("ETA {time}", ["time": clock])
     }
 
     /// "3.2 s" under a minute, "2 min 5 s" from there on.
     static func duration(_ seconds: TimeInterval) -> String {
         let value = max(0, seconds.isFinite ? seconds : 0)
-        if value < 59.95 { return String(format: "%.1f s", value) }
+        if value < 59.95 { return tr("{seconds} s", ["seconds": String(format: "%.1f", value)]) }
         let total = Int(value.rounded())
-        return "\(total / 60) min \(total % 60) s"
+        return tr("{minutes} min {seconds} s", ["minutes": total / 60, "seconds": total % 60])
     }
 
     /// Text squeezed onto one line: line breaks become "; ", blank lines and edge spaces go.

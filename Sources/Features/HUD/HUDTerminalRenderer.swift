@@ -206,17 +206,20 @@ public final class HUDTerminalRenderer {
     }
 
     private static func message(for outcome: Outcome, label: String, elapsed: TimeInterval) -> String {
-        let prefix = label.isEmpty ? "" : label + ": "
         let time = HUDTerminalFormat.duration(elapsed)
+        let said: String
         switch outcome {
         case .done:
-            return prefix + "done in " + time
+            // TRANSLATORS: how a task on the terminal ended; {time} is how long it took ("3.2 s", "2 min 5 s").
+            said = tr("done in {time}", ["time": time])
         case .failed(let reason):
             let why = HUDTerminalFormat.oneLine(reason)
-            return prefix + "failed after " + time + (why.isEmpty ? "" : ": " + why)
+            said = why.isEmpty ? tr("failed after {time}", ["time": time]) : tr("failed after {time}: {reason}", ["time": time, "reason": why])
         case .cancelled:
-            return prefix + "cancelled after " + time
+            said = tr("cancelled after {time}", ["time": time])
         }
+        // TRANSLATORS: {task} is what the work was ("Exporting"), {outcome} how it ended ("done in 3.2 s").
+        return label.isEmpty ? said : tr("{task}: {outcome}", ["task": label, "outcome": said])
     }
 
     /// A number from a progress object's user info, whichever way it was boxed.

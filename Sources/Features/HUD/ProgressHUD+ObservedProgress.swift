@@ -1,9 +1,10 @@
 import Foundation
+import ViewfinderCore
 
 extension ProgressHUD {
     /// Follows `progress`: switches to `mode` (a pie by default), shows the HUD, and, unless
     /// `cancelTitle` is nil, adds a button that cancels the work through `progress.cancel()`.
-    public func follow(_ progress: Progress, mode: HUDMode = .determinate, cancelTitle: String? = "Cancel") {
+    public func follow(_ progress: Progress, mode: HUDMode = .determinate, cancelTitle: String? = tr("Cancel")) {
         self.mode = mode
         observedProgress = progress
         if let cancelTitle {
@@ -15,7 +16,7 @@ extension ProgressHUD {
     /// Makes the button cancel whatever `observedProgress` is when it is pressed, so the worker
     /// sees `isCancelled` and stops. The HUD itself stays until it is hidden: the worker decides
     /// when it has finished cancelling.
-    public func setCancelButton(title: String = "Cancel") {
+    public func setCancelButton(title: String = tr("Cancel")) {
         button = HUDButton(title: title) { [weak self] in
             self?.observedProgress?.cancel()
         }

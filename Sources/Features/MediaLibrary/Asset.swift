@@ -94,9 +94,9 @@ public enum SortOrder: String, Sendable, CaseIterable {
     /// How a status line says it ("newest first", "by name").
     public var phrase: String {
         switch self {
-        case .newestFirst: "newest first"
-        case .oldestFirst: "oldest first"
-        case .byName: "by name"
+        case .newestFirst: tr("newest first")
+        case .oldestFirst: tr("oldest first")
+        case .byName: tr("by name")
         }
     }
 }

@@ -140,7 +140,7 @@ enum Catalogue {
                         OR album_id NOT IN (SELECT id FROM albums);
                     """)
                 let check = try database.prepare("PRAGMA foreign_key_check")
-                if try check.step() { throw StoreError.constraint(message: "album memberships point at assets the rebuilt table lacks") }
+                if try check.step() { throw StoreError.constraint(message: tr("album memberships point at assets the rebuilt table lacks")) }
             }
             try database.execute("COMMIT")
         } catch {

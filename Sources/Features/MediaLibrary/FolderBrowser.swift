@@ -57,14 +57,14 @@ public final class FolderBrowser: AssetBrowser {
         cache = RecentlyUsed(capacity: thumbnailCacheCount)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
-            throw .io(path: folder.path, reason: "no such folder")
+            throw .io(path: folder.path, reason: tr("no such folder"))
         }
-        guard isFolder.boolValue else { throw .io(path: folder.path, reason: "not a folder") }
+        guard isFolder.boolValue else { throw .io(path: folder.path, reason: tr("not a folder")) }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         } catch {
-            throw .io(path: folder.path, reason: "the folder cannot be read (\((error as NSError).localizedDescription))")
+            throw .io(path: folder.path, reason: tr("the folder cannot be read ({reason})", ["reason": (error as NSError).localizedDescription]))
         }
         let listed = names.filter { !$0.hasPrefix(".") }.sorted().map { folder.appendingPathComponent($0) }
         pendingCount = listed.count
@@ -110,10 +110,10 @@ public final class FolderBrowser: AssetBrowser {
     /// skipped in a folder and refused when the user `named` it.
     nonisolated private static func read(_ url: URL, named: Bool) -> Read {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
-            return named ? .refused(ImportFailure(path: url.path, message: "no such file")) : .skipped
+            return named ? .refused(ImportFailure(path: url.path, message: tr("no such file"))) : .skipped
         }
         guard attributes[.type] as? FileAttributeType == .typeRegular else {
-            return named ? .refused(ImportFailure(path: url.path, message: "not a regular file")) : .skipped
+            return named ? .refused(ImportFailure(path: url.path, message: tr("not a regular file"))) : .skipped
         }
         let probe: MediaLibrary.Probe
         do {
@@ -121,7 +121,7 @@ public final class FolderBrowser: AssetBrowser {
         } catch {
             let message: String
             if case .invalidData(_, let reason) = error {
-                message = "not a readable photo or video (\(reason))"
+                message = tr("not a readable photo or video ({reason})", ["reason": reason])
             } else {
                 message = error.description
             }
@@ -156,9 +156,9 @@ public final class FolderBrowser: AssetBrowser {
     private func select() {
         func count(_ kinds: Set<AssetKind>) -> Int { found.filter { kinds.contains($0.kind) }.count }
         groups = [
-            LibraryBrowser.GroupEntry(group: .all, title: "All", count: found.count),
-            LibraryBrowser.GroupEntry(group: .photos, title: "Photos", count: count([.photo])),
-            LibraryBrowser.GroupEntry(group: .videos, title: "Videos", count: count([.video])),
+            LibraryBrowser.GroupEntry(group: .all, title: tr("All"), count: found.count),
+            LibraryBrowser.GroupEntry(group: .photos, title: tr("Photos"), count: count([.photo])),
+            LibraryBrowser.GroupEntry(group: .videos, title: tr("Videos"), count: count([.video])),
         ]
         let inGroup: Set<AssetKind>
         switch selectedGroup {
@@ -193,7 +193,7 @@ public final class FolderBrowser: AssetBrowser {
         let made = await BlockingWork.run(named: "viewfinder-folder-thumbnail") { () -> Result<RasterImage, LibraryError> in
             do throws(LibraryError) {
                 guard let picture = try MediaLibrary.probe(url, thumbnail: PixelSize(width: side, height: side)).thumbnail else {
-                    return .failure(.thumbnailFailed(id: asset.id, reason: "no picture was made"))
+                    return .failure(.thumbnailFailed(id: asset.id, reason: tr("no picture was made")))
                 }
                 return .success(picture)
             } catch {

@@ -101,10 +101,10 @@ public final class LibraryBrowser {
     /// Reads the groups, their counts and the grid's assets again, then calls `onChange`.
     public func reload() throws(LibraryError) {
         var entries = [
-            GroupEntry(group: .all, title: "All", count: try library.count(FetchRequest(group: .all))),
-            GroupEntry(group: .photos, title: "Photos", count: try library.count(FetchRequest(group: .photos))),
-            GroupEntry(group: .videos, title: "Videos", count: try library.count(FetchRequest(group: .videos))),
-            GroupEntry(group: .captures, title: "Captures", count: try library.count(FetchRequest(group: .captures))),
+            GroupEntry(group: .all, title: tr("All"), count: try library.count(FetchRequest(group: .all))),
+            GroupEntry(group: .photos, title: tr("Photos"), count: try library.count(FetchRequest(group: .photos))),
+            GroupEntry(group: .videos, title: tr("Videos"), count: try library.count(FetchRequest(group: .videos))),
+            GroupEntry(group: .captures, title: tr("Captures"), count: try library.count(FetchRequest(group: .captures))),
         ]
         entries += try library.albums().map { GroupEntry(group: .album($0.name), title: $0.name, count: $0.count) }
         groups = entries

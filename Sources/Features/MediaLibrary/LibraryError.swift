@@ -56,37 +56,50 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidData(let path, let reason):
-            return "Invalid data: \((path as NSString).lastPathComponent) is not a readable photo or video (\(reason)); nothing was stored"
+            return tr("Invalid data: {file} is not a readable photo or video ({reason}); nothing was stored",
+                      ["file": (path as NSString).lastPathComponent, "reason": reason])
         case .permissionDenied(let path):
-            return "permission denied: the library at \(path) is read-only"
-        case .noSuchAsset(let id): return "no asset with id \(id) in the library"
-        case .noSuchAlbum(let name): return "no album named '\(name)'"
-        case .albumExists(let name): return "an album named '\(name)' exists already"
-        case .invalidName(let name): return "'\(name)' cannot be an album name (1 to 200 characters, not only spaces, no tabs, line breaks or other control characters)"
-        case .invalidThumbnailSize(let width, let height): return "a thumbnail of \(width)×\(height) pixels cannot be made (both sides must be at least 1)"
+            return tr("permission denied: the library at {path} is read-only", ["path": path])
+        case .noSuchAsset(let id): return tr("no asset with id {id} in the library", ["id": id])
+        case .noSuchAlbum(let name): return tr("no album named '{name}'", ["name": name])
+        case .albumExists(let name): return tr("an album named '{name}' exists already", ["name": name])
+        case .invalidName(let name):
+            return tr("'{name}' cannot be an album name (1 to 200 characters, not only spaces, no tabs, line breaks or other control characters)",
+                      ["name": name])
+        case .invalidThumbnailSize(let width, let height):
+            return tr("a thumbnail of {width}×{height} pixels cannot be made (both sides must be at least 1)", ["width": width, "height": height])
         case .catalogue(let error): return error.description
-        case .io(let path, let reason): return "\(path): \(reason)"
-        case .cancelled: return "cancelled"
+        case .io(let path, let reason): return tr("{path}: {reason}", ["path": path, "reason": reason])
+        case .cancelled: return tr("cancelled")
         case .damaged(let id, let reason):
-            return "asset \(id) is damaged: \(reason); the library leaves it alone until a check of the library repairs or reports it"
+            return tr("asset {id} is damaged: {reason}; the library leaves it alone until a check of the library repairs or reports it",
+                      ["id": id, "reason": reason])
         case .changedDuringImport(let path):
-            return "\((path as NSString).lastPathComponent) changed while it was being imported; nothing was stored (import it again once it is complete)"
+            return tr("{file} changed while it was being imported; nothing was stored (import it again once it is complete)",
+                      ["file": (path as NSString).lastPathComponent])
         case .insideLibrary(let path, let library, let action):
-            return "\(path) is inside the library at \(library); \(action)"
+            // TRANSLATORS: {action} says what would happen ("an export there would overwrite what the library keeps; …").
+            return tr("{path} is inside the library at {library}; {action}", ["path": path, "library": library, "action": action])
         case .notRegularFile(let path):
-            return "\((path as NSString).lastPathComponent) is not a regular file (a folder, a pipe or a device); nothing was stored"
+            return tr("{file} is not a regular file (a folder, a pipe or a device); nothing was stored", ["file": (path as NSString).lastPathComponent])
         case .storeFailed(let file, let library, let reason):
-            return "cannot store \((file as NSString).lastPathComponent) in the library at \(library): \(reason)"
+            return tr("cannot store {file} in the library at {library}: {reason}",
+                      ["file": (file as NSString).lastPathComponent, "library": library, "reason": reason])
         case .thumbnailFailed(let id, let reason):
-            return "cannot make a thumbnail of asset \(id): \(reason)"
-        case .notAVideo(let id): return "asset \(id) is a photo; only a video (or a Live Photo) has a cover to choose"
-        case .notLive(let id): return "asset \(id) is not a Live Photo; only a live asset has a key photo to choose"
+            return tr("cannot make a thumbnail of asset {id}: {reason}", ["id": id, "reason": reason])
+        case .notAVideo(let id): return tr("asset {id} is a photo; only a video (or a Live Photo) has a cover to choose", ["id": id])
+        case .notLive(let id): return tr("asset {id} is not a Live Photo; only a live asset has a key photo to choose", ["id": id])
         case .posterOutOfRange(let id, let time, let duration):
-            return "\(time.decimalString) s is outside asset \(id), which is \(duration.decimalString) s long"
+            return tr("{time} s is outside asset {id}, which is {duration} s long",
+                      ["time": time.decimalString, "id": id, "duration": duration.decimalString])
         case .exportChangesType(let path, let original):
-            return "\((path as NSString).lastPathComponent) would not be what its name says: an export copies the original \(original) unchanged; give it the original's extension (.\((original as NSString).pathExtension.lowercased()))"
+            return tr("{file} would not be what its name says: an export copies the original {original} unchanged; give it the original's extension (.{extension})",
+                      ["file": (path as NSString).lastPathComponent, "original": original,
+                       "extension": (original as NSString).pathExtension.lowercased()])
         case .locationKept(let path, let found):
-            return "\(path) was not written: a location is still kept after removing it (\(found.prefix(3).joined(separator: "; "))\(found.count > 3 ? "; …" : "")), where this export cannot take it out"
+            // TRANSLATORS: {found} lists where the location is still kept ("EXIF GPS in JPEG APP1 #1; …").
+            return tr("{path} was not written: a location is still kept after removing it ({found}), where this export cannot take it out",
+                      ["path": path, "found": found.prefix(3).joined(separator: "; ") + (found.count > 3 ? "; …" : "")])
         }
     }
 }
@@ -95,8 +108,8 @@ extension LibraryError: ReadableError {
     /// The step to take where there is one.
     public var recovery: String? {
         switch self {
-        case .permissionDenied: "Make the library's folder writable, or open another library."
-        case .damaged: "Run 'viewfinder library check' to list every damaged item."
+        case .permissionDenied: tr("Make the library's folder writable, or open another library.")
+        case .damaged: tr("Run 'viewfinder library check' to list every damaged item.")
         default: nil
         }
     }

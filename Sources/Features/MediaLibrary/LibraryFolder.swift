@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,13 +34,13 @@ struct LibraryFolder {
     /// Why a catalogue row's stored path is not one the library would have made for its hash,
     /// or nil when it is (the only paths the library ever reads, writes or deletes).
     static func damage(storedPath path: String, hash: String) -> String? {
-        guard isContentHash(hash) else { return "its content hash is not a SHA-256" }
+        guard isContentHash(hash) else { return tr("its content hash is not a SHA-256") }
         let prefix = "\(originals)/\(hash.prefix(2))/\(hash)"
-        guard path.hasPrefix(prefix) else { return "its stored path '\(path)' is not the one made from its content" }
+        guard path.hasPrefix(prefix) else { return tr("its stored path '{path}' is not the one made from its content", ["path": path]) }
         let rest = path.dropFirst(prefix.count)
         if rest.isEmpty { return nil }
         guard rest.first == ".", MediaLibrary.safeExtension(String(rest.dropFirst())) == rest.dropFirst(), rest.count > 1 else {
-            return "its stored path '\(path)' is not the one made from its content"
+            return tr("its stored path '{path}' is not the one made from its content", ["path": path])
         }
         return nil
     }
@@ -63,7 +64,7 @@ struct LibraryFolder {
         let path: String
         let code: Int32
         var reason: String { String(cString: strerror(code)) }
-        var description: String { "\(path): \(reason)" }
+        var description: String { tr("{path}: {reason}", ["path": path, "reason": reason]) }
     }
 
     /// Splits a relative path the library made; refuses anything else.
@@ -126,14 +127,14 @@ struct LibraryFolder {
     /// library's words.
     func openOriginal(_ relative: String?, id: Int64) throws(LibraryError) -> Descriptor {
         guard let relative else {
-            throw .damaged(id: id, reason: "its catalogue row names a stored file the library did not make")
+            throw .damaged(id: id, reason: tr("its catalogue row names a stored file the library did not make"))
         }
         do {
             return try openFile(relative)
         } catch {
             switch error.code {
-            case ENOENT: throw .io(path: root.appendingPathComponent(relative).path, reason: "the stored original is missing")
-            case ELOOP, ENOTDIR, EINVAL: throw .damaged(id: id, reason: "its stored file is a symbolic link or not a regular file")
+            case ENOENT: throw .io(path: root.appendingPathComponent(relative).path, reason: tr("the stored original is missing"))
+            case ELOOP, ENOTDIR, EINVAL: throw .damaged(id: id, reason: tr("its stored file is a symbolic link or not a regular file"))
             default: throw .io(path: root.appendingPathComponent(relative).path, reason: error.reason)
             }
         }

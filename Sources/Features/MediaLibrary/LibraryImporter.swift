@@ -15,7 +15,7 @@ public struct ImportFailure: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// "path: message", as the command line lists it.
-    public var description: String { "\(path): \(message)" }
+    public var description: String { tr("{path}: {message}", ["path": path, "message": message]) }
 }
 
 /// What an import of many files did.

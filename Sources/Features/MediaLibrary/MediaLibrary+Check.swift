@@ -14,7 +14,7 @@ public struct CheckReport: Sendable, Equatable {
         public let id: Int64
         /// What is wrong, for a person.
         public let reason: String
-        public var description: String { "asset \(id): \(reason)" }
+        public var description: String { tr("asset {id}: {reason}", ["id": id, "reason": reason]) }
     }
 
     /// Stored files no row refers to (left by a crash between the file and its row).
@@ -77,13 +77,13 @@ extension MediaLibrary {
             if let relative = asset.relativePath {
                 known[relative] = (asset, asset.contentHash)
             } else {
-                report.damagedRows.append(.init(id: asset.id, reason: "its catalogue row names a stored file the library did not make"))
+                report.damagedRows.append(.init(id: asset.id, reason: tr("its catalogue row names a stored file the library did not make")))
             }
             if let motion = asset.motion {
                 if let relative = motion.relativePath {
                     known[relative] = (asset, motion.contentHash)
                 } else if asset.relativePath != nil {
-                    report.damagedRows.append(.init(id: asset.id, reason: "its catalogue row names a stored motion the library did not make"))
+                    report.damagedRows.append(.init(id: asset.id, reason: tr("its catalogue row names a stored motion the library did not make")))
                 }
             }
         }
@@ -198,21 +198,26 @@ extension MediaLibrary {
 
     /// Why a stored original no longer matches its row (its hash or size), or nil when it does.
     private func verifyContent(of asset: Asset, at relative: String, hash: String) -> String? {
-        guard let file = try? storage.openFile(relative) else { return "its stored file cannot be opened" }
+        guard let file = try? storage.openFile(relative) else { return tr("its stored file cannot be opened") }
         var hasher = SHA256()
         var total: Int64 = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(file.fd, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return "its stored file cannot be read (\(String(cString: strerror(errno))))" }
+            guard count >= 0 else { return tr("its stored file cannot be read ({reason})", ["reason": String(cString: strerror(errno))]) }
             if count == 0 { break }
             hasher.update(buffer[0..<count])
             total += Int64(count)
         }
         if hasher.finalize() != hash {
             let stored = hash == asset.contentHash ? asset.byteSize : asset.motion?.byteSize ?? 0
-            return "its stored \(hash == asset.contentHash ? "file" : "motion") no longer matches its content hash (\(total) bytes, \(stored) when stored)"
+            let size = Int(clamping: total)
+            return hash == asset.contentHash
+                ? trn("its stored file no longer matches its content hash ({count} byte, {stored} when stored)",
+                      "its stored file no longer matches its content hash ({count} bytes, {stored} when stored)", size, ["stored": stored])
+                : trn("its stored motion no longer matches its content hash ({count} byte, {stored} when stored)",
+                      "its stored motion no longer matches its content hash ({count} bytes, {stored} when stored)", size, ["stored": stored])
         }
         return nil
     }

@@ -42,7 +42,7 @@ extension MediaLibrary {
                            album: String? = nil, thumbnail box: PixelSize? = nil) throws(LibraryError) -> (asset: Asset, isNew: Bool) {
         try requireWritable()
         if move {
-            try refuseInside(url, action: "moving it into the library would remove the library's own copy; nothing was done")
+            try refuseInside(url, action: tr("moving it into the library would remove the library's own copy; nothing was done"))
         }
         // Held until the row is committed (and a moved source removed): `check` waits for it.
         let lock = LibraryLock(folder: folder, exclusive: false)
@@ -187,7 +187,7 @@ extension MediaLibrary {
         while offset < layout.offset + layout.length {
             let wanted = Int(min(Int64(buffer.count), layout.offset + layout.length - offset))
             let count = buffer.withUnsafeMutableBytes { pread(original.fd, $0.baseAddress, wanted, off_t(offset)) }
-            guard count > 0 else { throw .invalidData(path: source, reason: "its Motion Photo video ends before the length its XMP gives") }
+            guard count > 0 else { throw .invalidData(path: source, reason: tr("its Motion Photo video ends before the length its XMP gives")) }
             hasher.update(buffer[0..<count])
             do {
                 try LibraryFolder.writeAll(Data(buffer[0..<count]), to: temporary.file.fd, path: temporary.name)
@@ -202,7 +202,7 @@ extension MediaLibrary {
             _ = try reader.frame(at: .time(.zero), mode: .fast, size: .fit(PixelSize(width: 32, height: 32)))
             duration = reader.duration
         } catch {
-            throw .invalidData(path: name, reason: "its Motion Photo video cannot be decoded (\(error))")
+            throw .invalidData(path: name, reason: tr("its Motion Photo video cannot be decoded ({reason})", ["reason": "\(error)"]))
         }
         let hash = hasher.finalize()
         let path = LibraryFolder.storedPath(hash: hash, extension: "mp4")
@@ -225,7 +225,8 @@ extension MediaLibrary {
                                album: String?) throws(LibraryError) -> (asset: Asset, isNew: Bool) {
         if move, let relative = existing.relativePath, let identity = copy.identity, storage.identity(of: relative) == identity {
             throw .insideLibrary(path: url.path, library: folder.path,
-                                 action: "it is the same file as the library's stored copy of asset \(existing.id) (a hard link), so it was not removed")
+                                 action: tr("it is the same file as the library's stored copy of asset {id} (a hard link), so it was not removed",
+                                            ["id": existing.id]))
         }
         if let album { try add([existing.id], toAlbum: album) }
         if move { removeSource(url) }

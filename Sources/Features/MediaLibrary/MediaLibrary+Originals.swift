@@ -41,7 +41,7 @@ extension MediaLibrary {
     /// `LocationScanner` (every place a location can live, no count trusted): if anything is
     /// left, nothing is written and the error says where.
     public func exportWithoutLocation(_ asset: Asset, to url: URL) throws(LibraryError) {
-        try refuseInside(url, action: "an export there would overwrite what the library keeps; choose a place outside it")
+        try refuseInside(url, action: tr("an export there would overwrite what the library keeps; choose a place outside it"))
         let temporary = AtomicFile.temporaryURL(beside: url)
         defer { try? FileManager.default.removeItem(at: temporary) }
         try copy(asset, to: temporary, named: url)
@@ -74,7 +74,7 @@ extension MediaLibrary {
     /// that frame instead, encoded as the name's extension says (.jpg, .png or .webp). A copy
     /// named as another type of file than the original (a `.mov` as `.mp4`) is refused.
     public func export(_ asset: Asset, to url: URL) throws(LibraryError) {
-        try refuseInside(url, action: "an export there would overwrite what the library keeps; choose a place outside it")
+        try refuseInside(url, action: tr("an export there would overwrite what the library keeps; choose a place outside it"))
         try copy(asset, to: url, named: url)
     }
 
@@ -84,7 +84,7 @@ extension MediaLibrary {
         if let key = try keyPhoto(of: asset) {
             // The format comes from the user's name: `url` may be the hidden file beside it.
             guard let format = ImageFormat(pathExtension: name.pathExtension, quality: 92) else {
-                throw .io(path: name.path, reason: "a key photo is written as JPEG, PNG or WebP: name the export .jpg, .png or .webp")
+                throw .io(path: name.path, reason: tr("a key photo is written as JPEG, PNG or WebP: name the export .jpg, .png or .webp"))
             }
             do {
                 try AtomicFile.write(try ImageEncoder.encode(key, as: format), to: url)

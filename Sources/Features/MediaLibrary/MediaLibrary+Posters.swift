@@ -53,7 +53,7 @@ extension MediaLibrary {
             let reader = try FrameReader(url: url)
             return try reader.frame(at: .time(min(time, reader.duration)), mode: .exact, size: .original).image
         } catch {
-            throw .thumbnailFailed(id: asset.id, reason: "its motion cannot be decoded (\(error))")
+            throw .thumbnailFailed(id: asset.id, reason: tr("its motion cannot be decoded ({reason})", ["reason": "\(error)"]))
         }
     }
 
@@ -64,7 +64,7 @@ extension MediaLibrary {
         do {
             return try CoverPicker.suggestions(from: FrameReader(url: url), count: 1).first?.time ?? .zero
         } catch {
-            throw .thumbnailFailed(id: asset.id, reason: "its original cannot be decoded (\(error))")
+            throw .thumbnailFailed(id: asset.id, reason: tr("its original cannot be decoded ({reason})", ["reason": "\(error)"]))
         }
     }
 
@@ -79,7 +79,7 @@ extension MediaLibrary {
             do {
                 return try FrameReader(url: url).time(of: position)
             } catch {
-                throw .io(path: "asset \(asset.id)", reason: error.description.replacingOccurrences(of: url.lastPathComponent, with: asset.originalFilename))
+                throw .io(path: tr("asset {id}", ["id": asset.id]), reason: error.description.replacingOccurrences(of: url.lastPathComponent, with: asset.originalFilename))
             }
         }
     }

@@ -33,7 +33,7 @@ extension MediaLibrary {
         do {
             try storeThumbnail(picture, name: name)
         } catch {
-            throw .thumbnailFailed(id: asset.id, reason: "cannot write it into the library's cache (\(error))")
+            throw .thumbnailFailed(id: asset.id, reason: tr("cannot write it into the library's cache ({reason})", ["reason": "\(error)"]))
         }
         return folder.appendingPathComponent("\(LibraryFolder.thumbnails)/\(name)")
     }
@@ -94,7 +94,7 @@ extension MediaLibrary {
                 return try Self.thumbnail(of: try Self.posterPicture(of: asset, at: url), size: size, mode: mode)
             }
         } catch {
-            throw .thumbnailFailed(id: asset.id, reason: "its original cannot be decoded (\(error))")
+            throw .thumbnailFailed(id: asset.id, reason: tr("its original cannot be decoded ({reason})", ["reason": "\(error)"]))
         }
     }
 

@@ -36,11 +36,11 @@ public final class MediaLibrary {
         let catalogue = folder.appendingPathComponent("catalogue.sqlite")
         var readOnly = readOnly
         if !manager.fileExists(atPath: folder.path) {
-            if readOnly { throw .io(path: folder.path, reason: "no library here") }
+            if readOnly { throw .io(path: folder.path, reason: tr("no library here")) }
             do {
                 try manager.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
-                throw .io(path: folder.path, reason: "cannot create the library folder: \((error as NSError).localizedDescription)")
+                throw .io(path: folder.path, reason: tr("cannot create the library folder: {reason}", ["reason": (error as NSError).localizedDescription]))
             }
         }
         if !manager.isWritableFile(atPath: folder.path) {
@@ -48,7 +48,7 @@ public final class MediaLibrary {
         }
         isReadOnly = readOnly
         if readOnly && !manager.fileExists(atPath: catalogue.path) {
-            throw .io(path: folder.path, reason: "not a library (no catalogue), and the folder is read-only")
+            throw .io(path: folder.path, reason: tr("not a library (no catalogue), and the folder is read-only"))
         }
         do {
             database = try Database(path: catalogue.path, readOnly: readOnly)

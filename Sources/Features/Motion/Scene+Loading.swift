@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderCore
 
 extension Scene {
     /// The scene in the JSON file at `url`: refused when it is missing, a folder, larger than
@@ -7,18 +8,19 @@ extension Scene {
         let path = url.path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw SceneError(path: "", message: "\(path): no such file")
+            throw SceneError(path: "", message: tr("{file}: no such file", ["file": path]))
         }
-        guard !isFolder.boolValue else { throw SceneError(path: "", message: "\(path) is a folder, not a scene file") }
+        guard !isFolder.boolValue else { throw SceneError(path: "", message: tr("{file} is a folder, not a scene file", ["file": path])) }
         let bytes = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
         guard bytes <= SceneLimits.maxSceneBytes else {
-            throw SceneError(path: "", message: "\(path) is \(bytes >> 20) MiB; a scene file may be at most \(SceneLimits.maxSceneBytes >> 20) MiB")
+            throw SceneError(path: "", message: tr("{file} is {size} MiB; a scene file may be at most {limit} MiB",
+                                                        ["file": path, "size": bytes >> 20, "limit": SceneLimits.maxSceneBytes >> 20]))
         }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw SceneError(path: "", message: "cannot read \(path): \((error as NSError).localizedDescription)")
+            throw SceneError(path: "", message: tr("cannot read {file}: {reason}", ["file": path, "reason": (error as NSError).localizedDescription]))
         }
         do {
             return try parse(data)

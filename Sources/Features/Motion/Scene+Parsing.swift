@@ -30,16 +30,16 @@ extension Scene {
         let document: JSONValue
         do {
             document = try JSONValue(parsing: data, maxDepth: SceneLimits.maxJSONDepth,
-                                     limitNote: "the limit is ±\(SceneLimits.number(SceneLimits.maxMagnitude))")
+                                     limitNote: tr("the limit is ±{limit}", ["limit": SceneLimits.number(SceneLimits.maxMagnitude)]))
         } catch {
             throw SceneError(path: error.path, message: error.message)
         }
         let reader = try SceneReader(document, at: "")
         try reader.rejectUnknownKeys(["size", "duration", "background", "layers"])
-        guard let sizeValue = reader.object["size"] else { throw reader.fail("size", "missing; expected [width, height]") }
-        let sides = try reader.numbers(sizeValue, key: "size", counts: [2], what: "[width, height] with both above 0",
+        guard let sizeValue = reader.object["size"] else { throw reader.fail("size", tr("missing; expected [width, height]")) }
+        let sides = try reader.numbers(sizeValue, key: "size", counts: [2], what: tr("[width, height] with both above 0"),
                                        in: 0...SceneLimits.maxCanvasSide)
-        guard sides[0] > 0, sides[1] > 0 else { throw reader.expected("size", "[width, height] with both above 0", got: sizeValue) }
+        guard sides[0] > 0, sides[1] > 0 else { throw reader.expected("size", tr("[width, height] with both above 0"), got: sizeValue) }
         var scene = Scene(size: Size(width: sides[0], height: sides[1]),
                           duration: try reader.number("duration", atLeast: 0, atMost: SceneLimits.maxDuration),
                           background: try reader.color("background") ?? .black)
@@ -73,7 +73,8 @@ extension Scene {
         mutating func addSprite(at path: String) throws {
             sprites += 1
             guard sprites <= SceneLimits.maxSpriteCount else {
-                throw SceneError(path: path, message: "more than \(SceneLimits.maxSpriteCount) sprites in the scene (the limit)")
+                throw SceneError(path: path, message: trn("more than {count} sprite in the scene (the limit)", "more than {count} sprites in the scene (the limit)",
+                                                              SceneLimits.maxSpriteCount))
             }
         }
     }
@@ -82,11 +83,12 @@ extension Scene {
     private static func layerList(_ reader: SceneReader, depth: Int, tally: inout Tally) throws -> [SceneLayer] {
         let key = reader.path.isEmpty ? "layers" : "sublayers"
         guard let value = reader.object[key] else { return [] }
-        guard case .array(let items) = value else { throw reader.expected(key, "an array of layers", got: value) }
+        guard case .array(let items) = value else { throw reader.expected(key, tr("an array of layers"), got: value) }
         return try items.enumerated().map { index, item in
             let path = "\(reader.at(key))[\(index)]"
             guard depth <= SceneLimits.maxLayerDepth else {
-                throw SceneError(path: path, message: "sublayers nested more than \(SceneLimits.maxLayerDepth) levels deep (the limit)")
+                throw SceneError(path: path, message: trn("sublayers nested more than {count} level deep (the limit)", "sublayers nested more than {count} levels deep (the limit)",
+                                                              SceneLimits.maxLayerDepth))
             }
             return try layer(SceneReader(item, at: path), depth: depth, tally: &tally)
         }
@@ -99,11 +101,12 @@ extension Scene {
         try r.rejectUnknownKeys(layerKeys)
         tally.layers += 1
         guard tally.layers <= SceneLimits.maxLayerCount else {
-            throw SceneError(path: r.path, message: "more than \(SceneLimits.maxLayerCount) layers in the scene (the limit)")
+            throw SceneError(path: r.path, message: trn("more than {count} layer in the scene (the limit)", "more than {count} layers in the scene (the limit)",
+                                                          SceneLimits.maxLayerCount))
         }
         let name = try r.string("name") ?? "layer\(tally.layers)"
-        guard !name.isEmpty else { throw r.fail("name", "must not be empty") }
-        guard tally.names.insert(name).inserted else { throw r.fail("name", "\"\(name)\" is used by another layer; names must be unique") }
+        guard !name.isEmpty else { throw r.fail("name", tr("must not be empty")) }
+        guard tally.names.insert(name).inserted else { throw r.fail("name", tr("\"{name}\" is used by another layer; names must be unique", ["name": name])) }
         var m = LayerState()
         for property in AnimatedProperty.all {
             guard let key = property.sceneKey, let json = r.object[key] else { continue }
@@ -111,7 +114,7 @@ extension Scene {
         }
         if let text = try r.string("minificationFilter") {
             guard let filter = MinificationFilter(rawValue: text) else {
-                throw r.expected("minificationFilter", "one of linear, trilinear, nearest", got: .string(text))
+                throw r.expected("minificationFilter", tr("one of {values}", ["values": "linear, trilinear, nearest"]), got: .string(text))
             }
             m.minificationFilter = filter
         }
@@ -119,7 +122,7 @@ extension Scene {
             let values = try SceneReader(json, at: r.at("custom"))
             for key in values.object.keys {
                 guard let value = values.object[key], let kind = customKind(of: value) else {
-                    throw values.fail(key, "expected a number, [x, y] or a colour \"#rrggbb\"")
+                    throw values.fail(key, tr("expected a number, [x, y] or a colour \"#rrggbb\""))
                 }
                 m.custom[key] = try values.value(value, kind: kind, key: key, in: SceneReader.magnitude)
             }
@@ -128,7 +131,7 @@ extension Scene {
         let appearance = try r.object["appearance"].map { try Self.appearance(SceneReader($0, at: r.at("appearance"))) }
         var sprites: [SceneSprite] = []
         if let value = r.object["sprites"] {
-            guard case .array(let items) = value else { throw r.expected("sprites", "an array of sprites", got: value) }
+            guard case .array(let items) = value else { throw r.expected("sprites", tr("an array of sprites"), got: value) }
             sprites = try items.enumerated().map { index, item in
                 try sprite(SceneReader(item, at: "\(r.at("sprites"))[\(index)]"), appearance: appearance ?? SpriteAppearance(),
                            context: spriteContext, tally: &tally)

@@ -37,18 +37,19 @@ extension Scene {
                        tally: inout Tally) throws -> SceneSprite {
         try r.rejectUnknownKeys(spriteKeys)
         try tally.addSprite(at: r.path)
-        guard let kind = try r.string("kind") else { throw r.fail("kind", "missing; expected one of \(kindList)") }
+        guard let kind = try r.string("kind") else { throw r.fail("kind", tr("missing; expected one of {values}", ["values": kindList])) }
         var axis: Axis?
         if let text = try r.string("axis") {
-            guard axisKinds.contains(kind) else { throw r.fail("axis", "only scale, rotate and translate take an axis") }
-            guard let value = Axis(rawValue: text) else { throw r.expected("axis", "\"x\", \"y\" or \"z\"", got: .string(text)) }
+            // TRANSLATORS: the scene file's keywords (scale, rotate, translate, to, by, from, keyframes, path…) stay as they are.
+            guard axisKinds.contains(kind) else { throw r.fail("axis", tr("only scale, rotate and translate take an axis")) }
+            guard let value = Axis(rawValue: text) else { throw r.expected("axis", tr("\"x\", \"y\" or \"z\""), got: .string(text)) }
             axis = value
         }
         let property: AnimatedProperty
         if kind == "custom" {
             property = try customProperty(r, context)
         } else if r.has("key") {
-            throw r.fail("key", "only custom sprites take a key")
+            throw r.fail("key", tr("only custom sprites take a key"))
         } else if axis == nil, let group = AnimatedProperty.groups[kind], isGrouped(kind, r, group) {
             property = group
         } else {
@@ -71,29 +72,29 @@ extension Scene {
         recipe.from = try read("from")
         recipe.to = try read("to")
         if r.has("by") {
-            guard valueKind != .image else { throw r.fail("by", "contents cannot change by an offset; use to") }
-            guard recipe.to == nil else { throw r.fail("by", "give either to or by, not both") }
+            guard valueKind != .image else { throw r.fail("by", tr("contents cannot change by an offset; use to")) }
+            guard recipe.to == nil else { throw r.fail("by", tr("give either to or by, not both")) }
             recipe.by = try read("by", offset: true)
         }
-        if valueKind == .group && r.has("keyframes") { throw r.fail("keyframes", "a grouped \(kind) sprite takes from, to or by") }
+        if valueKind == .group && r.has("keyframes") { throw r.fail("keyframes", tr("a grouped {kind} sprite takes from, to or by", ["kind": kind])) }
         recipe.keyframes = try keyframes(r, valueKind, in: range)
-        if r.has("calculationMode") && !r.has("path") { throw r.fail("calculationMode", "only a sprite with a path takes a calculation mode") }
+        if r.has("calculationMode") && !r.has("path") { throw r.fail("calculationMode", tr("only a sprite with a path takes a calculation mode")) }
         if kind == "path" || r.has("path") {
             guard kind == "path" || (kind == "move" && valueKind != .group) else {
-                throw r.fail("path", "only move and path sprites follow a path")
+                throw r.fail("path", tr("only move and path sprites follow a path"))
             }
             recipe.path = try path(r)
             if let text = try r.string("calculationMode") {
                 guard let mode = MotionPath.CalculationMode(rawValue: text) else {
                     let names = MotionPath.CalculationMode.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw r.expected("calculationMode", "one of \(names)", got: .string(text))
+                    throw r.expected("calculationMode", tr("one of {values}", ["values": names]), got: .string(text))
                 }
                 recipe.path?.mode = mode
             }
             recipe.pathStop = try r.number("stopAt", atLeast: 0).map { min($0, 1) } ?? 1
         }
         guard recipe.from != nil || recipe.to != nil || recipe.by != nil || recipe.keyframes != nil || recipe.path != nil else {
-            throw r.fail("to", "missing; a sprite needs to, by, from, keyframes or path")
+            throw r.fail("to", tr("missing; a sprite needs to, by, from, keyframes or path"))
         }
         try readTiming(r, into: &recipe)
         recipe.name = try r.string("name")
@@ -106,10 +107,10 @@ extension Scene {
     /// A custom sprite's property: the layer's custom value `key`, of the kind the layer gives
     /// it (or, if the layer does not, the kind its from, to or by spells).
     private static func customProperty(_ r: SceneReader, _ context: SpriteContext) throws -> AnimatedProperty {
-        guard let key = try r.string("key"), !key.isEmpty else { throw r.fail("key", "missing; a custom sprite names its value with key") }
+        guard let key = try r.string("key"), !key.isEmpty else { throw r.fail("key", tr("missing; a custom sprite names its value with key")) }
         let spelled = ["from", "to", "by"].lazy.compactMap { r.object[$0].flatMap(customKind(of:)) }.first
         guard let kind = context.custom[key]?.kind ?? spelled else {
-            throw r.fail("to", "missing; a custom sprite needs a number, [x, y] or a colour in from, to or by")
+            throw r.fail("to", tr("missing; a custom sprite needs a number, [x, y] or a colour in from, to or by"))
         }
         return .custom(named: key, kind: kind)
     }
@@ -134,10 +135,10 @@ extension Scene {
         case "scale": return .scale(axis)
         case "rotate": return .rotation(axis ?? .z)
         case "translate":
-            guard let axis else { throw r.fail("axis", "missing; translate needs \"x\", \"y\" or \"z\" (or x/y/z values)") }
+            guard let axis else { throw r.fail("axis", tr("missing; translate needs \"x\", \"y\" or \"z\" (or x/y/z values)")) }
             return .translation(axis)
         default:
-            guard let known = kinds[kind] else { throw r.expected("kind", "one of \(kindList)", got: .string(kind)) }
+            guard let known = kinds[kind] else { throw r.expected("kind", tr("one of {values}", ["values": kindList]), got: .string(kind)) }
             return known
         }
     }
@@ -155,7 +156,9 @@ extension Scene {
             return .group(try items.map { try r.value($0, kind: .number, key: key, in: SceneReader.magnitude) })
         }
         guard case .object = json else {
-            throw r.expected(key, "an object of \(names.joined(separator: ", "))\(names == ["x", "y", "z"] ? " or [x, y, z]" : "")", got: json)
+            let parts = names.joined(separator: ", ")
+            throw r.expected(key, names == ["x", "y", "z"] ? tr("an object of {parts} or [x, y, z]", ["parts": parts]) : tr("an object of {parts}", ["parts": parts]),
+                             got: json)
         }
         let parts = try SceneReader(json, at: r.at(key))
         try parts.rejectUnknownKeys(Set(names))
@@ -176,23 +179,23 @@ extension Scene {
 
     private static func keyframes(_ r: SceneReader, _ kind: AnimatableValue.Kind, in range: ClosedRange<Double>) throws -> KeyframeTrack? {
         guard let json = r.object["keyframes"] else {
-            if r.has("keyTimes") || r.has("curves") { throw r.fail("keyframes", "missing; keyTimes and curves need keyframes") }
+            if r.has("keyTimes") || r.has("curves") { throw r.fail("keyframes", tr("missing; keyTimes and curves need keyframes")) }
             return nil
         }
-        guard case .array(let items) = json, !items.isEmpty else { throw r.expected("keyframes", "a non-empty array of values", got: json) }
+        guard case .array(let items) = json, !items.isEmpty else { throw r.expected("keyframes", tr("a non-empty array of values"), got: json) }
         let values = try items.map { try value($0, kind, r, "keyframes", in: range) }
         var times: [Double]?
         if let json = r.object["keyTimes"] {
-            let list = try r.numbers(json, key: "keyTimes", counts: [values.count], what: "one time per keyframe")
+            let list = try r.numbers(json, key: "keyTimes", counts: [values.count], what: tr("one time per keyframe"))
             guard zip(list, list.dropFirst()).allSatisfy({ $0 <= $1 }), list.allSatisfy({ (0...1).contains($0) }) else {
-                throw r.expected("keyTimes", "ascending fractions between 0 and 1", got: json)
+                throw r.expected("keyTimes", tr("ascending fractions between 0 and 1"), got: json)
             }
             times = list
         }
         var curves: [TimingCurve]?
         if let json = r.object["curves"] {
             guard case .array(let items) = json, items.count == values.count - 1 else {
-                throw r.expected("curves", "one curve per stretch (\(values.count - 1))", got: json)
+                throw r.expected("curves", tr("one curve per stretch ({count})", ["count": values.count - 1]), got: json)
             }
             curves = try items.map { try curve($0, r, "curves") }
         }
@@ -201,7 +204,7 @@ extension Scene {
 
     private static func path(_ r: SceneReader) throws -> MotionPath {
         guard let json = r.object["path"], case .array(let items) = json, !items.isEmpty else {
-            throw r.expected("path", "an array of {\"line\": [x, y]} or {\"curve\": [x, y], \"control1\": …, \"control2\": …}",
+            throw r.expected("path", tr("an array of {{\"line\": [x, y]}} or {{\"curve\": [x, y], \"control1\": …, \"control2\": …}}"),
                              got: r.object["path"] ?? .null)
         }
         var route = MotionPath(from: try r.point("start"))
@@ -210,7 +213,7 @@ extension Scene {
             // Each point's key time (the original's endAtPercent), ascending, and its segment's curve.
             let keyTime = try piece.number("at", atLeast: 0, atMost: 1)
             if let keyTime, let previous = route.keyTimes.compactMap({ $0 }).last, keyTime < previous {
-                throw piece.fail("at", "key times must not decrease (the point before is at \(JSONValue.text(of: previous)))")
+                throw piece.fail("at", tr("key times must not decrease (the point before is at {time})", ["time": JSONValue.text(of: previous)]))
             }
             let timing = try piece.object["timing"].map { try curve($0, piece, "timing") }
             if let end = try piece.point("line") {
@@ -219,11 +222,11 @@ extension Scene {
             } else if let end = try piece.point("curve") {
                 try piece.rejectUnknownKeys(["curve", "control1", "control2", "at", "timing"])
                 guard let c1 = try piece.point("control1"), let c2 = try piece.point("control2") else {
-                    throw piece.fail("control1", "missing; a curve needs control1 and control2")
+                    throw piece.fail("control1", tr("missing; a curve needs control1 and control2"))
                 }
                 route = route.curve(to: end, control1: c1, control2: c2, at: keyTime, timing: timing)
             } else {
-                throw SceneError(path: piece.path, message: "expected {\"line\": [x, y]} or {\"curve\": [x, y], …}")
+                throw SceneError(path: piece.path, message: tr("expected {{\"line\": [x, y]}} or {{\"curve\": [x, y], …}}"))
             }
         }
         return route
@@ -232,12 +235,12 @@ extension Scene {
     private static func curve(_ json: JSONValue, _ r: SceneReader, _ key: String) throws -> TimingCurve {
         let names = TimingCurve.named.keys.sorted().joined(separator: ", ")
         if case .string(let name) = json {
-            guard let curve = TimingCurve.named[name] else { throw r.expected(key, "one of \(names) or [c1x, c1y, c2x, c2y]", got: json) }
+            guard let curve = TimingCurve.named[name] else { throw r.expected(key, tr("one of {values} or [c1x, c1y, c2x, c2y]", ["values": names]), got: json) }
             return curve
         }
-        let n = try r.numbers(json, key: key, counts: [4], what: "a curve name (\(names)) or [c1x, c1y, c2x, c2y]")
+        let n = try r.numbers(json, key: key, counts: [4], what: tr("a curve name ({values}) or [c1x, c1y, c2x, c2y]", ["values": names]))
         guard (0...1).contains(n[0]), (0...1).contains(n[2]) else {
-            throw r.expected(key, "control point x values between 0 and 1", got: json)
+            throw r.expected(key, tr("control point x values between 0 and 1"), got: json)
         }
         return .bezier(n[0], n[1], n[2], n[3])
     }
@@ -254,7 +257,7 @@ extension Scene {
                 let range = -SceneLimits.maxMagnitude...SceneLimits.maxMagnitude
                 guard range.contains(n) else { throw r.outOfRange("repeat", n, range) }
                 recipe.repetition = Repetition(n)
-            default: throw r.expected("repeat", "a number (0: once, below 0: for ever) or \"forever\"", got: json)
+            default: throw r.expected("repeat", tr("a number (0: once, below 0: for ever) or \"forever\""), got: json)
             }
         }
         recipe.autoreverses = try r.bool("autoreverse") ?? recipe.autoreverses
@@ -262,7 +265,7 @@ extension Scene {
         recipe.cumulative = try r.bool("cumulative") ?? recipe.cumulative
         recipe.keepsAlive = try r.bool("keepAlive") ?? recipe.keepsAlive
         if let json = r.object["timing"] {
-            guard !r.has("spring") else { throw r.fail("spring", "give either timing or spring, not both") }
+            guard !r.has("spring") else { throw r.fail("spring", tr("give either timing or spring, not both")) }
             recipe.curve = try curve(json, r, "timing")
         }
         if let json = r.object["spring"] {
@@ -270,11 +273,11 @@ extension Scene {
             try s.rejectUnknownKeys(["mass", "stiffness", "damping", "initialVelocity"])
             let mass = try s.number("mass", atLeast: 0) ?? 1
             let stiffness = try s.number("stiffness", atLeast: 0) ?? 100
-            guard mass > 0 else { throw s.expected("mass", "a number above 0", got: .number(mass)) }
-            guard stiffness > 0 else { throw s.expected("stiffness", "a number above 0", got: .number(stiffness)) }
+            guard mass > 0 else { throw s.expected("mass", tr("a number above 0"), got: .number(mass)) }
+            guard stiffness > 0 else { throw s.expected("stiffness", tr("a number above 0"), got: .number(stiffness)) }
             let damping = try s.number("damping", atLeast: 0) ?? 10
             guard damping > 0 || recipe.duration != nil else {
-                throw s.fail("damping", "a spring without damping never settles; give a duration or damping above 0")
+                throw s.fail("damping", tr("a spring without damping never settles; give a duration or damping above 0"))
             }
             recipe.curve = .spring(mass: mass, stiffness: stiffness, damping: damping,
                                    initialVelocity: try s.number("initialVelocity") ?? 0)

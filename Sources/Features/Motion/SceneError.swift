@@ -16,7 +16,8 @@ public struct SceneError: Error, CustomStringConvertible, Sendable, Hashable {
 
     /// One line: "scene: <path>: <message>".
     public var description: String {
-        path.isEmpty ? "scene: \(message)" : "scene: \(path): \(message)"
+        // TRANSLATORS: an error in a scene file; {path} is where in the document (layers[0].opacity), kept as written.
+        path.isEmpty ? tr("scene: {message}", ["message": message]) : tr("scene: {path}: {message}", ["path": path, "message": message])
     }
 }
 

@@ -7,7 +7,7 @@ struct SceneReader {
     let object: JSONObject
 
     init(_ value: JSONValue, at path: String) throws {
-        guard case .object(let object) = value else { throw SceneError(path: path, message: "expected an object, got \(value.summary)") }
+        guard case .object(let object) = value else { throw SceneError(path: path, message: tr("expected an object, got {value}", ["value": value.summary])) }
         self.path = path
         self.object = object
     }
@@ -16,14 +16,16 @@ struct SceneReader {
 
     func fail(_ key: String, _ message: String) -> SceneError { SceneError(path: at(key), message: message) }
 
+    /// "expected WHAT, got VALUE": `what` is in the user's words already (`tr` at the caller).
     func expected(_ key: String, _ what: String, got value: JSONValue) -> SceneError {
-        fail(key, "expected \(what), got \(value.summary)")
+        // TRANSLATORS: {what} is what a scene file's key takes ("a number"), {value} what it holds ("\"big\"", "an object").
+        fail(key, tr("expected {what}, got {value}", ["what": what, "value": value.summary]))
     }
 
     /// Rejects keys the format does not have, so a typo is not silently ignored.
     func rejectUnknownKeys(_ known: Set<String>) throws {
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw fail(unknown, "unknown key (known keys: \(known.sorted().joined(separator: ", ")))")
+            throw fail(unknown, tr("unknown key (known keys: {keys})", ["keys": known.sorted().joined(separator: ", ")]))
         }
     }
 
@@ -31,7 +33,7 @@ struct SceneReader {
 
     /// `value` at `key` is beyond `range`: `layers[0].shadowRadius: 1e308 is out of range (0…1000)`.
     func outOfRange(_ key: String, _ value: Double, _ range: ClosedRange<Double>) -> SceneError {
-        fail(key, "\(SceneLimits.number(value)) is out of range \(SceneLimits.describe(range))")
+        fail(key, tr("{value} is out of range {range}", ["value": SceneLimits.number(value), "range": SceneLimits.describe(range)]))
     }
 
     /// Every number of a scene that no other limit bounds: ±`SceneLimits.maxMagnitude`.
@@ -42,8 +44,8 @@ struct SceneReader {
     /// out of range.
     func number(_ key: String, atLeast minimum: Double? = nil, atMost maximum: Double = SceneLimits.maxMagnitude) throws -> Double? {
         guard let value = object[key] else { return nil }
-        guard case .number(let number) = value, number.isFinite else { throw expected(key, "a number", got: value) }
-        if let minimum, number < minimum { throw expected(key, "a number ≥ \(JSONValue.text(of: minimum))", got: value) }
+        guard case .number(let number) = value, number.isFinite else { throw expected(key, tr("a number"), got: value) }
+        if let minimum, number < minimum { throw expected(key, tr("a number ≥ {minimum}", ["minimum": JSONValue.text(of: minimum)]), got: value) }
         let range = (minimum ?? -SceneLimits.maxMagnitude)...maximum
         guard range.contains(number) else { throw outOfRange(key, number, range) }
         return number
@@ -51,13 +53,13 @@ struct SceneReader {
 
     func bool(_ key: String) throws -> Bool? {
         guard let value = object[key] else { return nil }
-        guard case .bool(let flag) = value else { throw expected(key, "true or false", got: value) }
+        guard case .bool(let flag) = value else { throw expected(key, tr("true or false"), got: value) }
         return flag
     }
 
     func string(_ key: String) throws -> String? {
         guard let value = object[key] else { return nil }
-        guard case .string(let text) = value else { throw expected(key, "a string", got: value) }
+        guard case .string(let text) = value else { throw expected(key, tr("a string"), got: value) }
         return text
     }
 
@@ -83,9 +85,9 @@ struct SceneReader {
 
     /// `[x, y, width, height]`, or `[width, height]` at the origin.
     func rect(_ value: JSONValue, key: String) throws -> Rect {
-        let n = try numbers(value, key: key, counts: [2, 4], what: "[x, y, width, height] or [width, height]")
+        let n = try numbers(value, key: key, counts: [2, 4], what: tr("[x, y, width, height] or [width, height]"))
         let rect = n.count == 2 ? Rect(x: 0, y: 0, width: n[0], height: n[1]) : Rect(x: n[0], y: n[1], width: n[2], height: n[3])
-        guard rect.width >= 0, rect.height >= 0 else { throw expected(key, "a non-negative width and height", got: value) }
+        guard rect.width >= 0, rect.height >= 0 else { throw expected(key, tr("a non-negative width and height"), got: value) }
         return rect
     }
 
@@ -95,7 +97,7 @@ struct SceneReader {
 
     func color(_ value: JSONValue, key: String) throws -> RGBA {
         guard case .string(let text) = value, let color = RGBA(hex: text) else {
-            throw expected(key, "a colour \"#rrggbb\" or \"#rrggbbaa\"", got: value)
+            throw expected(key, tr("a colour \"#rrggbb\" or \"#rrggbbaa\""), got: value)
         }
         return color
     }
@@ -115,7 +117,7 @@ struct SceneReader {
             guard Self.magnitude.contains(n) else { throw outOfRange(key, n, Self.magnitude) }
             return Vector3(all: n)
         }
-        let n = try numbers(value, key: key, counts: [2, 3], what: "a number, [x, y] or [x, y, z]")
+        let n = try numbers(value, key: key, counts: [2, 3], what: tr("a number, [x, y] or [x, y, z]"))
         return Vector3(x: n[0], y: n[1], z: n.count == 3 ? n[2] : base.z)
     }
 
@@ -125,7 +127,7 @@ struct SceneReader {
                vectorDefault: Vector3 = .zero) throws -> AnimatableValue {
         switch kind {
         case .number:
-            guard case .number(let n) = json, n.isFinite else { throw expected(key, "a number", got: json) }
+            guard case .number(let n) = json, n.isFinite else { throw expected(key, tr("a number"), got: json) }
             guard range.contains(n) else { throw outOfRange(key, n, range) }
             return .number(n)
         case .point: return .point(try point(json, key: key))
@@ -133,10 +135,10 @@ struct SceneReader {
         case .color: return .color(try color(json, key: key))
         case .vector: return .vector(try vector(json, key: key, default: vectorDefault))
         case .group:
-            throw expected(key, "a value of a grouped sprite's part", got: json)
+            throw expected(key, tr("a value of a grouped sprite's part"), got: json)
         case .image:
             if case .null = json { return .image(nil) }
-            guard case .string(let path) = json else { throw expected(key, "an image path or null", got: json) }
+            guard case .string(let path) = json else { throw expected(key, tr("an image path or null"), got: json) }
             return .image(ImageReference(path))
         }
     }

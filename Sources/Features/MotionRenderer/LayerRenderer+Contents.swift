@@ -103,13 +103,14 @@ extension LayerRenderer {
         switch info.st_mode & S_IFMT {
         case S_IFREG:
             break
-        case S_IFDIR: return "it is a folder, not a regular file"
-        case S_IFIFO: return "it is a FIFO (named pipe), not a regular file"
-        case S_IFCHR, S_IFBLK: return "it is a device, not a regular file"
-        default: return "it is not a regular file"
+        case S_IFDIR: return tr("it is a folder, not a regular file")
+        case S_IFIFO: return tr("it is a FIFO (named pipe), not a regular file")
+        case S_IFCHR, S_IFBLK: return tr("it is a device, not a regular file")
+        default: return tr("it is not a regular file")
         }
         guard Int64(info.st_size) <= SceneLimits.maxImageBytes else {
-            return "it is \(Int64(info.st_size) >> 20) MiB, more than the limit of \(SceneLimits.maxImageBytes >> 20) MiB for a picture"
+            return tr("it is {size} MiB, more than the limit of {limit} MiB for a picture",
+                      ["size": Int64(info.st_size) >> 20, "limit": SceneLimits.maxImageBytes >> 20])
         }
         return nil
     }

@@ -14,12 +14,16 @@ public enum MotionRendererError: Error, Sendable, Equatable, CustomStringConvert
     public var description: String {
         switch self {
         case .invalidSize(let size):
-            return "cannot render a \(size) frame: each side must be between 1 and 32767 pixels"
+            return tr("cannot render a {size} frame: each side must be between 1 and 32767 pixels", ["size": size])
         case .canvasFailed(let size, let detail):
-            return "cannot make a \(size) frame to draw on (\(detail)); try a smaller size"
+            return tr("cannot make a {size} frame to draw on ({detail}); try a smaller size", ["size": size, "detail": detail])
         case .imageUnreadable(let layer, let path, let detail):
-            let name = layer.isEmpty ? "a layer" : "layer \"\(layer)\""
-            return "\(name) shows \(path), which cannot be read: \(detail); check the path (relative paths start at the scene's folder)"
+            if layer.isEmpty {
+                return tr("a layer shows {path}, which cannot be read: {detail}; check the path (relative paths start at the scene's folder)",
+                          ["path": path, "detail": detail])
+            }
+            return tr("layer \"{layer}\" shows {path}, which cannot be read: {detail}; check the path (relative paths start at the scene's folder)",
+                      ["layer": layer, "path": path, "detail": detail])
         }
     }
 }

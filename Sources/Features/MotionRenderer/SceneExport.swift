@@ -26,9 +26,12 @@ public struct SceneExport {
         public var description: String {
             switch self {
             case .tooManyFrames(let duration, let fps, let frames):
-                return "\(String(format: "%g", duration)) s at \(fps) fps is \(frames) frames, more than the limit of \(SceneLimits.maxFrameCount)"
+                return trn("{seconds} s at {fps} fps is {count} frame, more than the limit of {limit}",
+                           "{seconds} s at {fps} fps is {count} frames, more than the limit of {limit}", frames,
+                           ["seconds": String(format: "%g", duration), "fps": fps, "limit": SceneLimits.maxFrameCount])
             case .badSize(let size):
-                return "a frame of \(size.width)×\(size.height) cannot be rendered; the frame must be from 2×2 to 8192×8192"
+                return tr("a frame of {width}×{height} cannot be rendered; the frame must be from 2×2 to 8192×8192",
+                          ["width": size.width, "height": size.height])
             }
         }
     }

@@ -15,9 +15,9 @@ public enum VideoEditingError: Error, Sendable, Equatable, CustomStringConvertib
     /// What failed, for a person.
     public var description: String {
         switch self {
-        case .cannotEdit(_, let reason): return "this video cannot be edited: \(reason.description)"
+        case .cannotEdit(_, let reason): return tr("this video cannot be edited: {reason}", ["reason": reason.description])
         case .media(let error): return error.description
-        case .notReady: return "the video is not open for trimming yet"
+        case .notReady: return tr("the video is not open for trimming yet")
         }
     }
 }

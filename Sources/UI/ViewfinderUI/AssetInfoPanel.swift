@@ -6,8 +6,10 @@ import ViewfinderCore
 /// What the info panel shows of an asset, as the catalogue stores it: one labelled line per
 /// thing known (a tag the file did not have is left out).
 public struct AssetInfo: Sendable, Equatable {
-    /// One line: a label in the user's words and its value.
+    /// One line: a label and its value.
     public struct Row: Sendable, Equatable {
+        /// The label in English (marked for translation: the panel shows `tr(label)`), which
+        /// also names the row for `subscript(label:)`.
         public let label: String
         public let value: String
     }
@@ -23,31 +25,37 @@ public struct AssetInfo: Sendable, Equatable {
             if let value, !value.isEmpty { rows.append(Row(label: label, value: value)) }
         }
         if let date = metadata.captureDate {
-            add("Taken", date + (metadata.captureZone.map { " " + $0 } ?? ""))
+            add(N_("Taken"), date + (metadata.captureZone.map { " " + $0 } ?? ""))
         } else {
-            add("Date", ISO8601DateFormatter().string(from: asset.creationDate))
+            add(N_("Date"), ISO8601DateFormatter().string(from: asset.creationDate))
         }
-        add("Size", "\(asset.size.width) × \(asset.size.height), " + String(format: "%.1f MB", Double(asset.byteSize) / 1_000_000)
-            + (asset.duration.map { String(format: ", %.2f s", $0.seconds) } ?? ""))
+        let megabytes = String(format: "%.1f", Double(asset.byteSize) / 1_000_000)
+        if let duration = asset.duration {
+            add(N_("Size"), tr("{width} × {height}, {megabytes} MB, {seconds} s", ["width": asset.size.width, "height": asset.size.height,
+                                                                                   "megabytes": megabytes,
+                                                                                   "seconds": String(format: "%.2f", duration.seconds)]))
+        } else {
+            add(N_("Size"), tr("{width} × {height}, {megabytes} MB", ["width": asset.size.width, "height": asset.size.height, "megabytes": megabytes]))
+        }
         if let place = metadata.location {
-            add("Place", String(format: "%.7f, %.7f", place.latitude, place.longitude))
-            add("Altitude", place.altitude.map { String(format: "%.2f m", $0) })
+            add(N_("Place"), String(format: "%.7f, %.7f", place.latitude, place.longitude))
+            add(N_("Altitude"), place.altitude.map { tr("{metres} m", ["metres": String(format: "%.2f", $0)]) })
         }
-        add("Make", metadata.make)
-        add("Model", metadata.model)
-        add("Lens", metadata.lens)
-        add("Exposure", metadata.exposureTime.map { "\($0.rationalString) s" })
-        add("F-number", metadata.fNumber.map { String(format: "f/%.1f", $0) })
-        add("ISO", metadata.iso.map(String.init))
-        add("Focal length", metadata.focalLength.map { String(format: "%.2f mm", $0) })
-        add("Flash", metadata.flash.map(AssetInfo.flash))
-        add("Software", metadata.software)
+        add(N_("Make"), metadata.make)
+        add(N_("Model"), metadata.model)
+        add(N_("Lens"), metadata.lens)
+        add(N_("Exposure"), metadata.exposureTime.map { tr("{seconds} s", ["seconds": $0.rationalString]) })
+        add(N_("F-number"), metadata.fNumber.map { String(format: "f/%.1f", $0) })
+        add(N_("ISO"), metadata.iso.map(String.init))
+        add(N_("Focal length"), metadata.focalLength.map { tr("{millimetres} mm", ["millimetres": String(format: "%.2f", $0)]) })
+        add(N_("Flash"), metadata.flash.map(AssetInfo.flash))
+        add(N_("Software"), metadata.software)
         self.rows = rows
     }
 
     /// An EXIF Flash value in words: whether it fired (bit 0), with the value itself.
     public static func flash(_ value: Int) -> String {
-        (value & 1 == 1 ? "Fired" : "Did not fire") + " (\(value))"
+        value & 1 == 1 ? tr("Fired ({value})", ["value": value]) : tr("Did not fire ({value})", ["value": value])
     }
 
     /// The value of the row labelled `label`, nil when the asset has none.
@@ -66,8 +74,8 @@ public final class AssetInfoPanel: Component {
     public var title: String { asset.originalFilename }
     public var page: Widget { root }
     private let root = Box(.vertical, spacing: 8)
-    public let exportButton = Button("Export without location")
-    public let backButton = Button("Back")
+    public let exportButton = Button(tr("Export without location"))
+    public let backButton = Button(tr("Back"))
     /// Export without location was pressed.
     public var onExport: ((Asset) -> Void)?
     /// Told with `.cancelled` when Back is pressed.
@@ -83,7 +91,7 @@ public final class AssetInfoPanel: Component {
         root.append(heading)
         for row in info.rows {
             let line = Box(.horizontal, spacing: 12)
-            let label = Label(row.label)
+            let label = Label(tr(row.label))
             label.setTextAlignment(1)
             label.setMinimumSize(width: 120)
             label.addStyleClass("dim-label")
@@ -91,13 +99,14 @@ public final class AssetInfoPanel: Component {
             value.setTextAlignment(0)
             value.setWraps(true)
             value.expand(vertically: false)
-            value.setAccessibleName("\(row.label): \(row.value)")
+            // TRANSLATORS: a screen reader's name for a line of the info panel ("Model: iPhone 5").
+            value.setAccessibleName(tr("{label}: {value}", ["label": tr(row.label), "value": row.value]))
             line.append(label)
             line.append(value)
             root.append(line)
         }
         exportButton.addStyleClass("suggested-action")
-        exportButton.setTooltip("A copy without the GPS position and place names; everything else as stored")
+        exportButton.setTooltip(tr("A copy without the GPS position and place names; everything else as stored"))
         exportButton.on("clicked") { [unowned self] in self.onExport?(self.asset) }
         backButton.on("clicked") { [unowned self] in self.completion?(.cancelled) }
         let buttons = buttonRow([backButton], [exportButton])

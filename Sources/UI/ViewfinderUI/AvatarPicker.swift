@@ -41,21 +41,21 @@ public final class AvatarPicker: Component {
     public private(set) var session: CropSession
     public let root = Box(.vertical, spacing: 10)
     public var page: Widget { root }
-    public let title = "Choose avatar"
+    public let title = tr("Choose avatar")
     public let editor: DrawingArea
     /// What the keyboard and a screen reader hold of the crop (see `init`).
     private let cropSlider = Slider(range: 100...101, step: 10, page: 10, value: 100)
     /// True while the slider is set to the crop shown (not a person or a reader moving it).
     private var showingCrop = false
-    public let doneButton = Button("Done")
+    public let doneButton = Button(tr("Done"))
     /// Straighten: the photo's turn within ±45° (quarter turns come from Shift+[ and Shift+]).
     public let straighten = Slider(range: -45...45, step: 0.5, page: 5, value: 0, marks: [0])
     /// Quarter turns made with Shift+[ / Shift+]; the slider adds its fine turn to them.
     private var quarterTurns = 0
     /// True while the slider is moved to follow the keys, so its change is not applied twice.
     private var followingKeys = false
-    public let backButton = Button("Back")
-    private lazy var shapes = ChoiceGroup([(CropShape.circle, "Circle"), (.square, "Square")], selected: session.shape) {
+    public let backButton = Button(tr("Back"))
+    private lazy var shapes = ChoiceGroup([(CropShape.circle, tr("Circle")), (.square, tr("Square"))], selected: session.shape) {
         [unowned self] shape in self.change(shape: shape)
     }
     private var image: CairoImage?
@@ -103,13 +103,13 @@ public final class AvatarPicker: Component {
         cropSlider.opacity = 0
         cropSlider.canTarget = false
         cropSlider.isFocusable = true
-        cropSlider.setAccessibleName("Avatar crop")
-        cropSlider.setAccessibleDescription(Self.keysHelp)
+        cropSlider.setAccessibleName(tr("Avatar crop"))
+        cropSlider.setAccessibleDescription(tr(Self.keysHelp))
         // A reader setting the value zooms about the centre.
         cropSlider.onChange { [weak self] percent in self?.sliderSet(toZoom: percent) }
         straighten.name = "avatar-straighten"
-        straighten.setAccessibleName("Straighten")
-        straighten.setAccessibleDescription("Turns the photo up to 45 degrees either way")
+        straighten.setAccessibleName(tr("Straighten"))
+        straighten.setAccessibleDescription(tr("Turns the photo up to 45 degrees either way"))
         straighten.expand(vertically: false)
         straighten.onChange { [unowned self] fine in
             guard !self.followingKeys else { return }
@@ -118,10 +118,10 @@ public final class AvatarPicker: Component {
         }
         // The editor's keys come before the slider's own (which would step its value).
         cropSlider.add(KeyController(early: true) { [unowned self] key in self.pressed(key) })
-        doneButton.setAccessibleName("Done: make the avatar")
-        backButton.setAccessibleName("Back: leave without an avatar")
+        doneButton.setAccessibleName(tr("Done: make the avatar"))
+        backButton.setAccessibleName(tr("Back: leave without an avatar"))
 
-        let hint = Label("Drag or arrows to move · scroll, pinch or +/− to zoom · [ ] to straighten · double-click or 0 to reset")
+        let hint = Label(tr("Drag or arrows to move · scroll, pinch or +/− to zoom · [ ] to straighten · double-click or 0 to reset"))
         hint.addStyleClass("dim-label")
         // A narrow window wraps the hint rather than growing to fit it.
         hint.setWraps(true)
@@ -134,7 +134,7 @@ public final class AvatarPicker: Component {
         // 12-point margins: a 360-point window has room for the editor and every button.
         root.setMargins(12)
         let straightenRow = Box(.horizontal, spacing: 8)
-        straightenRow.append(Label("Straighten"))
+        straightenRow.append(Label(tr("Straighten")))
         straightenRow.append(straighten)
         let editorArea = Overlay()
         editorArea.setChild(editor)
@@ -152,7 +152,7 @@ public final class AvatarPicker: Component {
                 try await open()
                 announceReady()
             } catch {
-                finish(.failed(PickerFailure("Cannot open the photo", error)))
+                finish(.failed(PickerFailure(tr("Cannot open the photo"), error)))
             }
         }
     }
@@ -311,7 +311,7 @@ public final class AvatarPicker: Component {
                 finish(.done(Avatar(original: photoURL, image: avatar, spec: spec)))
             } catch {
                 // Said, not swallowed: a Done that silently does nothing looks like a hang.
-                finish(.failed(PickerFailure("Cannot make the avatar", error)))
+                finish(.failed(PickerFailure(tr("Cannot make the avatar"), error)))
             }
         }
     }
@@ -340,7 +340,8 @@ public final class AvatarPicker: Component {
             showingCrop = true
             cropSlider.range = readout.zoomRange
             cropSlider.value = readout.zoomPercent
-            cropSlider.setAccessibleDescription(readout.text + ". " + Self.keysHelp)
+            // TRANSLATORS: what a screen reader says of the crop: where it is ({crop}), then the keys ({keys}).
+            cropSlider.setAccessibleDescription(tr("{crop}. {keys}", ["crop": readout.text, "keys": tr(Self.keysHelp)]))
             showingCrop = false
         }
         onChange?()
@@ -354,7 +355,7 @@ public final class AvatarPicker: Component {
     }
 
     /// The keys, as a screen reader says them after where the crop is.
-    static let keysHelp = "Arrows move the photo, plus and minus zoom about the centre, [ and ] turn it by half a degree (with Shift a quarter turn), 0 resets"
+    static let keysHelp = N_("Arrows move the photo, plus and minus zoom about the centre, [ and ] turn it by half a degree (with Shift a quarter turn), 0 resets")
 
     // MARK: - Drawing
 

@@ -17,18 +17,18 @@ import ViewfinderCore
 @MainActor
 public final class CameraView: Component {
     public let session: CameraSession
-    public let title = "Camera"
+    public let title = tr("Camera")
     private let root = Box(.vertical, spacing: 10)
     public var page: Widget { root }
     private let preview = Picture()
     private let statusLabel = Label("")
-    public let photoButton = Button("Take Photo")
-    public let recordButton = Button("Record")
+    public let photoButton = Button(tr("Take Photo"))
+    public let recordButton = Button(tr("Record"))
     /// Stops a recording and throws it away (only while one runs).
-    public let cancelButton = Button("Cancel")
-    public let backButton = Button("Back")
+    public let cancelButton = Button(tr("Cancel"))
+    public let backButton = Button(tr("Back"))
     /// Swaps the session to the next camera offered (shown only when there are two or more).
-    public let switchButton = Button.icon("camera-switch-symbolic", tooltip: "Switch camera") {}
+    public let switchButton = Button.icon("camera-switch-symbolic", tooltip: tr("Switch camera")) {}
     /// The cameras the switch goes through, in order (the session's among them).
     public let cameras: [CaptureDevice]
     private let details = Label("")
@@ -134,15 +134,15 @@ public final class CameraView: Component {
             switch state {
             case .finished(let url): self.captured(.video, url)
             case .failed(let message):
-                self.completion?(.failed(PickerFailure("Recording failed", CameraFailure(message: message))))
+                self.completion?(.failed(PickerFailure(tr("Recording failed"), CameraFailure(message: message))))
             case .idle, .recording: break
             }
         }
 
-        let qualities = ChoiceGroup(CaptureQuality.allCases.map { ($0, $0.rawValue.capitalized) }, selected: quality) {
+        let qualities = ChoiceGroup(CaptureQuality.allCases.map { ($0, Self.title(of: $0)) }, selected: quality) {
             [unowned self] choice in self.quality = choice
         }
-        let limits = ChoiceGroup(Set([10, 30, 60, self.limit]).sorted().map { ($0, "\($0) s") }, selected: self.limit) { [unowned self] seconds in self.limit = seconds }
+        let limits = ChoiceGroup(Set([10, 30, 60, self.limit]).sorted().map { ($0, tr("{seconds} s", ["seconds": $0])) }, selected: self.limit) { [unowned self] seconds in self.limit = seconds }
         qualityButtons = qualities.buttons
         limitButtons = limits.buttons
         // Four groups on one line, wrapping onto more in a narrow window.
@@ -162,11 +162,33 @@ public final class CameraView: Component {
 
     /// Names the camera in use: its name, which way it faces, its flash; the switch says where it goes.
     private func describe(_ device: CaptureDevice) {
-        details.text = "\(device.name) · \(device.position == .unspecified ? "position unknown" : device.position.rawValue) · "
-            + (device.hasFlash ? "flash" : "no flash")
+        let position = Self.words(for: device.position)
+        details.text = device.hasFlash
+            ? tr("{camera} · {position} · flash", ["camera": device.name, "position": position])
+            : tr("{camera} · {position} · no flash", ["camera": device.name, "position": position])
         if let next = nextCamera {
-            switchButton.setAccessibleName("Switch camera: to \(next.name)")
-            switchButton.setTooltip("Switch to \(next.name)")
+            switchButton.setAccessibleName(tr("Switch camera: to {camera}", ["camera": next.name]))
+            switchButton.setTooltip(tr("Switch to {camera}", ["camera": next.name]))
+        }
+    }
+
+    /// A quality's name on its button.
+    private static func title(of quality: CaptureQuality) -> String {
+        switch quality {
+        case .high: return tr("High")
+        case .medium: return tr("Medium")
+        case .low: return tr("Low")
+        }
+    }
+
+    /// Which way a camera faces, as the details line says it.
+    private static func words(for position: CaptureDevice.Position) -> String {
+        switch position {
+        // TRANSLATORS: which way a camera faces, in the line under the preview ("Integrated Camera · front · flash").
+        case .front: return tr("front")
+        case .rear: return tr("rear")
+        case .external: return tr("external")
+        case .unspecified: return tr("position unknown")
         }
     }
 
@@ -186,7 +208,7 @@ public final class CameraView: Component {
             describe(next)
             onSwitch?(next, nil)
         } catch {
-            statusLabel.text = "Cannot switch to \(next.name): \(error)"
+            statusLabel.text = tr("Cannot switch to {camera}: {error}", ["camera": next.name, "error": "\(error)"])
             onSwitch?(next, error)
         }
     }
@@ -203,7 +225,7 @@ public final class CameraView: Component {
             do {
                 captured(.photo, try await session.takePhoto(to: url))
             } catch {
-                completion?(.failed(PickerFailure("Cannot take the photo", error)))
+                completion?(.failed(PickerFailure(tr("Cannot take the photo"), error)))
             }
         }
     }
@@ -214,7 +236,7 @@ public final class CameraView: Component {
             try session.startRecording(to: captureURL("mp4"), quality: quality, maxDuration: MediaTime(seconds: Int64(limit)))
             onRecording?(quality, limit)
         } catch {
-            completion?(.failed(PickerFailure("Cannot record", error)))
+            completion?(.failed(PickerFailure(tr("Cannot record"), error)))
         }
     }
 
@@ -249,8 +271,8 @@ public final class CameraView: Component {
             case .failed(let failure): self.completion?(.failed(failure))
             }
         }
-        editor.backButton.title = "Cancel"
-        editor.backButton.setAccessibleName("Cancel: leave without a photo")
+        editor.backButton.title = tr("Cancel")
+        editor.backButton.setAccessibleName(tr("Cancel: leave without a photo"))
         live.isVisible = false
         root.append(editor.page)
         editor.start()
@@ -263,7 +285,7 @@ public final class CameraView: Component {
         do {
             try ImageEncoder.write(avatar.image, to: target)
         } catch {
-            completion?(.failed(PickerFailure("Cannot save the edited photo", error)))
+            completion?(.failed(PickerFailure(tr("Cannot save the edited photo"), error)))
             return
         }
         var result = capture
@@ -287,7 +309,7 @@ public final class CameraView: Component {
                 self.onFirstFrame?(picture.size)
             }
         }
-        statusLabel.text = "Live"
+        statusLabel.text = tr("Live")
     }
 
     public func leave() {
@@ -316,22 +338,23 @@ public final class CameraView: Component {
         switchButton.isSensitive = !cancelButton.isSensitive
         switch state {
         case .idle:
-            statusLabel.text = "Live"
-            recordButton.title = "Record"
+            statusLabel.text = tr("Live")
+            recordButton.title = tr("Record")
         case .recording(let remaining):
-            recordButton.title = "Stop"
+            recordButton.title = tr("Stop")
             if let remaining {
                 let left = Int(remaining.rounded(.up))
-                statusLabel.text = String(format: "Recording · %d:%02d left", left / 60, left % 60)
+                // TRANSLATORS: {left} is the time left, minutes:seconds ("0:25").
+                statusLabel.text = tr("Recording · {left} left", ["left": String(format: "%d:%02d", left / 60, left % 60)])
             } else {
-                statusLabel.text = "Recording"
+                statusLabel.text = tr("Recording")
             }
         case .finished:
-            statusLabel.text = "Saved to Captures"
-            recordButton.title = "Record"
+            statusLabel.text = tr("Saved to Captures")
+            recordButton.title = tr("Record")
         case .failed(let message):
-            statusLabel.text = "Recording failed: \(message)"
-            recordButton.title = "Record"
+            statusLabel.text = tr("Recording failed: {message}", ["message": message])
+            recordButton.title = tr("Record")
         }
     }
 }

@@ -59,7 +59,10 @@ public struct PickerFailure: Error, Sendable, CustomStringConvertible {
     }
 
     /// A one-line message: what failed, then why.
-    public var description: String { "\(what): \(message)" }
+    public var description: String {
+        // TRANSLATORS: {what} is what failed ("Cannot open the video"), {message} why.
+        tr("{what}: {message}", ["what": what, "message": message])
+    }
 }
 
 extension PickerFailure: ReadableError {}

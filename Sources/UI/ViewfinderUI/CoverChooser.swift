@@ -40,7 +40,7 @@ public final class CoverChooser: Component {
     public private(set) var session: CoverPickerSession
     public let root = Box(.vertical, spacing: 10)
     public var page: Widget { root }
-    public let title = "Set cover"
+    public let title = tr("Set cover")
     private let hud: HUDOverlay
     private let cache: URL
     private let limit: DurationLimit
@@ -52,22 +52,22 @@ public final class CoverChooser: Component {
                                         draw: { [unowned self] context, width, height in self.drawStrip(&context, width, height) },
                                         began: { [unowned self] x in self.beginDrag(atX: x) },
                                         moved: { [unowned self] dx in self.continueDrag(by: dx) })
-    private let frameLabel = Label("Opening…")
+    private let frameLabel = Label(tr("Opening…"))
     /// What the keyboard and a screen reader hold of the strip: a slider over the video's
     /// frames, laid unseen over the strip (GTK 4.8 gives a screen reader a value only from its
     /// own range widgets). It takes no pointer input: the strip under it does.
     private let frameSlider = Slider(range: 1...2, step: 1, page: 1, value: 1)
     /// True while the slider is set to the frame shown (not a person or a reader moving it).
     private var showingFrame = false
-    public let doneButton = Button("Done")
-    public let backButton = Button("Back")
-    public let trimButton = Button("Trim…")
+    public let doneButton = Button(tr("Done"))
+    public let backButton = Button(tr("Back"))
+    public let trimButton = Button(tr("Trim…"))
     /// Writes the video again beside the input, streams copied, with the frame shown inside it
     /// as its cover art (the flow of `viewfinder cover --embed`).
-    public let saveIntoVideoButton = Button("Save into video")
+    public let saveIntoVideoButton = Button(tr("Save into video"))
     /// Plays the video through the preview, frame by frame at its own pace (a Live Photo's
     /// motion); shown only when `offersPlayback` is set before `start`.
-    public let playButton = Button("Play")
+    public let playButton = Button(tr("Play"))
     /// Show Play (a Live Photo's key-photo screen); set before `start`.
     public var offersPlayback = false
     /// Show "Save into video" (hidden for a Live Photo, whose motion the library keeps as it
@@ -128,7 +128,7 @@ public final class CoverChooser: Component {
         playButton.on("clicked") { [unowned self] in self.togglePlayback() }
         saveIntoVideoButton.isSensitive = false
         playButton.isSensitive = false
-        saveIntoVideoButton.setAccessibleName("Save into video: write the video again with this frame inside it as its cover")
+        saveIntoVideoButton.setAccessibleName(tr("Save into video: write the video again with this frame inside it as its cover"))
 
         root.setMargins(16)
         // The buttons wrap onto a second line in a narrow window (360 points does not hold five).
@@ -145,17 +145,17 @@ public final class CoverChooser: Component {
         frameSlider.opacity = 0
         frameSlider.canTarget = false
         frameSlider.isFocusable = true
-        frameSlider.setAccessibleName("Cover frame")
-        frameSlider.setAccessibleDescription("Left and Right step one frame, Shift with them one strip cell, Home and End the first and last frame")
+        frameSlider.setAccessibleName(tr("Cover frame"))
+        frameSlider.setAccessibleDescription(tr("Left and Right step one frame, Shift with them one strip cell, Home and End the first and last frame"))
         // The strip's keys come before the slider's own (which would step by its increments).
         frameSlider.add(KeyController(early: true) { [unowned self] key in self.pressed(key) })
         // A screen reader setting the value goes to that frame. Weak: the slider loses its focus
         // (and so notifies) while GTK takes the screen down, after the chooser may be gone.
         frameSlider.onChange { [weak self] number in self?.sliderSet(toFrame: number) }
         frameSlider.onNotify("has-focus") { [weak self] in self?.strip.queueDraw() }
-        preview.area.setAccessibleName("Cover preview")
-        doneButton.setAccessibleName("Done: use this frame as the cover")
-        backButton.setAccessibleName("Back: leave without a cover")
+        preview.area.setAccessibleName(tr("Cover preview"))
+        doneButton.setAccessibleName(tr("Done: use this frame as the cover"))
+        backButton.setAccessibleName(tr("Back: leave without a cover"))
     }
 
     /// The strip's keys: ←/→ one frame, Shift+←/→ one cell, Home/End the ends.
@@ -199,12 +199,12 @@ public final class CoverChooser: Component {
         do {
             plan = try CoverFlow.plan(for: video, limit: limit, cache: cache, conversion: conversion)
         } catch {
-            return finish(.failed(PickerFailure("Cannot choose a cover", error)))
+            return finish(.failed(PickerFailure(tr("Cannot choose a cover"), error)))
         }
         Task {
             if case .convert(let input, let output) = plan {
                 let progress = Progress(totalUnitCount: 1)
-                hud.follow(progress, label: "Converting to MP4", details: displayName)
+                hud.follow(progress, label: tr("Converting to MP4"), details: displayName)
                 onConversion?(.started(input: input, output: output))
                 do throws(CoverPickerError) {
                     let converted = try await CoverFlow.run(plan, progress: progress)
@@ -213,11 +213,11 @@ public final class CoverChooser: Component {
                     session = CoverPickerSession(video: converted, configuration: .init(limit: limit))
                     bindSession()
                 } catch .cancelled {
-                    hud.flash(.text, label: "Conversion cancelled")
+                    hud.flash(.text, label: tr("Conversion cancelled"))
                     onConversion?(.cancelled)
                     return finish(.cancelled)
                 } catch {
-                    return finish(.failed(PickerFailure("Conversion failed", error)))
+                    return finish(.failed(PickerFailure(tr("Conversion failed"), error)))
                 }
             }
             do {
@@ -227,7 +227,7 @@ public final class CoverChooser: Component {
                 guard session.phase == .ready else { return }
                 onReady?(true)
             } catch {
-                finish(.failed(PickerFailure("Cannot open the video", error)))
+                finish(.failed(PickerFailure(tr("Cannot open the video"), error)))
             }
         }
     }
@@ -350,7 +350,7 @@ public final class CoverChooser: Component {
             return
         }
         guard session.phase == .ready else { return }
-        playButton.title = "Pause"
+        playButton.title = tr("Pause")
         onPlayback?(true)
         playback = Task { [weak self] in
             guard let session = self?.session else { return }
@@ -372,7 +372,7 @@ public final class CoverChooser: Component {
                 if clock.now < due { try? await clock.sleep(until: due) }
             }
             self?.playback = nil
-            self?.playButton.title = "Play"
+            self?.playButton.title = tr("Play")
             self?.onPlayback?(false)
         }
     }
@@ -388,7 +388,7 @@ public final class CoverChooser: Component {
         let limit = self.limit
         let progress = Progress(totalUnitCount: 1)
         saveIntoVideoButton.isSensitive = false
-        hud.follow(progress, label: "Saving the cover into the video", details: target.lastPathComponent)
+        hud.follow(progress, label: tr("Saving the cover into the video"), details: target.lastPathComponent)
         Task {
             let outcome = await Task.detached { () -> Result<URL, PickerFailure> in
                 do {
@@ -396,12 +396,12 @@ public final class CoverChooser: Component {
                                                cover: .at(.time(time)), limit: limit, progress: progress)
                     return .success(target)
                 } catch {
-                    return .failure(PickerFailure("Cannot save the cover into the video", error))
+                    return .failure(PickerFailure(tr("Cannot save the cover into the video"), error))
                 }
             }.value
             saveIntoVideoButton.isSensitive = true
             switch outcome {
-            case .success(let url): hud.flash(.success, label: "Saved into the video", details: url.lastPathComponent)
+            case .success(let url): hud.flash(.success, label: tr("Saved into the video"), details: url.lastPathComponent)
             case .failure(let failure): hud.flash(.error, label: failure.what, details: failure.message)
             }
             onSavedIntoVideo?(outcome)
@@ -411,13 +411,16 @@ public final class CoverChooser: Component {
     private func show(_ shown: CoverPickerSession.Preview) {
         preview.image = CairoImage(shown.frame.image)
         let seconds = String(format: "%.3f", shown.frame.time.seconds)
-        frameLabel.text = "Frame at \(seconds) s · \(shown.isExact ? "exact" : "nearest keyframe, decoding…")"
+        frameLabel.text = shown.isExact
+            ? tr("Frame at {seconds} s · exact", ["seconds": seconds])
+            : tr("Frame at {seconds} s · nearest keyframe, decoding…", ["seconds": seconds])
         if let (number, count) = session.framePosition(at: shown.frame.time) {
             showingFrame = true
             frameSlider.range = 1...Double(max(2, count))
             frameSlider.value = Double(number)
             frameSlider.setAccessibleValue(Double(number), in: 1...Double(count),
-                                           text: "Frame \(number) of \(count), \(String(format: "%.2f", shown.frame.time.seconds)) s")
+                                           text: tr("Frame {number} of {count}, {seconds} s",
+                                                    ["number": number, "count": count, "seconds": String(format: "%.2f", shown.frame.time.seconds)]))
             showingFrame = false
         }
         strip.queueDraw()

@@ -41,7 +41,7 @@ public final class MediaPicker: Component {
     /// The side of a grid thumbnail, in points.
     public static let thumbnailSide = 160
     /// "Library", or the folder's name for a folder's photos and videos.
-    public var title: String { (library as? FolderBrowser)?.folder?.lastPathComponent ?? "Library" }
+    public var title: String { (library as? FolderBrowser)?.folder?.lastPathComponent ?? tr("Library") }
     /// The sidebar and the grid, folding into the grid alone in a narrow window.
     private lazy var root = FoldingPanes(side: sidebarScroller, main: mainColumn)
     public var page: Widget { root }
@@ -62,20 +62,20 @@ public final class MediaPicker: Component {
     private var groupButtons: [ToggleButton] = []
     private let status = Label("")
     /// Shown instead of the grid when there is nothing to show.
-    private let emptyPage = StatusPage(icon: "image-x-generic-symbolic", title: "No Photos or Videos Yet", description: "")
+    private let emptyPage = StatusPage(icon: "image-x-generic-symbolic", title: tr("No Photos or Videos Yet"), description: "")
     private var grid: GridView<ThumbnailCell>?
     private var scroller: ScrolledWindow?
     private var filterButtons: [LibraryBrowser.KindFilter: ToggleButton] = [:]
     private var orderButtons: [LibraryBrowser.Order: ToggleButton] = [:]
-    public let importButton = Button("Import…")
-    public let cameraButton = Button.icon("camera-photo-symbolic", tooltip: "Camera") {}
-    public let infoButton = Button.icon("dialog-information-symbolic", tooltip: "Info (I): the focused item's details") {}
-    public let doneButton = Button("Done")
+    public let importButton = Button(tr("Import…"))
+    public let cameraButton = Button.icon("camera-photo-symbolic", tooltip: tr("Camera")) {}
+    public let infoButton = Button.icon("dialog-information-symbolic", tooltip: tr("Info (I): the focused item's details")) {}
+    public let doneButton = Button(tr("Done"))
     /// Shown while the window is too narrow for the sidebar: opens it (its groups and albums).
-    public lazy var sidebarButton = Button.icon("sidebar-show-symbolic", tooltip: "Groups and albums") { [unowned self] in
+    public lazy var sidebarButton = Button.icon("sidebar-show-symbolic", tooltip: tr("Groups and albums")) { [unowned self] in
         self.root.showSide()
     }
-    public let cancelButton = Button("Cancel")
+    public let cancelButton = Button(tr("Cancel"))
     /// Told with the outcome: the picked items in order, or `.cancelled`. A picker left on
     /// screen (Studio's library) may finish many times.
     public var completion: ((PickerOutcome<[Item]>) -> Void)?
@@ -124,12 +124,12 @@ public final class MediaPicker: Component {
         let main = mainColumn
         main.setMargins(12)
         main.expand()
-        let filters = ChoiceGroup([(LibraryBrowser.KindFilter.all, "All"), (.photos, "Photos"), (.videos, "Videos")],
+        let filters = ChoiceGroup([(LibraryBrowser.KindFilter.all, tr("All")), (.photos, tr("Photos")), (.videos, tr("Videos"))],
                                   selected: library.filter) { [unowned library] filter in library.filter = filter }
         filterButtons = filters.buttons
         // A picker limited to one kind offers no filter.
         filters.box.isVisible = rules.kinds.count > 1
-        let orders = ChoiceGroup([(LibraryBrowser.Order.newestFirst, "Newest"), (.oldestFirst, "Oldest"), (.byName, "Name")],
+        let orders = ChoiceGroup([(LibraryBrowser.Order.newestFirst, tr("Newest")), (.oldestFirst, tr("Oldest")), (.byName, tr("Name"))],
                                  selected: library.order) { [unowned library] order in library.order = order }
         orderButtons = orders.buttons
         // The filter, the order and the actions wrap onto more lines in a narrow window.
@@ -150,8 +150,8 @@ public final class MediaPicker: Component {
             activated: { [unowned self] position in self.activate(position) }
         )
         grid.name = "library-grid"
-        grid.setAccessibleName(rules.isSingle ? "Photos and videos: Enter chooses one" :
-                                "Photos and videos: Space marks up to \(rules.limit), Enter finishes")
+        grid.setAccessibleName(rules.isSingle ? tr("Photos and videos: Enter chooses one") :
+                                tr("Photos and videos: Space marks up to {limit}, Enter finishes", ["limit": rules.limit]))
         // Space marks (a multiple pick) and Enter finishes before the grid's own bindings.
         grid.add(KeyController(early: true) { [unowned self] key in self.pressed(key) })
         self.grid = grid
@@ -211,22 +211,27 @@ public final class MediaPicker: Component {
         status.isVisible = !empty
         if empty {
             let everything = library.selectedGroup == .all && library.filter == .all
-            emptyPage.title = everything ? "No Photos or Videos Yet" : "Nothing Here"
+            emptyPage.title = everything ? tr("No Photos or Videos Yet") : tr("Nothing Here")
             emptyPage.details = library is FolderBrowser
-                ? "This folder holds no photos or videos Viewfinder can read."
-                : everything ? "Import photos and videos with Import… (Ctrl+I), or drop files here."
-                             : "No photos or videos here: choose All in the sidebar, or import some with Import… (Ctrl+I)."
+                ? tr("This folder holds no photos or videos Viewfinder can read.")
+                : everything ? tr("Import photos and videos with Import… (Ctrl+I), or drop files here.")
+                             : tr("No photos or videos here: choose All in the sidebar, or import some with Import… (Ctrl+I).")
         }
         if let error = library.lastError {
-            status.text = "The library could not be read: \(error)"
+            status.text = tr("The library could not be read: {error}", ["error": "\(error)"])
         } else if empty {
-            status.text = "Nothing here yet. Import photos and videos with Import… (Ctrl+I) or drop files on this window."
+            status.text = tr("Nothing here yet. Import photos and videos with Import… (Ctrl+I) or drop files on this window.")
         } else {
             let count = library.assets.count
-            status.text = "\(count) item\(count == 1 ? "" : "s"), \(library.order.phrase)"
-                + (rules.isSingle ? "" : " · choose up to \(rules.limit), then Done")
-                + (pending > 0 ? " · reading \(pending) more file\(pending == 1 ? "" : "s")…" : "")
-                + (refused > 0 ? " · \(refused) file\(refused == 1 ? "" : "s") not a readable photo or video" : "")
+            // The status line: how many, in which order, then what else there is to know, " · " between.
+            // TRANSLATORS: {order} is how the grid is sorted ("newest first", "by name").
+            var parts = [trn("{count} item, {order}", "{count} items, {order}", count, ["order": library.order.phrase])]
+            if !rules.isSingle { parts.append(tr("choose up to {limit}, then Done", ["limit": rules.limit])) }
+            if pending > 0 { parts.append(trn("reading {count} more file…", "reading {count} more files…", pending)) }
+            if refused > 0 {
+                parts.append(trn("{count} file not a readable photo or video", "{count} files not a readable photo or video", refused))
+            }
+            status.text = parts.joined(separator: " · ")
         }
         onRefresh?()
     }
@@ -336,11 +341,11 @@ public final class MediaPicker: Component {
         }
         switch selection.toggle(asset) {
         case .refused(let reason): return refuse(reason)
-        case .full: return refuse("Up to \(rules.limit) item\(rules.limit == 1 ? "" : "s")")
+        case .full: return refuse(trn("Up to {count} item", "Up to {count} items", rules.limit))
         case .added, .removed: break
         }
         doneButton.isSensitive = !selection.picked.isEmpty
-        doneButton.title = selection.picked.isEmpty ? "Done" : "Done (\(selection.picked.count))"
+        doneButton.title = selection.picked.isEmpty ? tr("Done") : tr("Done ({count})", ["count": selection.picked.count])
         for cell in grid?.visibleCells ?? [] {
             let number = cell.assetID.flatMap(selection.number(of:))
             cell.showNumber(number)
@@ -361,7 +366,7 @@ public final class MediaPicker: Component {
             }
             completion?(.done(items))
         } catch {
-            completion?(.failed(PickerFailure("Cannot open the item", error)))
+            completion?(.failed(PickerFailure(tr("Cannot open the item"), error)))
         }
     }
 
@@ -422,7 +427,8 @@ final class ThumbnailCell: GridCell {
         self.asset = asset
         picture.setTexture(nil)
         hasPicture = false
-        // A Live Photo says so (its motion's length is not what a person looks for).
+        // A Live Photo says so (its motion's length is not what a person looks for). "Live" is
+        // Apple's badge for one, kept in English as Apple's own translations keep it.
         badge.text = asset.kind == .live ? "Live" : asset.duration.map { PickerRules.clock($0.seconds) } ?? ""
         badge.isVisible = asset.kind == .live || asset.duration != nil
         refusal.text = reason ?? ""

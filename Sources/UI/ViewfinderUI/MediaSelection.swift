@@ -36,10 +36,11 @@ public struct PickerRules: Sendable, Equatable {
     /// Why `asset` cannot be chosen, in the words a grid cell shows; nil when it can.
     public func refusal(for asset: Asset) -> String? {
         guard kinds.contains(asset.kind) else {
-            return "Not a \(kinds.contains(.video) ? kinds.contains(.photo) ? "photo or video" : "video" : "photo")"
+            return kinds.contains(.video) ? kinds.contains(.photo) ? tr("Not a photo or video") : tr("Not a video") : tr("Not a photo")
         }
         if let maxDuration, let duration = asset.duration, duration > maxDuration {
-            return "Longer than \(Self.clock(maxDuration.seconds)) (\(Self.clock(duration.seconds)))"
+            // TRANSLATORS: a video the picker refuses; {limit} and {length} are minutes:seconds ("0:30", "1:05").
+            return tr("Longer than {limit} ({length})", ["limit": Self.clock(maxDuration.seconds), "length": Self.clock(duration.seconds)])
         }
         return nil
     }
@@ -48,28 +49,46 @@ public struct PickerRules: Sendable, Equatable {
     /// it was taken, its number when chosen and why it cannot be, when it cannot ("Video, 12 s,
     /// 3 March 2024"; "Photo, 4032 × 3024, 12 March 2024, chosen 2").
     public static func spokenName(of asset: Asset, number: Int?, refusal: String?) -> String {
-        var parts: [String]
+        let day = spokenDay.string(from: asset.creationDate)
+        var name: String
         switch asset.kind {
-        case .video: parts = ["Video", asset.duration.map { spokenLength($0.seconds) } ?? "length unknown"]
-        case .live: parts = ["Live Photo", "\(asset.size.width) × \(asset.size.height)"]
-        case .photo: parts = ["Photo", "\(asset.size.width) × \(asset.size.height)"]
+        case .video:
+            if let duration = asset.duration {
+                // TRANSLATORS: a screen reader's name for a video in the picker: its length ("12 s") and the day it was taken.
+                name = tr("Video, {length}, {day}", ["length": spokenLength(duration.seconds), "day": day])
+            } else {
+                name = tr("Video, length unknown, {day}", ["day": day])
+            }
+        case .live:
+            name = tr("Live Photo, {width} × {height}, {day}", ["width": asset.size.width, "height": asset.size.height, "day": day])
+        case .photo:
+            name = tr("Photo, {width} × {height}, {day}", ["width": asset.size.width, "height": asset.size.height, "day": day])
         }
-        parts.append(spokenDay.string(from: asset.creationDate))
-        if let number { parts.append("chosen \(number)") }
-        if let refusal { parts.append("cannot be chosen: \(refusal)") }
-        return parts.joined(separator: ", ")
+        if let number {
+            // TRANSLATORS: {item} is an item's spoken name ("Photo, 64 × 48, 3 March 2024"); {number} its place in the selection.
+            name = tr("{item}, chosen {number}", ["item": name, "number": number])
+        }
+        if let refusal {
+            // TRANSLATORS: {item} is an item's spoken name; {reason} why it cannot be chosen ("Not a video").
+            name = tr("{item}, cannot be chosen: {reason}", ["item": name, "reason": refusal])
+        }
+        return name
     }
 
     /// "12 s", "1 min 5 s": a length as it is said, in whole seconds (rounded up, as the badge).
     static func spokenLength(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded(.up))
-        return whole < 60 ? "\(whole) s" : whole % 60 == 0 ? "\(whole / 60) min" : "\(whole / 60) min \(whole % 60) s"
+        if whole < 60 { return tr("{seconds} s", ["seconds": whole]) }
+        if whole % 60 == 0 { return tr("{minutes} min", ["minutes": whole / 60]) }
+        return tr("{minutes} min {seconds} s", ["minutes": whole / 60, "seconds": whole % 60])
     }
 
-    /// The day, in the words of the user's locale ("3 March 2024" in British English).
+    /// The day, in the words of the user's locale ("3 March 2024" in British English); with no
+    /// locale named (C, POSIX), Foundation's own English, as before there were translations.
     private static let spokenDay: DateFormatter = {
         let format = DateFormatter()
-        format.locale = Locale.current
+        let locale = Localization.locale
+        format.locale = locale.identifier == "en_US_POSIX" ? Locale.current : locale
         format.setLocalizedDateFormatFromTemplate("dMMMMyyyy")
         return format
     }()

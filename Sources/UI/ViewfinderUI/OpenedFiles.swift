@@ -18,10 +18,10 @@ public final class OpenedFiles: Component {
         /// The button's title.
         var title: String {
             switch self {
-            case .cover: "Choose Cover"
-            case .trim: "Trim"
-            case .avatar: "Crop Avatar"
-            case .import: "Import"
+            case .cover: tr("Choose Cover")
+            case .trim: tr("Trim")
+            case .avatar: tr("Crop Avatar")
+            case .import: tr("Import")
             }
         }
 
@@ -37,7 +37,7 @@ public final class OpenedFiles: Component {
     /// The files, each once, in the order given.
     public var files: [URL] { browser.namedFiles }
     public let browser: FolderBrowser
-    public var title: String { files.count == 1 ? files[0].lastPathComponent : "\(files.count) Files" }
+    public var title: String { files.count == 1 ? files[0].lastPathComponent : trn("{count} File", "{count} Files", files.count) }
     public var page: Widget { root }
     /// An action was chosen for a readable file.
     public var onAction: ((Action, URL, Asset) -> Void)?
@@ -48,7 +48,7 @@ public final class OpenedFiles: Component {
 
     private let root = Box(.vertical, spacing: 12)
     private let list = Box(.vertical, spacing: 8)
-    private let importAllButton = Button("Import All")
+    private let importAllButton = Button(tr("Import All"))
     private var rows: [URL: Row] = [:]
     private var buttons: [String: Button] = [:]
     private static let thumbnailSide = 96
@@ -66,7 +66,7 @@ public final class OpenedFiles: Component {
         scroller.expand()
         root.append(scroller)
         importAllButton.isSensitive = false
-        importAllButton.setTooltip("Import every photo and video listed into the library")
+        importAllButton.setTooltip(tr("Import every photo and video listed into the library"))
         importAllButton.on("clicked") { [unowned self] in self.onImportAll?(self.readable.map(\.url)) }
         root.append(buttonRow([], [importAllButton]))
         buttons["import-all"] = importAllButton
@@ -120,7 +120,7 @@ public final class OpenedFiles: Component {
         let view = Box(.horizontal, spacing: 12)
         let number: Int
         private let picture = Picture()
-        private let details = Label("Reading…")
+        private let details = Label(tr("Reading…"))
         private let actionsBox = Box(.horizontal, spacing: 6)
         private(set) var actionButtons: [Button] = []
         private(set) var isFilled = false
@@ -163,7 +163,7 @@ public final class OpenedFiles: Component {
         func refuse(_ reason: String) {
             guard !isFilled else { return }
             isFilled = true
-            details.text = "Cannot open: \(reason)"
+            details.text = tr("Cannot open: {reason}", ["reason": reason])
             details.removeStyleClass("dim-label")
             details.addStyleClass("error")
             view.setAccessibleDescription(details.text)
@@ -174,12 +174,13 @@ public final class OpenedFiles: Component {
         }
     }
 
-    /// One line about an asset: its kind, size and length ("Video · 1920 × 1080 · 0:12").
+    /// One line about an asset: its kind, size and length ("Video · 1920 × 1080 · 0:12"), a
+    /// list of facts with " · " between them.
     public static func summary(of asset: Asset) -> String {
         let kind = switch asset.kind {
-        case .video: "Video"
-        case .photo: "Photo"
-        case .live: "Live Photo"
+        case .video: tr("Video")
+        case .photo: tr("Photo")
+        case .live: tr("Live Photo")
         }
         return ([kind, "\(asset.size.width) × \(asset.size.height)"] + (asset.duration.map { [PickerRules.clock($0.seconds)] } ?? []))
             .joined(separator: " · ")

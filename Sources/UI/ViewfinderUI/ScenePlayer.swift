@@ -18,9 +18,9 @@ public final class ScenePlayer: Component {
     public var completion: ((PickerOutcome<Void>) -> Void)?
 
     private let box = Box(.vertical, spacing: 12)
-    private lazy var playButton = Button("Pause") { [unowned self] in self.togglePlay() }
-    private lazy var restartButton = Button("Restart") { [unowned self] in self.restart() }
-    private lazy var backButton = Button("Back") { [unowned self] in self.completion?(.cancelled) }
+    private lazy var playButton = Button(tr("Pause")) { [unowned self] in self.togglePlay() }
+    private lazy var restartButton = Button(tr("Restart")) { [unowned self] in self.restart() }
+    private lazy var backButton = Button(tr("Back")) { [unowned self] in self.completion?(.cancelled) }
     private let url: URL
     private let scene: Scene
 
@@ -33,13 +33,13 @@ public final class ScenePlayer: Component {
         stage = MotionStage(playing: scene, imageDirectory: url.deletingLastPathComponent())
         stage.view.align(horizontal: .center, vertical: .center)
         stage.view.name = "stage"
-        stage.view.setAccessibleName("Scene \(title)")
+        stage.view.setAccessibleName(tr("Scene {name}", ["name": title]))
         let frame = ScrolledWindow(stage.view)
         frame.expand()
         box.setMargins(12)
         box.append(frame)
         box.append(buttonRow([backButton], [restartButton, playButton]))
-        playButton.setAccessibleName("Pause or play the scene")
+        playButton.setAccessibleName(tr("Pause or play the scene"))
         play()
     }
 
@@ -69,20 +69,20 @@ public final class ScenePlayer: Component {
         if t < stage.time { rebuild() }
         stage.hold(at: t)
         isPlaying = false
-        playButton.title = "Play"
+        playButton.title = tr("Play")
     }
 
     private func play() {
         stage.play()
         isPlaying = true
-        playButton.title = "Pause"
+        playButton.title = tr("Pause")
     }
 
     private func togglePlay() {
         if isPlaying {
             stage.hold(at: stage.time)
             isPlaying = false
-            playButton.title = "Play"
+            playButton.title = tr("Play")
         } else {
             play()
         }

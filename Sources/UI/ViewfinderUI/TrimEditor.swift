@@ -15,7 +15,7 @@ public final class TrimEditor: Component {
     public static let handleWidth = 14.0
 
     public let session: TrimSession
-    public let title = "Trim"
+    public let title = tr("Trim")
     private let root = Box(.vertical, spacing: 10)
     public var page: Widget { root }
     private let preview = PicturePanel(name: "trim-preview", minimumHeight: 220)
@@ -23,7 +23,7 @@ public final class TrimEditor: Component {
                                         draw: { [unowned self] context, width, height in self.drawStrip(&context, width, height) },
                                         began: { [unowned self] x in self.beginDrag(atX: x) },
                                         moved: { [unowned self] dx in self.continueDrag(by: dx) })
-    private let rangeLabel = Label("Opening…")
+    private let rangeLabel = Label(tr("Opening…"))
     /// What the keyboard and a screen reader hold of the handles: a slider each, in seconds,
     /// laid unseen over the strip (GTK 4.8 gives a reader a value only from its own range
     /// widgets). They take no pointer input: the strip under them does.
@@ -31,11 +31,11 @@ public final class TrimEditor: Component {
     private let endSlider = Slider(range: 0...1, step: 0.1, page: 1, value: 1)
     /// True while the sliders are set to the handles (not a person or a reader moving them).
     private var showingHandles = false
-    public let playButton = Button("Play")
-    public let exportButton = Button("Export")
-    public let markButton = Button("Keep this range")
-    public let clearButton = Button("Clear ranges")
-    public let backButton = Button("Back")
+    public let playButton = Button(tr("Play"))
+    public let exportButton = Button(tr("Export"))
+    public let markButton = Button(tr("Keep this range"))
+    public let clearButton = Button(tr("Clear ranges"))
+    public let backButton = Button(tr("Back"))
     private var stripImages: [CairoImage] = []
     private enum Handle { case start, end }
     private var dragging: Handle = .start
@@ -66,8 +66,10 @@ public final class TrimEditor: Component {
         self.exportFolder = exportFolder
         self.stem = stem
         session = TrimSession(video: video)
-        let hint = Label("Drag the yellow handles to keep part of the video; Play shows the kept part. "
-                         + "Keep this range marks it (in green) to be joined with other marked ranges.")
+        let hint = Label(tr("""
+            Drag the yellow handles to keep part of the video; Play shows the kept part. \
+            Keep this range marks it (in green) to be joined with other marked ranges.
+            """))
         hint.addStyleClass("dim-label")
         hint.setWraps(true)
         rangeLabel.setWraps(true)
@@ -84,13 +86,13 @@ public final class TrimEditor: Component {
         for button in [backButton, markButton, clearButton, playButton, exportButton] { buttons.append(button) }
         let stripArea = Overlay()
         stripArea.setChild(strip)
-        for (slider, handle, name) in [(startSlider, Handle.start, "Trim start"), (endSlider, Handle.end, "Trim end")] {
+        for (slider, handle, name) in [(startSlider, Handle.start, tr("Trim start")), (endSlider, Handle.end, tr("Trim end"))] {
             slider.name = handle == .start ? "trim-start-slider" : "trim-end-slider"
             slider.opacity = 0
             slider.canTarget = false
             slider.isFocusable = true
             slider.setAccessibleName(name)
-            slider.setAccessibleDescription("Left and Right move it a tenth of a second, Page Up and Page Down a second, Home and End to the ends")
+            slider.setAccessibleDescription(tr("Left and Right move it a tenth of a second, Page Up and Page Down a second, Home and End to the ends"))
             // Weak: a slider can hear of a change while GTK takes the screen down.
             slider.onChange { [weak self] seconds in self?.sliderMoved(handle, toSeconds: seconds) }
             slider.onNotify("has-focus") { [weak self] in self?.strip.queueDraw() }
@@ -108,7 +110,7 @@ public final class TrimEditor: Component {
                 try await open()
                 onReady?()
             } catch {
-                completion?(.failed(PickerFailure("Cannot trim this video", error)))
+                completion?(.failed(PickerFailure(tr("Cannot trim this video"), error)))
             }
         }
     }
@@ -117,18 +119,18 @@ public final class TrimEditor: Component {
     public func export() {
         let output = CoverPicker.freeURL(in: exportFolder, stem: stem + " trimmed", extension: "mp4")
         let progress = Progress(totalUnitCount: 1)
-        hud.follow(progress, label: "Exporting", details: output.lastPathComponent)
+        hud.follow(progress, label: tr("Exporting"), details: output.lastPathComponent)
         lastExport = output
         onExport?(output)
         Task {
             let outcome = await session.export(to: output, progress: progress)
             switch outcome {
             case .saved(let url, _):
-                hud.flash(.success, label: "Saved", details: url.lastPathComponent)
+                hud.flash(.success, label: tr("Saved"), details: url.lastPathComponent)
             case .failed(let error):
-                hud.flash(.error, label: "Export failed", details: "\(error)")
+                hud.flash(.error, label: tr("Export failed"), details: "\(error)")
             case .cancelled:
-                hud.flash(.text, label: "Export cancelled", details: "Nothing was written")
+                hud.flash(.text, label: tr("Export cancelled"), details: tr("Nothing was written"))
             }
             onExported?(outcome)
         }
@@ -222,22 +224,27 @@ public final class TrimEditor: Component {
         let start = session.startTime.seconds, end = session.endTime.seconds
         // The sliders follow the handles (which the session may have held back).
         showingHandles = true
-        for (slider, seconds, word) in [(startSlider, start, "Start"), (endSlider, end, "End")] {
+        let said = [tr("Start at {seconds} s", ["seconds": String(format: "%.2f", start)]),
+                    tr("End at {seconds} s", ["seconds": String(format: "%.2f", end)])]
+        for (slider, seconds, words) in [(startSlider, start, said[0]), (endSlider, end, said[1])] {
             slider.range = 0...max(0.001, session.duration.seconds)
             slider.value = seconds
-            slider.setAccessibleValue(seconds, in: slider.range, text: String(format: "%@ at %.2f s", word, seconds))
+            slider.setAccessibleValue(seconds, in: slider.range, text: words)
         }
         showingHandles = false
-        var text = String(format: "Keep %.3f s to %.3f s · %.3f s", start, end, end - start)
+        let three = { (seconds: Double) in String(format: "%.3f", seconds) }
+        var text = tr("Keep {start} s to {end} s · {length} s", ["start": three(start), "end": three(end), "length": three(end - start)])
         let marked = session.markedRanges.count
-        if marked > 0 { text += " · \(marked) marked range\(marked == 1 ? "" : "s") to join (Export writes those)" }
+        if marked > 0 {
+            text += " · " + trn("{count} marked range to join (Export writes those)", "{count} marked ranges to join (Export writes those)", marked)
+        }
         rangeLabel.text = text
     }
 
     /// Marks the handles' range to be joined with the others; one that overlaps is refused.
     public func markRange() {
         let marked = session.markRange()
-        if marked { updateLabel() } else { rangeLabel.text = "That range overlaps one already marked" }
+        if marked { updateLabel() } else { rangeLabel.text = tr("That range overlaps one already marked") }
         strip.queueDraw()
         onMarked?(marked, session.markedRanges.count)
     }
@@ -254,7 +261,7 @@ public final class TrimEditor: Component {
 
     public func togglePlay() {
         if isPlaying { return stopPlaying() }
-        playButton.title = "Stop"
+        playButton.title = tr("Stop")
         playTask = Task {
             var shown = 0
             var first = Double.nan, last = Double.nan
@@ -265,7 +272,7 @@ public final class TrimEditor: Component {
                 self?.preview.image = CairoImage(frame.image)
             }
             playTask = nil
-            playButton.title = "Play"
+            playButton.title = tr("Play")
             onPlayed?(shown, first, last)
         }
     }
@@ -274,7 +281,7 @@ public final class TrimEditor: Component {
         session.stop()
         playTask?.cancel()
         playTask = nil
-        playButton.title = "Play"
+        playButton.title = tr("Play")
     }
 
     // MARK: - Drawing

@@ -17,7 +17,7 @@ public enum JSONPreflight {
                 value = object[String(key)]
             }
             if case .number(let number)? = value, !(number.magnitude < 9.2e18) {
-                throw JSONProblem(path: path, message: "\(JSONValue.text(of: number)) is out of range for a whole number")
+                throw JSONProblem(path: path, message: tr("{number} is out of range for a whole number", ["number": JSONValue.text(of: number)]))
             }
         }
     }

@@ -8,7 +8,7 @@ public struct JSONProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, in a person's words.
     public let message: String
 
-    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+    public var description: String { path.isEmpty ? message : tr("{path}: {message}", ["path": path, "message": message]) }
 }
 
 extension JSONValue {
@@ -17,12 +17,12 @@ extension JSONValue {
     /// (…)"), nesting deeper than `maxDepth`, and numbers no Double can hold (the message ends
     /// with `limitNote`, which says what the reader accepts), each at its key. One pass, no
     /// error thrown and caught per value.
-    public init(parsing data: Data, maxDepth: Int = 512, limitNote: String = "the limit is ±1.8e308") throws(JSONProblem) {
+    public init(parsing data: Data, maxDepth: Int = 512, limitNote: String = tr("the limit is ±{limit}", ["limit": "1.8e308"])) throws(JSONProblem) {
         var parser = JSONParser(bytes: [UInt8](data), maxDepth: maxDepth, limitNote: limitNote)
         parser.skipSpace()
         self = try parser.value(depth: 0)
         parser.skipSpace()
-        if parser.index < parser.bytes.count { throw parser.syntax("more after the end of the document") }
+        if parser.index < parser.bytes.count { throw parser.syntax(tr("more after the end of the document")) }
     }
 }
 
@@ -62,7 +62,8 @@ private struct JSONParser {
         for byte in bytes[0..<min(index, bytes.count)] {
             if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
         }
-        return JSONProblem(path: "", message: "not valid JSON (\(what) at line \(line), column \(column))")
+        // TRANSLATORS: {what} says what was found ("an array that is not closed").
+        return JSONProblem(path: "", message: tr("not valid JSON ({what} at line {line}, column {column})", ["what": what, "line": line, "column": column]))
     }
 
     mutating func skipSpace() {
@@ -70,7 +71,7 @@ private struct JSONParser {
     }
 
     mutating func value(depth: Int) throws(JSONProblem) -> JSONValue {
-        guard index < bytes.count else { throw syntax(bytes.isEmpty ? "an empty document" : "the document ends early") }
+        guard index < bytes.count else { throw syntax(bytes.isEmpty ? tr("an empty document") : tr("the document ends early")) }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try object(depth: depth + 1)
         case UInt8(ascii: "["): return try array(depth: depth + 1)
@@ -79,14 +80,14 @@ private struct JSONParser {
         case UInt8(ascii: "f"): return try word("false", .bool(false))
         case UInt8(ascii: "n"): return try word("null", .null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
-        default: throw syntax("unexpected '\(Character(Unicode.Scalar(bytes[index])))'")
+        default: throw syntax(tr("unexpected '{character}'", ["character": Character(Unicode.Scalar(bytes[index]))]))
         }
     }
 
     mutating func word(_ text: String, _ result: JSONValue) throws(JSONProblem) -> JSONValue {
         let expected = Array(text.utf8)
         guard bytes.count - index >= expected.count, Array(bytes[index..<index + expected.count]) == expected else {
-            throw syntax("unexpected '\(Character(Unicode.Scalar(bytes[index])))'")
+            throw syntax(tr("unexpected '{character}'", ["character": Character(Unicode.Scalar(bytes[index]))]))
         }
         index += expected.count
         return result
@@ -94,7 +95,8 @@ private struct JSONParser {
 
     mutating func enter(_ depth: Int) throws(JSONProblem) {
         if depth > maxDepth {
-            throw JSONProblem(path: "", message: "nested too deeply: more than \(maxDepth) levels of arrays and objects")
+            throw JSONProblem(path: "", message: trn("nested too deeply: more than {count} level of arrays and objects",
+                                                             "nested too deeply: more than {count} levels of arrays and objects", maxDepth))
         }
     }
 
@@ -110,10 +112,10 @@ private struct JSONParser {
             items.append(try value(depth: depth))
             path.removeLast()
             skipSpace()
-            guard index < bytes.count else { throw syntax("an array that is not closed") }
+            guard index < bytes.count else { throw syntax(tr("an array that is not closed")) }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-            throw syntax("expected ',' or ']'")
+            throw syntax(tr("expected ',' or ']'"))
         }
     }
 
@@ -125,20 +127,20 @@ private struct JSONParser {
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(JSONObject(members)) }
         while true {
             skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw syntax("expected a key in quotes") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw syntax(tr("expected a key in quotes")) }
             let key = try string()
             skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw syntax("expected ':' after a key") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw syntax(tr("expected ':' after a key")) }
             index += 1
             skipSpace()
             path.append(.key(key))
             members.append((key, try value(depth: depth)))
             path.removeLast()
             skipSpace()
-            guard index < bytes.count else { throw syntax("an object that is not closed") }
+            guard index < bytes.count else { throw syntax(tr("an object that is not closed")) }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(JSONObject(members)) }
-            throw syntax("expected ',' or '}'")
+            throw syntax(tr("expected ',' or '}'"))
         }
     }
 
@@ -152,19 +154,19 @@ private struct JSONParser {
             return parser.index - from
         }
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard digits(&self) > 0 else { throw syntax("a number without digits") }
+        guard digits(&self) > 0 else { throw syntax(tr("a number without digits")) }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            guard digits(&self) > 0 else { throw syntax("a number without digits after the point") }
+            guard digits(&self) > 0 else { throw syntax(tr("a number without digits after the point")) }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard digits(&self) > 0 else { throw syntax("a number without digits in its exponent") }
+            guard digits(&self) > 0 else { throw syntax(tr("a number without digits in its exponent")) }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
-            throw JSONProblem(path: pathText, message: "\(text) is out of range (no number can be that large; \(limitNote))")
+            throw JSONProblem(path: pathText, message: tr("{number} is out of range (no number can be that large; {limit})", ["number": text, "limit": limitNote]))
         }
         return .number(value)
     }
@@ -183,7 +185,7 @@ private struct JSONParser {
                 index += 1
                 return String(scalars)
             }
-            if byte < 0x20 { throw syntax("a control character inside a string") }
+            if byte < 0x20 { throw syntax(tr("a control character inside a string")) }
             guard byte == UInt8(ascii: "\\") else { index += 1; continue }
             flush(self, upTo: index, into: &scalars)
             index += 1
@@ -208,19 +210,19 @@ private struct JSONParser {
                     if (0xDC00...0xDFFF).contains(low) { code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) }
                 }
                 scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
-            default: throw syntax("an unknown escape in a string")
+            default: throw syntax(tr("an unknown escape in a string"))
             }
             run = index
         }
-        throw syntax("a string that is not closed")
+        throw syntax(tr("a string that is not closed"))
     }
 
     mutating func hex4() throws(JSONProblem) -> UInt32 {
-        guard bytes.count - index >= 4 else { throw syntax("a \\u escape without four hex digits") }
+        guard bytes.count - index >= 4 else { throw syntax(tr("a \\u escape without four hex digits")) }
         var code: UInt32 = 0
         for _ in 0..<4 {
             guard let digit = Character(Unicode.Scalar(bytes[index])).hexDigitValue else {
-                throw syntax("a \\u escape without four hex digits")
+                throw syntax(tr("a \\u escape without four hex digits"))
             }
             code = code << 4 | UInt32(digit)
             index += 1

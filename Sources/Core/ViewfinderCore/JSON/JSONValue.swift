@@ -32,8 +32,8 @@ public enum JSONValue: Sendable, Hashable {
         case .number(let value): JSONValue.text(of: value)
         case .literal(let text): text
         case .string(let value): JSONValue.quoted(value.count > 40 ? String(value.prefix(40)) + "…" : value)
-        case .array(let items): "an array of \(items.count)"
-        case .object: "an object"
+        case .array(let items): trn("an array of {count}", "an array of {count}", items.count)
+        case .object: tr("an object")
         }
     }
 }

@@ -22,7 +22,7 @@ public enum LocationScanner {
         /// What was found: "EXIF GPS", "XMP exif:GPSLatitude", "ISO 6709 coordinates +37.77-122.41/".
         public let what: String
 
-        public var description: String { "\(what) in \(place)" }
+        public var description: String { tr("{what} in {place}", ["what": what, "place": place]) }
     }
 
     /// The largest region read into memory at once (a movie box, a photo).
@@ -38,7 +38,7 @@ public enum LocationScanner {
             return try scanMovieFile(handle, length: length)
         }
         guard length <= UInt64(maxRegion) else {
-            return [Finding(place: "file", what: "a file too large to check (\(length) bytes)")]
+            return [Finding(place: "file", what: trn("a file too large to check ({count} byte)", "a file too large to check ({count} bytes)", Int(clamping: length)))]
         }
         try handle.seek(toOffset: 0)
         return findings(in: [UInt8](try handle.readToEnd() ?? Data()))
@@ -90,7 +90,7 @@ public enum LocationScanner {
             let end = min(b.count, offset + 8 + max(0, length))
             if type != "IDAT" && type != "fdAT" {
                 if type == "zTXt" || (type == "iTXt" && isCompressedITXt(b[(offset + 8)..<end])) {
-                    found.append(Finding(place: "PNG \(type)", what: "compressed text this check cannot read"))
+                    found.append(Finding(place: "PNG \(type)", what: tr("compressed text this check cannot read")))
                 } else {
                     found += metadata(b[(offset + 8)..<end], place: "PNG \(type)")
                 }
@@ -160,7 +160,7 @@ public enum LocationScanner {
             }
             if type != "mdat" || photo {
                 guard end - offset <= UInt64(maxRegion) else {
-                    found.append(Finding(place: type, what: "a box too large to check (\(end - offset) bytes)"))
+                    found.append(Finding(place: type, what: trn("a box too large to check ({count} byte)", "a box too large to check ({count} bytes)", Int(clamping: end - offset))))
                     break
                 }
                 try handle.seek(toOffset: offset)
@@ -207,13 +207,13 @@ public enum LocationScanner {
                 break
             }
             if type == "\u{A9}xyz" || b[(offset + 4)..<(offset + 8)].elementsEqual([0xA9, 0x78, 0x79, 0x7A]) {
-                if payload.count > 4 { found.append(Finding(place: place, what: "a ©xyz location")) }
+                if payload.count > 4 { found.append(Finding(place: place, what: tr("a ©xyz location"))) }
             } else if type == "loci" {
-                found.append(Finding(place: place, what: "a 3GPP loci location"))
+                found.append(Finding(place: place, what: tr("a 3GPP loci location")))
             } else if type == "keys" {
                 let text = String(decoding: b[payload], as: UTF8.self).lowercased()
                 if text.contains("location") || text.contains("iso6709") {
-                    found.append(Finding(place: place, what: "a location key"))
+                    found.append(Finding(place: place, what: tr("a location key")))
                 }
                 found += metadata(b[payload], place: place)
             } else if type == "mdat" && !photo {
@@ -256,7 +256,7 @@ public enum LocationScanner {
         }
         found += iptcPlaces(region).map { Finding(place: place, what: "IPTC \($0)") }
         if let coordinates = iso6709(in: region) {
-            found.append(Finding(place: place, what: "ISO 6709 coordinates \(coordinates)"))
+            found.append(Finding(place: place, what: tr("ISO 6709 coordinates {coordinates}", ["coordinates": coordinates])))
         }
         return found
     }

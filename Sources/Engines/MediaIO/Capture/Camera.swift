@@ -24,7 +24,7 @@ public final class Camera {
         _ = FFmpegRuntime.configure
         if let reason = device.unavailableReason { throw .deviceUnavailable(device: device.id, reason: reason) }
         guard vf_load_capture_devices() == 0 else {
-            throw .unreadable(path: device.id, reason: "libavdevice is not installed (Debian: libavdevice59)")
+            throw .unreadable(path: device.id, reason: tr("libavdevice is not installed (Debian: libavdevice59)"))
         }
         self.device = device
         let chosen = size ?? device.sizes.first ?? PixelSize(width: 640, height: 480)
@@ -51,14 +51,14 @@ public final class Camera {
             av_dict_set(&options, "video_size", "\(chosen.width)x\(chosen.height)", 0)
             av_dict_set(&options, "framerate", String(rate), 0)
         }
-        guard let format else { throw .unreadable(path: device.id, reason: "this FFmpeg has no capture input for it") }
+        guard let format else { throw .unreadable(path: device.id, reason: tr("this FFmpeg has no capture input for it")) }
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         let status = avformat_open_input(&ctx, url, format, &options)
         guard status >= 0, let ctx else {
             if status < 0, let reason = CaptureDevice.openFailure(-status) {
                 throw .deviceUnavailable(device: device.id, reason: reason)
             }
-            throw .unreadable(path: device.id, reason: "cannot open the camera: \(ffmpegMessage(status))")
+            throw .unreadable(path: device.id, reason: tr("cannot open the camera: {reason}", ["reason": ffmpegMessage(status)]))
         }
         context = ctx
         guard let video = (0..<Int(ctx.pointee.nb_streams)).compactMap({ ctx.pointee.streams[$0] }).first(where: {
@@ -88,7 +88,7 @@ public final class Camera {
     /// a camera would be (its test source would otherwise run flat out).
     func nextFrame() throws(MediaIOError) -> (OwnedFrame, MediaTime, TimeInterval) {
         let frame = try nextCapturedFrame(from: context, stream: stream, decoder: decoder, device: device.id) { why in
-            .unreadable(path: device.id, reason: "the camera stopped: \(why)")
+            .unreadable(path: device.id, reason: tr("the camera stopped: {reason}", ["reason": why]))
         }
         let tb = stream.pointee.time_base
         let start = stream.pointee.start_time == noPTS ? 0 : stream.pointee.start_time
@@ -128,7 +128,7 @@ public final class Camera {
         }
         guard picture else { return CameraFrame(picture: nil, time: time, recordingError: recordingError) }
         guard let converted = scaler.convert(frame, to: size) else {
-            throw .noFrameDecoded(path: device.id, detail: "cannot convert the camera's picture")
+            throw .noFrameDecoded(path: device.id, detail: tr("cannot convert the camera's picture"))
         }
         return CameraFrame(picture: converted, time: time, recordingError: recordingError)
     }

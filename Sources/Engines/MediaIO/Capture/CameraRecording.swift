@@ -103,7 +103,7 @@ public final class CameraRecording {
         guard let sound, let start = firstTakenAt else { return }
         // A microphone that failed while recording leaves the sound it gave; the pictures stay.
         if final, let failure = sound.listener.stopAndWait() {
-            soundNote = "the sound stops early: \(failure)"
+            soundNote = tr("the sound stops early: {reason}", ["reason": "\(failure)"])
         }
         let end = start + duration.seconds
         waitingSound += sound.listener.take()
@@ -136,7 +136,7 @@ public final class CameraRecording {
 
     /// Flushes the encoders, writes the index and moves the file into place: it is playable.
     public func finish() throws(MediaIOError) -> ExportResult {
-        guard !ended else { throw .writeFailed(path: url.path, reason: "the recording was discarded") }
+        guard !ended else { throw .writeFailed(path: url.path, reason: tr("the recording was discarded")) }
         ended = true
         do {
             try write(try encoder.flush(), from: timeBase, to: stream)

@@ -28,7 +28,8 @@ public enum FlashMode: String, Sendable, CaseIterable {
     /// "off, on, auto or torch", for help and error texts.
     public static var choices: String {
         let names = allCases.map(\.rawValue)
-        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+        // TRANSLATORS: a list of an option's values ("off, on, auto" or "torch"); the values stay as they are.
+        return tr("{values} or {last}", ["values": names.dropLast().joined(separator: ", "), "last": names.last ?? ""])
     }
 }
 
@@ -70,7 +71,7 @@ extension CaptureDevice {
     public func setFlash(_ mode: FlashMode) throws(MediaIOError) {
         guard hasFlash, !isVirtual else {
             if mode == .off { return }
-            throw .deviceUnavailable(device: id, reason: "this camera has no flash")
+            throw .deviceUnavailable(device: id, reason: tr("this camera has no flash"))
         }
         let value: Int32
         switch mode {
@@ -83,7 +84,7 @@ extension CaptureDevice {
 
     /// Fires the flash once (its mode must be `on`, or it is set to flash first).
     public func strobe() throws(MediaIOError) {
-        guard hasFlash, !isVirtual else { throw .deviceUnavailable(device: id, reason: "this camera has no flash") }
+        guard hasFlash, !isVirtual else { throw .deviceUnavailable(device: id, reason: tr("this camera has no flash")) }
         try setControl(vf_v4l2_cid_flash_led_mode(), vf_v4l2_flash_led_mode_flash())
         try setControl(vf_v4l2_cid_flash_strobe(), 1)
     }
@@ -91,7 +92,7 @@ extension CaptureDevice {
     private func setControl(_ control: UInt32, _ value: Int32) throws(MediaIOError) {
         let status = vf_v4l2_set_control(id, control, value)
         guard status == 0 else {
-            let reason = status > 0 ? CaptureDevice.openFailure(status) ?? String(cString: strerror(status)) : "the flash control cannot be set"
+            let reason = status > 0 ? CaptureDevice.openFailure(status) ?? String(cString: strerror(status)) : tr("the flash control cannot be set")
             throw .deviceUnavailable(device: id, reason: reason)
         }
     }

@@ -97,8 +97,8 @@ public struct CaptureDevice: Sendable, Equatable {
     /// the node is no camera at all (no driver behind it).
     static func openFailure(_ code: Int32) -> String? {
         switch code {
-        case EACCES, EPERM: return "permission denied: add your user to the video group"
-        case EBUSY: return "busy: another program is using the camera"
+        case EACCES, EPERM: return tr("permission denied: add your user to the video group")
+        case EBUSY: return tr("busy: another program is using the camera")
         case ENODEV, ENXIO, ENOENT, ENOTTY: return nil
         default: return String(cString: strerror(code))
         }
@@ -133,6 +133,7 @@ public enum CaptureQuality: String, Sendable, CaseIterable {
     /// "high, medium or low", for help and error texts.
     public static var choices: String {
         let names = allCases.map(\.rawValue)
-        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+        // TRANSLATORS: a list of an option's values ("off, on, auto" or "torch"); the values stay as they are.
+        return tr("{values} or {last}", ["values": names.dropLast().joined(separator: ", "), "last": names.last ?? ""])
     }
 }

@@ -126,16 +126,16 @@ public final class Microphone {
             return
         case .pulse:
             guard MicrophoneDevice.soundServerRuns(ProcessInfo.processInfo.environment) else {
-                throw .deviceUnavailable(device: device.id, reason: "no sound server (PulseAudio or PipeWire) is running; use --microphone none to record without sound")
+                throw .deviceUnavailable(device: device.id, reason: tr("no sound server (PulseAudio or PipeWire) is running; use --microphone none to record without sound"))
             }
         case .alsa:
             break
         }
         guard vf_load_capture_devices() == 0 else {
-            throw .deviceUnavailable(device: device.id, reason: "libavdevice is not installed (Debian: libavdevice59)")
+            throw .deviceUnavailable(device: device.id, reason: tr("libavdevice is not installed (Debian: libavdevice59)"))
         }
         guard let format = av_find_input_format(device.kind.rawValue) else {
-            throw .deviceUnavailable(device: device.id, reason: "this FFmpeg has no \(device.kind.rawValue) input")
+            throw .deviceUnavailable(device: device.id, reason: tr("this FFmpeg has no {kind} input", ["kind": device.kind.rawValue]))
         }
         let address = String(device.id.dropFirst(device.kind == .pulse ? "pulse:".count : "alsa:".count))
         var options: OpaquePointer?
@@ -146,9 +146,9 @@ public final class Microphone {
         let status = avformat_open_input(&ctx, address, format, &options)
         guard status >= 0, let ctx else {
             let noCard = device.kind == .alsa && !FileManager.default.fileExists(atPath: "/proc/asound/cards")
-            let why = noCard ? "this machine has no sound card"
-                : device.kind == .pulse ? "the sound server does not answer (\(ffmpegMessage(status)))" : ffmpegMessage(status)
-            throw .deviceUnavailable(device: device.id, reason: "\(why); use --microphone none to record without sound")
+            let why = noCard ? tr("this machine has no sound card")
+                : device.kind == .pulse ? tr("the sound server does not answer ({reason})", ["reason": ffmpegMessage(status)]) : ffmpegMessage(status)
+            throw .deviceUnavailable(device: device.id, reason: tr("{reason}; use --microphone none to record without sound", ["reason": why]))
         }
         func close() {
             var owned: UnsafeMutablePointer<AVFormatContext>? = ctx
@@ -157,7 +157,7 @@ public final class Microphone {
         guard let audio = (0..<Int(ctx.pointee.nb_streams)).compactMap({ ctx.pointee.streams[$0] })
             .first(where: { $0.mediaType == AVMEDIA_TYPE_AUDIO }) else {
             close()
-            throw .deviceUnavailable(device: device.id, reason: "it gives no sound")
+            throw .deviceUnavailable(device: device.id, reason: tr("it gives no sound"))
         }
         do {
             input = .device(context: ctx, stream: audio, decoder: try VideoDecoder(stream: audio, path: device.id, threads: 1))
@@ -182,7 +182,7 @@ public final class Microphone {
         case .device(let context, let stream, let decoder):
             let id = device.id
             let frame = try nextCapturedFrame(from: context, stream: stream, decoder: decoder, device: id) { why in
-                .deviceUnavailable(device: id, reason: "the microphone stopped: \(why)")
+                .deviceUnavailable(device: id, reason: tr("the microphone stopped: {reason}", ["reason": why]))
             }
             return HeardSound(frame: frame, heardAt: CaptureClock.uptime(ofStamp: frame.pts, timeBase: stream.pointee.time_base))
         }
@@ -229,14 +229,14 @@ final class VirtualSound {
         // A block is heard once its last sample has sounded.
         let wait = Double(nextSample) / Double(Self.rate) - CaptureClock.now
         if wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
-        guard let frame = OwnedFrame() else { throw .unreadable(path: "virtual", reason: "out of memory") }
+        guard let frame = OwnedFrame() else { throw .unreadable(path: "virtual", reason: tr("out of memory")) }
         let f = frame.pointer
         f.pointee.nb_samples = Int32(Self.block)
         f.pointee.format = AV_SAMPLE_FMT_FLT.rawValue
         f.pointee.sample_rate = Int32(Self.rate)
         av_channel_layout_default(&f.pointee.ch_layout, 1)
         guard av_frame_get_buffer(f, 0) >= 0, let data = f.pointee.data.0 else {
-            throw .unreadable(path: "virtual", reason: "out of memory")
+            throw .unreadable(path: "virtual", reason: tr("out of memory"))
         }
         let samples = UnsafeMutableRawPointer(data).bindMemory(to: Float.self, capacity: Self.block)
         let beat = Int64(CaptureClock.virtualBeat * Double(Self.rate))

@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderCore
 
 /// How a video's samples turn into colours: the transfer function, primaries, matrix and range
 /// its codec signals (the bitstream's VUI, else the container's tags), and for HDR video what
@@ -157,5 +158,5 @@ public enum HDRConversion: String, Sendable, CaseIterable {
     case none
 
     /// The accepted spellings, for help and errors: "tonemap, clip or none".
-    public static var spellings: String { "tonemap, clip or none" }
+    public static var spellings: String { tr("{values} or {last}", ["values": "tonemap, clip", "last": "none"]) }
 }

@@ -21,7 +21,7 @@ final class AACEncoder {
          globalHeader: Bool, path: String) throws(MediaIOError) {
         self.path = path
         guard let codec = avcodec_find_encoder(AV_CODEC_ID_AAC), let enc = avcodec_alloc_context3(codec) else {
-            throw .encodeFailed(path: path, detail: "no AAC encoder in this FFmpeg build")
+            throw .encodeFailed(path: path, detail: tr("no AAC encoder in this FFmpeg build"))
         }
         context = enc
         let channels = min(2, max(1, layout.nb_channels))
@@ -33,7 +33,7 @@ final class AACEncoder {
         enc.pointee.time_base = AVRational(num: 1, den: enc.pointee.sample_rate)
         if globalHeader { enc.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         var status = avcodec_open2(enc, codec, nil)
-        guard status >= 0 else { throw .encodeFailed(path: path, detail: "cannot open the AAC encoder: \(ffmpegMessage(status))") }
+        guard status >= 0 else { throw .encodeFailed(path: path, detail: tr("cannot open the AAC encoder: {reason}", ["reason": ffmpegMessage(status)])) }
 
         var inputLayout = AVChannelLayout()
         if layout.order == AV_CHANNEL_ORDER_UNSPEC || layout.nb_channels == 0 {
@@ -47,7 +47,7 @@ final class AACEncoder {
                                      &inputLayout, format, rate, 0, nil)
         if status >= 0, let resampler { status = swr_init(resampler) }
         guard status >= 0, let made = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, channels, 4096) else {
-            throw .encodeFailed(path: path, detail: "cannot convert this audio: \(ffmpegMessage(status))")
+            throw .encodeFailed(path: path, detail: tr("cannot convert this audio: {reason}", ["reason": ffmpegMessage(status)]))
         }
         fifo = made
     }
@@ -91,7 +91,7 @@ final class AACEncoder {
         var planes: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?
         let channels = context.pointee.ch_layout.nb_channels
         guard av_samples_alloc_array_and_samples(&planes, nil, channels, capacity, AV_SAMPLE_FMT_FLTP, 0) >= 0 else {
-            throw .encodeFailed(path: path, detail: "out of memory")
+            throw .encodeFailed(path: path, detail: tr("out of memory"))
         }
         defer {
             av_freep(planes)
@@ -125,17 +125,17 @@ final class AACEncoder {
         let frameSize = context.pointee.frame_size > 0 ? context.pointee.frame_size : 1024
         while av_audio_fifo_size(fifo) >= frameSize || (final && av_audio_fifo_size(fifo) > 0) {
             let count = min(frameSize, av_audio_fifo_size(fifo))
-            guard let frame = OwnedFrame() else { throw .encodeFailed(path: path, detail: "out of memory") }
+            guard let frame = OwnedFrame() else { throw .encodeFailed(path: path, detail: tr("out of memory")) }
             let f = frame.pointer
             f.pointee.nb_samples = count
             f.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
             f.pointee.sample_rate = sampleRate
             av_channel_layout_copy(&f.pointee.ch_layout, &context.pointee.ch_layout)
-            guard av_frame_get_buffer(f, 0) >= 0 else { throw .encodeFailed(path: path, detail: "out of memory") }
+            guard av_frame_get_buffer(f, 0) >= 0 else { throw .encodeFailed(path: path, detail: tr("out of memory")) }
             let read = withUnsafeMutablePointer(to: &f.pointee.data) { data in
                 data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) { av_audio_fifo_read(fifo, $0, count) }
             }
-            guard read == count else { throw .encodeFailed(path: path, detail: "audio buffer underrun") }
+            guard read == count else { throw .encodeFailed(path: path, detail: tr("audio buffer underrun")) }
             f.pointee.pts = samplesOut
             samplesOut += Int64(count)
             packets += try send(frame)

@@ -22,7 +22,7 @@ public enum ExportPreset: Sendable, Hashable, CustomStringConvertible {
 
     /// "auto, passthrough, highest, medium, low or WxH", for help and error texts.
     public static var choices: String {
-        named.map(\.description).joined(separator: ", ") + " or WxH"
+        tr("{values} or WxH", ["values": named.map(\.description).joined(separator: ", ")])
     }
 
     /// Parses a name from `named` or `WxH` (both sides 2 to 16384).

@@ -43,11 +43,13 @@ extension ExportSession {
                 lastShown = max(lastShown ?? shown, shown)
                 if lag > 0, let dts = packet.dts { packet.pointer.pointee.dts = dts - lag }
                 if let dts = packet.dts, dts > pts {
-                    throw .corrupt(path: path, detail: "its video packet shown at \(shown.decimalString) s is decoded after it is shown (its timestamps contradict each other)")
+                    throw .corrupt(path: path, detail: tr("its video packet shown at {time} s is decoded after it is shown (its timestamps contradict each other)",
+                                                                  ["time": shown.decimalString]))
                 }
                 if let dts = packet.dts {
                     if let last = lastDecode, dts <= last {
-                        throw .corrupt(path: path, detail: "its video packets' decode times stop rising at \(shown.decimalString) s (its timing tables are damaged)")
+                        throw .corrupt(path: path, detail: tr("its video packets' decode times stop rising at {time} s (its timing tables are damaged)",
+                                                                      ["time": shown.decimalString]))
                     }
                     lastDecode = dts
                 }
@@ -79,13 +81,14 @@ extension ExportSession {
     /// The export when the pictures before the end refer to one after it: a smart cut (the
     /// last stretch re-encoded, the rest copied) where the track allows one, else a transcode.
     private func reencodingTheEnd() throws(MediaIOError) -> ExportResult {
-        let cut = plan.trimsEnd ? "the cut at \(plan.endTime.decimalString) s" : "the end its edit list sets"
-        let why = "frames before \(cut) refer to frames after it"
+        let why = plan.trimsEnd
+            ? tr("frames before the cut at {time} s refer to frames after it", ["time": plan.endTime.decimalString])
+            : tr("frames before the end its edit list sets refer to frames after it")
         let range = ExportRange(start: .time(mapping.time(ofTimestamp: plan.startPTS)),
                                 end: plan.trimsEnd ? .time(plan.endTime) : nil)
         switch try smartCut(ranges: [range], copying: true) {
-        case .written(let result): return result.noting("\(why), so it is cut as trim cuts: the frames a copy cannot carry are re-encoded")
-        case .unavailable: return try transcode(note: "\(why), so the video is re-encoded")
+        case .written(let result): return result.noting(tr("{reason}, so it is cut as trim cuts: the frames a copy cannot carry are re-encoded", ["reason": why]))
+        case .unavailable: return try transcode(note: tr("{reason}, so the video is re-encoded", ["reason": why]))
         }
     }
 

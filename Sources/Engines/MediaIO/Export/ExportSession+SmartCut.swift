@@ -25,9 +25,9 @@ extension ExportSession {
         let index = try PacketIndex.scan(container, video: video, track: track) { () throws(MediaIOError) in
             try checkCancelled()
         }
-        guard !index.shown.isEmpty else { throw .noFrameDecoded(path: path, detail: "the video track holds no packets") }
+        guard !index.shown.isEmpty else { throw .noFrameDecoded(path: path, detail: tr("the video track holds no packets")) }
         guard index.position.count == index.entries.count else {
-            return .unavailable("two of its video packets share a decode time")
+            return .unavailable(tr("two of its video packets share a decode time"))
         }
 
         // Resolve the ranges and lay them end to end on the output's timeline.
@@ -44,7 +44,7 @@ extension ExportSession {
             outputStart += end - start
         }
         if copying, !plans.contains(where: { $0.copy != nil }) {
-            return .unavailable("no IDR keyframe (or HEVC CRA) lies inside the kept range, so there is nothing to copy")
+            return .unavailable(tr("no IDR keyframe (or HEVC CRA) lies inside the kept range, so there is nothing to copy"))
         }
         // Re-encoded pictures are written this far behind their presentation, the copied ones'
         // own offset: decode times then rise across every join.
@@ -78,7 +78,8 @@ extension ExportSession {
         try checkCancelled(now: true)
         let expected = plans.reduce(0) { $0 + index.shownCount(from: $1.keepStart, to: $1.keepEnd) }
         guard writer.videoPackets == expected else {
-            return .unavailable("the cut wrote \(writer.videoPackets) of \(expected) frames")
+            return .unavailable(trn("the cut wrote {written} of {count} frame", "the cut wrote {written} of {count} frames", expected,
+                                    ["written": writer.videoPackets]))
         }
         if let problem = writer.problem { return .unavailable(problem) }
         var failure: String?
@@ -160,7 +161,7 @@ extension ExportSession {
                 continue
             }
             guard !videoDone, let i = index.position(of: packet) else {
-                if !videoDone { throw .corrupt(path: path, detail: "a video packet moved between two reads") }
+                if !videoDone { throw .corrupt(path: path, detail: tr("a video packet moved between two reads")) }
                 continue
             }
             if i < range.firstPosition { continue }
@@ -176,7 +177,7 @@ extension ExportSession {
             }
             if let copy = range.copy, copy.contains(i), !range.leading.contains(i) {
                 guard let stored = lanes.copied(packet, startsStretch: i == copy.lowerBound) else {
-                    throw .encodeFailed(path: output.path, detail: "out of memory")
+                    throw .encodeFailed(path: output.path, detail: tr("out of memory"))
                 }
                 if let head, !head.finished {
                     copyHeld.append((stored, index.entries[i].dts))
@@ -255,7 +256,7 @@ extension ExportSession {
     /// stretch starts with a picture that decodes.
     static func probeDecode(_ url: URL, parts: [ExportPart], mapping: PictureMaker) throws(MediaIOError) -> String? {
         let container = try MediaContainer(url: url)
-        guard let stream = container.videoStream else { return "the output has no video track" }
+        guard let stream = container.videoStream else { return tr("the output has no video track") }
         let index = stream.pointee.index
         var shown: [Int64] = []
         while let packet = try container.readPacket(onDamage: .fail, accepting: { $0 == index }) {
@@ -263,7 +264,7 @@ extension ExportSession {
         }
         shown.sort()
         let total = parts.reduce(0) { $0 + $1.frames }
-        guard shown.count == total else { return "the output holds \(shown.count) frames, not \(total)" }
+        guard shown.count == total else { return trn("the output holds {count} frame, not {expected}", "the output holds {count} frames, not {expected}", shown.count, ["expected": total]) }
         var first = 0
         var previous: (part: ExportPart, start: Int64)?
         for part in parts {
@@ -279,7 +280,7 @@ extension ExportSession {
             let from = previous.map { $0.part.reencoded && !part.reencoded ? $0.start : target } ?? target
             let decoder = try VideoDecoder(stream: stream, path: url.path, threads: 1, strict: true)
             guard av_seek_frame(container.context, index, from, AVSEEK_FLAG_BACKWARD) >= 0 else {
-                return "cannot seek in the output"
+                return tr("cannot seek in the output")
             }
             var errors = 0
             var decoded: [Int64] = []
@@ -293,7 +294,7 @@ extension ExportSession {
             }
             decoded += try decoder.decode(nil, errors: &errors).compactMap(\.pts)
             if errors > 0 || !decoded.contains(target) {
-                return "the output's frames from \(part.start.decimalString) s of the input do not decode cleanly"
+                return tr("the output's frames from {time} s of the input do not decode cleanly", ["time": part.start.decimalString])
             }
         }
         return nil

@@ -6,9 +6,10 @@ extension ExportSession {
     /// What a re-encode says of a Dolby Vision source: its enhancement metadata cannot follow.
     var dolbyVisionNote: String? {
         guard let dv = plan.colour.dolbyVision else { return nil }
-        let base = plan.toneMaps ? "the picture is made SDR from its base layer"
-            : "its \(plan.colour.dynamicRange == .hlg ? "HLG" : plan.colour.dynamicRange == .pq ? "HDR10" : "SDR") base layer is kept, which every player shows"
-        return "Dolby Vision \(dv.profileName) is not re-encoded (FFmpeg 5.1 cannot write it): \(base)"
+        let base = plan.toneMaps ? tr("the picture is made SDR from its base layer")
+            : tr("its {range} base layer is kept, which every player shows",
+                 ["range": plan.colour.dynamicRange == .hlg ? "HLG" : plan.colour.dynamicRange == .pq ? "HDR10" : "SDR"])
+        return tr("Dolby Vision {profile} is not re-encoded (FFmpeg 5.1 cannot write it): {reason}", ["profile": dv.profileName, "reason": base])
     }
 
     /// Decodes the video and encodes it at the plan's size: H.264, or 10-bit HEVC for HDR video
@@ -65,13 +66,14 @@ extension ExportSession {
             guard let pts = frame.pts, pts >= plan.startPTS, !videoDone else { return }
             let shown = mapping.time(ofTimestamp: pts)
             if let last = lastPTS, pts <= last {
-                throw .corrupt(path: path, detail: "two of its frames are shown at \(shown.decimalString) s or out of order (its timing tables are damaged)")
+                throw .corrupt(path: path, detail: tr("two of its frames are shown at {time} s or out of order (its timing tables are damaged)",
+                                                          ["time": shown.decimalString]))
             }
             lastPTS = pts
             if shown >= plan.endTime { videoDone = true; return }
             if let toneMapper {
                 guard let picture = toneMapper.convert(frame, to: size) else {
-                    throw .encodeFailed(path: output.path, detail: "cannot convert the picture to SDR")
+                    throw .encodeFailed(path: output.path, detail: tr("cannot convert the picture to SDR"))
                 }
                 try write(try encoder.encode(picture, pts: pts - plan.startPTS), from: encoderBase, to: outVideo)
             } else {
@@ -87,7 +89,7 @@ extension ExportSession {
                 case .frame(let frame): try take(frame)
                 case .failed:
                     errors += 1
-                    if errors > 16 { throw .corrupt(path: path, detail: "the video cannot be decoded") }
+                    if errors > 16 { throw .corrupt(path: path, detail: tr("the video cannot be decoded")) }
                 default: return
                 }
             }
@@ -104,7 +106,7 @@ extension ExportSession {
                     case .full: try drainDecoder()
                     case .rejected:
                         errors += 1
-                        if errors > 16 { throw .corrupt(path: path, detail: "the video cannot be decoded") }
+                        if errors > 16 { throw .corrupt(path: path, detail: tr("the video cannot be decoded")) }
                         sent = true
                     }
                 }
@@ -133,7 +135,7 @@ extension ExportSession {
         }
         let end = lastShown.flatMap { $0.adding(mapping.frameDuration) }
         try checkComplete(lastShown: end)
-        guard frames > 0 else { throw .noFrameDecoded(path: path, detail: "nothing in the requested range") }
+        guard frames > 0 else { throw .noFrameDecoded(path: path, detail: tr("nothing in the requested range")) }
         try out.finish()
         progress.map { $0.completedUnitCount = $0.totalUnitCount }
         return ExportResult(method: encoder.name, note: note ?? plan.note ?? dolbyVisionNote, start: start,

@@ -34,12 +34,12 @@ final class MP4Output {
         self.fastStart = fastStart
         self.cover = cover
         if cover != nil, !Self.holdsCover(url) {
-            throw .encodeFailed(path: url.path, detail: "a cover can be embedded in an MP4 only (.mp4 or .m4v): QuickTime files written here cannot hold one")
+            throw .encodeFailed(path: url.path, detail: tr("a cover can be embedded in an MP4 only (.mp4 or .m4v): QuickTime files written here cannot hold one"))
         }
         let muxer = Self.muxer(for: url)
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&ctx, nil, muxer, temporary.path) >= 0, let ctx else {
-            throw .encodeFailed(path: url.path, detail: "no \(muxer) muxer in this FFmpeg build")
+            throw .encodeFailed(path: url.path, detail: tr("no {muxer} muxer in this FFmpeg build", ["muxer": muxer]))
         }
         context = ctx
     }
@@ -58,7 +58,7 @@ final class MP4Output {
     func addCopy(of input: UnsafeMutablePointer<AVStream>) throws(MediaIOError) -> UnsafeMutablePointer<AVStream> {
         guard let stream = avformat_new_stream(context, nil),
               avcodec_parameters_copy(stream.pointee.codecpar, input.pointee.codecpar) >= 0 else {
-            throw .encodeFailed(path: destination.path, detail: "cannot add a stream")
+            throw .encodeFailed(path: destination.path, detail: tr("cannot add a stream"))
         }
         // Let the MP4 muxer pick the tag, except for HEVC, whose 'hvc1' players expect.
         let parameters = input.parameters
@@ -76,7 +76,7 @@ final class MP4Output {
                    sideDataFrom input: UnsafeMutablePointer<AVStream>? = nil) throws(MediaIOError) -> UnsafeMutablePointer<AVStream> {
         guard let stream = avformat_new_stream(context, nil),
               avcodec_parameters_from_context(stream.pointee.codecpar, encoder) >= 0 else {
-            throw .encodeFailed(path: destination.path, detail: "cannot add a stream")
+            throw .encodeFailed(path: destination.path, detail: tr("cannot add a stream"))
         }
         stream.pointee.time_base = encoder.pointee.time_base
         if encoder.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
@@ -92,7 +92,7 @@ final class MP4Output {
     func setExtradata(_ bytes: [UInt8], of stream: UnsafeMutablePointer<AVStream>) throws(MediaIOError) {
         let padded = bytes.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)
         guard let par = stream.pointee.codecpar, let memory = av_mallocz(padded) else {
-            throw .encodeFailed(path: destination.path, detail: "out of memory")
+            throw .encodeFailed(path: destination.path, detail: tr("out of memory"))
         }
         memory.copyMemory(from: bytes, byteCount: bytes.count)
         av_freep(&par.pointee.extradata)
@@ -106,7 +106,7 @@ final class MP4Output {
         for i in 0..<Int(input.pointee.nb_side_data) {
             let item = items[i]
             if let only, item.type != only { continue }
-            guard let copy = av_malloc(item.size) else { throw .encodeFailed(path: destination.path, detail: "out of memory") }
+            guard let copy = av_malloc(item.size) else { throw .encodeFailed(path: destination.path, detail: tr("out of memory")) }
             copy.copyMemory(from: item.data, byteCount: item.size)
             if av_stream_add_side_data(output, item.type, copy.assumingMemoryBound(to: UInt8.self), item.size) < 0 {
                 av_free(copy)
@@ -120,7 +120,7 @@ final class MP4Output {
         if let peak = metadata.masteringPeak {
             guard let side = av_stream_new_side_data(stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA,
                                                      MemoryLayout<AVMasteringDisplayMetadata>.size) else {
-                throw .encodeFailed(path: destination.path, detail: "out of memory")
+                throw .encodeFailed(path: destination.path, detail: tr("out of memory"))
             }
             var display = AVMasteringDisplayMetadata()
             // ST 2086's own units: chromaticities in 0.00002, light in 0.0001 nits.
@@ -140,7 +140,7 @@ final class MP4Output {
         if metadata.maxContentLight != nil || metadata.maxFrameAverageLight != nil {
             guard let side = av_stream_new_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL,
                                                      MemoryLayout<AVContentLightMetadata>.size) else {
-                throw .encodeFailed(path: destination.path, detail: "out of memory")
+                throw .encodeFailed(path: destination.path, detail: tr("out of memory"))
             }
             let light = AVContentLightMetadata(MaxCLL: UInt32(clamping: metadata.maxContentLight ?? 0),
                                                MaxFALL: UInt32(clamping: metadata.maxFrameAverageLight ?? 0))
@@ -170,10 +170,10 @@ final class MP4Output {
         // picture still being made declares 1×1 until `writeCover` sets its own.
         let size = attachment.knownSize ?? PixelSize(width: 1, height: 1)
         guard size.width > 0, size.height > 0 else {
-            throw .encodeFailed(path: destination.path, detail: "the cover picture is empty")
+            throw .encodeFailed(path: destination.path, detail: tr("the cover picture is empty"))
         }
         guard let stream = avformat_new_stream(context, nil), let par = stream.pointee.codecpar else {
-            throw .encodeFailed(path: destination.path, detail: "cannot add the cover stream")
+            throw .encodeFailed(path: destination.path, detail: tr("cannot add the cover stream"))
         }
         par.pointee.codec_type = AVMEDIA_TYPE_VIDEO
         par.pointee.codec_id = attachment.format == .png ? AV_CODEC_ID_PNG : AV_CODEC_ID_MJPEG
@@ -190,15 +190,15 @@ final class MP4Output {
         do {
             art = try attachment.art()
         } catch {
-            throw .encodeFailed(path: destination.path, detail: "the cover could not be made: \(error)")
+            throw .encodeFailed(path: destination.path, detail: tr("the cover could not be made: {reason}", ["reason": "\(error)"]))
         }
         guard art.size.width > 0, art.size.height > 0, !art.data.isEmpty, art.format == attachment.format else {
-            throw .encodeFailed(path: destination.path, detail: "the cover picture is empty")
+            throw .encodeFailed(path: destination.path, detail: tr("the cover picture is empty"))
         }
         stream.pointee.codecpar.pointee.width = Int32(clamping: art.size.width)
         stream.pointee.codecpar.pointee.height = Int32(clamping: art.size.height)
         guard let packet = OwnedPacket(), av_new_packet(packet.pointer, Int32(clamping: art.data.count)) >= 0 else {
-            throw .encodeFailed(path: destination.path, detail: "out of memory")
+            throw .encodeFailed(path: destination.path, detail: tr("out of memory"))
         }
         art.data.withUnsafeBytes { raw in
             if let base = raw.baseAddress { packet.pointer.pointee.data.update(from: base.assumingMemoryBound(to: UInt8.self), count: raw.count) }

@@ -42,13 +42,13 @@ final class EncoderLanes {
         switch source {
         case .avc(let config):
             if format != AV_PIX_FMT_YUV420P && format != AV_PIX_FMT_YUVJ420P {
-                unavailable = "its \(formatName) pictures are not 8-bit 4:2:0"
+                unavailable = tr("its {format} pictures are not 8-bit 4:2:0", ["format": formatName])
             }
             let profiles: [Int32: String] = [66: "baseline", 66 | 512: "baseline", 77: "main", 100: "high"]
             let profile = profiles[par.profile]
-            if profile == nil { unavailable = unavailable ?? "its H.264 profile (\(par.profile)) is not Baseline, Main or High" }
+            if profile == nil { unavailable = unavailable ?? tr("its H.264 profile ({profile}) is not Baseline, Main or High", ["profile": par.profile]) }
             let id = (0..<32).first { !config.usedIDs.contains($0) }
-            if id == nil { unavailable = unavailable ?? "its parameter sets use every id" }
+            if id == nil { unavailable = unavailable ?? tr("its parameter sets use every id") }
             match = VideoEncoder.Match(
                 pixelFormat: format == AV_PIX_FMT_YUVJ420P ? AV_PIX_FMT_YUVJ420P : AV_PIX_FMT_YUV420P,
                 sampleAspectRatio: sar, profile: profile ?? "high", level: par.level, parameterSetID: id ?? 31)
@@ -58,9 +58,9 @@ final class EncoderLanes {
                 1: ("main", AV_PIX_FMT_YUV420P), 2: ("main10", AV_PIX_FMT_YUV420P10LE)]
             let profile = profiles[par.profile]
             if profile == nil {
-                unavailable = "its HEVC profile (\(par.profile)) is not Main or Main 10"
+                unavailable = tr("its HEVC profile ({profile}) is not Main or Main 10", ["profile": par.profile])
             } else if profile?.format != format {
-                unavailable = "its \(formatName) pictures do not fit its HEVC profile"
+                unavailable = tr("its {format} pictures do not fit its HEVC profile", ["format": formatName])
             }
             match = VideoEncoder.Match(codec: .hevc, pixelFormat: profile?.format ?? AV_PIX_FMT_YUV420P, sampleAspectRatio: sar,
                                        profile: profile?.name ?? "main", level: par.level, parameterSetID: 0)
@@ -85,7 +85,7 @@ final class EncoderLanes {
         if case .avc(var config) = source {
             let units = shared.headerUnits
             if !config.add(sequence: units.filter { $0[0] & 0x1F == 7 }, picture: units.filter { $0[0] & 0x1F == 8 }) {
-                unavailable = "the re-encoded parameter sets do not fit beside the source's"
+                unavailable = tr("the re-encoded parameter sets do not fit beside the source's")
             }
             track = .avc(config)
         } else {
@@ -103,7 +103,7 @@ final class EncoderLanes {
         }
         let encoder = try make()
         if case .avc = track, encoder.headerUnits != shared.headerUnits {
-            throw .encodeFailed(path: encoder.name, detail: "a second encoder wrote other parameter sets")
+            throw .encodeFailed(path: encoder.name, detail: tr("a second encoder wrote other parameter sets"))
         }
         return encoder
     }
@@ -163,7 +163,7 @@ final class ReencodedStretch {
     func feed(_ packet: OwnedPacket?) throws(MediaIOError) -> [OwnedPacket] {
         guard !finished else { return [] }
         let frames = try decoder.decode(packet, errors: &errors)
-        if errors > 16 { throw .corrupt(path: path, detail: "the video cannot be decoded") }
+        if errors > 16 { throw .corrupt(path: path, detail: tr("the video cannot be decoded")) }
         var out: [OwnedPacket] = []
         for frame in frames {
             guard let pts = frame.pts, pts >= first, pts < end, encoded < expected else { continue }
@@ -214,7 +214,7 @@ final class SmartWriter {
         guard problem == nil, let pts = packet.pts else { return }
         let dts = decodedAt + shift
         guard dts > lastVideoDTS else {
-            problem = "the copied packets' decode times overlap the re-encoded ones'"
+            problem = tr("the copied packets' decode times overlap the re-encoded ones'")
             return
         }
         packet.pointer.pointee.pts = pts + shift
@@ -226,13 +226,13 @@ final class SmartWriter {
     func writeEncoded(_ packets: [OwnedPacket], lanes: EncoderLanes) throws(MediaIOError) {
         for packet in packets where problem == nil {
             guard let sample = lanes.sample(packet), let pts = sample.pts else {
-                problem = "an encoded picture could not be stored"
+                problem = tr("an encoded picture could not be stored")
                 return
             }
             if copying {
                 let dts = max(pts - lag, lastVideoDTS + 1)
                 guard dts <= pts else {
-                    problem = "a re-encoded picture's decode time would follow its presentation"
+                    problem = tr("a re-encoded picture's decode time would follow its presentation")
                     return
                 }
                 sample.pointer.pointee.dts = dts

@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import Foundation
+import ViewfinderCore
 
 /// How a smart cut keeps the pictures of two encoders in one track, by the source's codec.
 enum SmartTrack {
@@ -16,16 +17,16 @@ enum SmartTrack {
         switch codec {
         case AV_CODEC_ID_H264:
             guard let config = bytes.flatMap(AVCConfiguration.init(record:)) else {
-                return .failure(SmartCutUnavailable(reason: "its H.264 track has no avcC configuration"))
+                return .failure(SmartCutUnavailable(reason: tr("its H.264 track has no avcC configuration")))
             }
             return .success(.avc(config))
         case AV_CODEC_ID_HEVC:
             guard let config = bytes.flatMap(HEVCConfiguration.init(record:)) else {
-                return .failure(SmartCutUnavailable(reason: "its HEVC track has no hvcC configuration with its parameter sets"))
+                return .failure(SmartCutUnavailable(reason: tr("its HEVC track has no hvcC configuration with its parameter sets")))
             }
             return .success(.hevc(config))
         default:
-            return .failure(SmartCutUnavailable(reason: "smart cuts are made on H.264 and HEVC"))
+            return .failure(SmartCutUnavailable(reason: tr("smart cuts are made on H.264 and HEVC")))
         }
     }
 

@@ -97,8 +97,8 @@ final class VideoEncoder {
         let hevc = match?.codec == .hevc || hdr != nil
         let codec = hevc ? avcodec_find_encoder_by_name("libx265") : Self.codec
         guard let codec, let enc = avcodec_alloc_context3(codec) else {
-            throw .encodeFailed(path: path, detail: hevc ? "no libx265 in this FFmpeg build to encode HEVC"
-                                                         : "no H.264 or MPEG-4 encoder in this FFmpeg build")
+            throw .encodeFailed(path: path, detail: hevc ? tr("no libx265 in this FFmpeg build to encode HEVC")
+                                                         : tr("no H.264 or MPEG-4 encoder in this FFmpeg build"))
         }
         context = enc
         name = codec.pointee.name.map { String(cString: $0) } ?? "unknown"
@@ -147,14 +147,14 @@ final class VideoEncoder {
             params += hdr.metadata.map(Self.x265Parameters) ?? []
             av_opt_set(enc.pointee.priv_data, "x265-params", params.joined(separator: ":"), 0)
         } else if match != nil {
-            throw .encodeFailed(path: path, detail: "no libx264 in this FFmpeg build to re-encode the edges of a smart cut")
+            throw .encodeFailed(path: path, detail: tr("no libx264 in this FFmpeg build to re-encode the edges of a smart cut"))
         } else {
             enc.pointee.bit_rate = Int64(size.width * size.height * 4)
         }
         if globalHeader { enc.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         let status = avcodec_open2(enc, codec, nil)
         guard status >= 0 else {
-            throw .encodeFailed(path: path, detail: "cannot open the \(name) encoder: \(ffmpegMessage(status))")
+            throw .encodeFailed(path: path, detail: tr("cannot open the {codec} encoder: {reason}", ["codec": name, "reason": ffmpegMessage(status)]))
         }
     }
 
@@ -198,16 +198,16 @@ final class VideoEncoder {
             frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
             return try send(frame)
         }
-        guard let frame = OwnedFrame() else { throw .encodeFailed(path: path, detail: "out of memory") }
+        guard let frame = OwnedFrame() else { throw .encodeFailed(path: path, detail: tr("out of memory")) }
         let f = frame.pointer
         f.pointee.format = format.rawValue
         f.pointee.width = Int32(size.width)
         f.pointee.height = Int32(size.height)
-        guard av_frame_get_buffer(f, 0) >= 0 else { throw .encodeFailed(path: path, detail: "out of memory") }
+        guard av_frame_get_buffer(f, 0) >= 0 else { throw .encodeFailed(path: path, detail: tr("out of memory")) }
         scaler = sws_getCachedContext(scaler, s.width, s.height, AVPixelFormat(rawValue: s.format),
                                       Int32(size.width), Int32(size.height), format,
                                       SWS_LANCZOS | SWS_ACCURATE_RND, nil, nil, nil)
-        guard let scaler else { throw .encodeFailed(path: path, detail: "no converter from this pixel format") }
+        guard let scaler else { throw .encodeFailed(path: path, detail: tr("no converter from this pixel format")) }
         // Keep the source's colour matrix and range where the encoder declares the same ones;
         // RGB sources are converted with the encoder's matrix (BT.709 unless told otherwise).
         let declared = context.pointee.colorspace
@@ -235,7 +235,7 @@ final class VideoEncoder {
                 }
             }
         }
-        guard rows > 0 else { throw .encodeFailed(path: path, detail: "cannot convert the picture") }
+        guard rows > 0 else { throw .encodeFailed(path: path, detail: tr("cannot convert the picture")) }
         f.pointee.pts = pts
         return try send(frame)
     }
@@ -243,13 +243,13 @@ final class VideoEncoder {
     /// Encodes an RGB picture (sRGB-encoded, as Viewfinder's pictures are) at `pts`, converted
     /// with the encoder's colour matrix.
     func encode(_ picture: PixelBuffer, pts: Int64) throws(MediaIOError) -> [OwnedPacket] {
-        guard let frame = OwnedFrame() else { throw .encodeFailed(path: path, detail: "out of memory") }
+        guard let frame = OwnedFrame() else { throw .encodeFailed(path: path, detail: tr("out of memory")) }
         let f = frame.pointer
         f.pointee.format = AV_PIX_FMT_RGB24.rawValue
         f.pointee.width = Int32(picture.width)
         f.pointee.height = Int32(picture.height)
         guard av_frame_get_buffer(f, 0) >= 0, let plane = f.pointee.data.0 else {
-            throw .encodeFailed(path: path, detail: "out of memory")
+            throw .encodeFailed(path: path, detail: tr("out of memory"))
         }
         let stride = Int(f.pointee.linesize.0)
         let rowBytes = picture.width * 3

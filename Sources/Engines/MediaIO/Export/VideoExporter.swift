@@ -109,10 +109,10 @@ public final class VideoExporter: Sendable {
         case .auto: passthrough = fits
         case .passthrough:
             guard Self.mp4Video.contains(videoCodec) else {
-                throw .cannotPassthrough(path: input.path, reason: "its \(videoCodec) video has no place in MP4")
+                throw .cannotPassthrough(path: input.path, reason: tr("its {codec} video has no place in MP4", ["codec": videoCodec]))
             }
             if let audioCodec, !Self.mp4Audio.contains(audioCodec) {
-                throw .cannotPassthrough(path: input.path, reason: "its \(audioCodec) audio has no place in MP4")
+                throw .cannotPassthrough(path: input.path, reason: tr("its {codec} audio has no place in MP4", ["codec": audioCodec]))
             }
             passthrough = true
         default: passthrough = false
@@ -120,7 +120,7 @@ public final class VideoExporter: Sendable {
         let makesSDR = settings.toSDR && reader.video.colour.dynamicRange != nil
         if makesSDR {
             if settings.preset == .passthrough {
-                throw .cannotPassthrough(path: input.path, reason: "making its HDR video SDR re-encodes it")
+                throw .cannotPassthrough(path: input.path, reason: tr("making its HDR video SDR re-encodes it"))
             }
             passthrough = false
         }
@@ -142,7 +142,8 @@ public final class VideoExporter: Sendable {
                     startPTS = keyPTS
                 } else {
                     let at = reader.timeMapping.time(ofTimestamp: start.pts)
-                    note = "the cut at \(at.decimalString) s is not on a keyframe (the one before is at \(keyTime.decimalString) s), so the video is re-encoded; a keyframe cut would start there without re-encoding"
+                    note = tr("the cut at {time} s is not on a keyframe (the one before is at {keyframe} s), so the video is re-encoded; a keyframe cut would start there without re-encoding",
+                              ["time": at.decimalString, "keyframe": keyTime.decimalString])
                     keyframeBefore = keyTime
                     passthrough = false
                 }
@@ -171,14 +172,14 @@ public final class VideoExporter: Sendable {
         if settings.method != .smart { return "--method reencode was asked for" }
         if settings.keyframeCut { return "--keyframe-cut was asked for" }
         if !Self.smartCodecs.contains(reader.video.codec) {
-            return "its video is \(reader.video.codec), and smart cuts are made on H.264 and HEVC"
+            return tr("its video is {codec}, and smart cuts are made on H.264 and HEVC", ["codec": reader.video.codec])
         }
         if !Self.smartContainers.contains(reader.info.container) {
-            return "its \(reader.info.container) container has no avcC or hvcC configuration"
+            return tr("its {container} container has no avcC or hvcC configuration", ["container": reader.info.container])
         }
-        if settings.preset.box != nil { return "the \(settings.preset) preset changes the size" }
-        if settings.toSDR, reader.video.colour.dynamicRange != nil { return "making HDR video SDR re-encodes every frame" }
-        if let audio = reader.info.audioCodec, !Self.mp4Audio.contains(audio) { return "its \(audio) audio must be re-encoded" }
+        if settings.preset.box != nil { return tr("the {preset} preset changes the size", ["preset": settings.preset]) }
+        if settings.toSDR, reader.video.colour.dynamicRange != nil { return tr("making HDR video SDR re-encodes every frame") }
+        if let audio = reader.info.audioCodec, !Self.mp4Audio.contains(audio) { return tr("its {codec} audio must be re-encoded", ["codec": audio]) }
         return nil
     }
 
@@ -192,10 +193,10 @@ public final class VideoExporter: Sendable {
         let joins = ranges.count > 1
         if obstacle != nil && !joins { return nil }
         if joins, settings.keyframeCut {
-            throw .cannotPassthrough(path: input.path, reason: "--keyframe-cut cuts one range, not several")
+            throw .cannotPassthrough(path: input.path, reason: tr("--keyframe-cut cuts one range, not several"))
         }
         if joins, let audio = reader.info.audioCodec, !Self.mp4Audio.contains(audio) {
-            throw .cannotPassthrough(path: input.path, reason: "joining ranges copies the audio, and its \(audio) audio has no place in MP4")
+            throw .cannotPassthrough(path: input.path, reason: tr("joining ranges copies the audio, and its {codec} audio has no place in MP4", ["codec": audio]))
         }
         var expected = MediaTime.zero
         for range in ranges {
@@ -210,14 +211,14 @@ public final class VideoExporter: Sendable {
             let session = try ExportSession(plan: smartPlan(reader, expected: expected), reader: reader, output: output, progress: progress)
             switch try session.smartCut(ranges: ranges, copying: true) {
             case .written(let result): return result
-            case .unavailable(let reason): note = "a smart cut cannot be made here (\(reason)), so the video is re-encoded"
+            case .unavailable(let reason): note = tr("a smart cut cannot be made here ({reason}), so the video is re-encoded", ["reason": reason])
             }
             guard joins else {
                 let again = try VideoExporter(input: input, output: output, settings: settingsForFallback).run(progress: progress)
                 return again.noting(note)
             }
         } else if let obstacle, settings.method == .smart {
-            note = "the ranges are re-encoded: \(obstacle)"
+            note = tr("the ranges are re-encoded: {reason}", ["reason": obstacle])
         }
         let fresh = try FrameReader(url: input)
         let session = try ExportSession(plan: smartPlan(fresh, expected: expected), reader: fresh, output: output, progress: progress)

@@ -22,7 +22,7 @@ public enum VideoMetadata {
         let before = try tags(of: url)
         let handle: FileHandle
         do { handle = try FileHandle(forUpdating: url) } catch {
-            throw .writeFailed(path: url.path, reason: "cannot open it to edit")
+            throw .writeFailed(path: url.path, reason: tr("cannot open it to edit"))
         }
         defer { try? handle.close() }
         try blankTopLevelXMP(in: handle, path: url.path)
@@ -30,7 +30,7 @@ public enum VideoMetadata {
             var editor = MovieLocationEditor(movie: movie, isLocationKey: isLocationKey)
             if editor.removeLocation() > 0 {
                 guard editor.bytes.count == movie.count else {
-                    throw .corrupt(path: url.path, detail: "its movie box would change size")
+                    throw .corrupt(path: url.path, detail: tr("its movie box would change size"))
                 }
                 do {
                     try handle.seek(toOffset: offset)
@@ -47,7 +47,7 @@ public enum VideoMetadata {
         }
         let expected = before.filter { !isLocationKey(String($0.key.split(separator: ":").last ?? "")) }
         if let changed = expected.keys.sorted().first(where: { after[$0] != expected[$0] }) ?? after.keys.sorted().first(where: { expected[$0] == nil }) {
-            throw .corrupt(path: url.path, detail: "the tag \(changed) changed while its location was removed")
+            throw .corrupt(path: url.path, detail: tr("the tag {tag} changed while its location was removed", ["tag": changed]))
         }
     }
 
@@ -136,7 +136,7 @@ public enum VideoMetadata {
             throw .unreadable(path: path, reason: error.localizedDescription)
         }
         if let tooLarge {
-            throw .corrupt(path: path, detail: "its movie box is \(tooLarge >> 20) MB, more than this tool edits")
+            throw .corrupt(path: path, detail: tr("its movie box is {size} MB, more than this tool edits", ["size": tooLarge >> 20]))
         }
         return found
     }

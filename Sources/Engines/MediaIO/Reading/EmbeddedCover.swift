@@ -18,22 +18,22 @@ extension FrameReader {
     public func embeddedCover(size: FrameSize = .original) throws(MediaIOError) -> PixelBuffer? {
         guard let stream = source.container.coverStream else { return nil }
         let decoder = try VideoDecoder(stream: stream, path: info.path, threads: 1)
-        guard let packet = OwnedPacket() else { throw .unreadable(path: info.path, reason: "out of memory") }
+        guard let packet = OwnedPacket() else { throw .unreadable(path: info.path, reason: tr("out of memory")) }
         guard av_packet_ref(packet.pointer, &stream.pointee.attached_pic) >= 0 else {
-            throw .unreadable(path: info.path, reason: "out of memory")
+            throw .unreadable(path: info.path, reason: tr("out of memory"))
         }
         guard case .accepted = decoder.send(packet) else {
-            throw .corrupt(path: info.path, detail: "the embedded cover picture does not decode")
+            throw .corrupt(path: info.path, detail: tr("the embedded cover picture does not decode"))
         }
         _ = decoder.send(OwnedPacket?.none)
         guard case .frame(let frame) = try decoder.receive() else {
-            throw .corrupt(path: info.path, detail: "the embedded cover picture does not decode")
+            throw .corrupt(path: info.path, detail: tr("the embedded cover picture does not decode"))
         }
         let f = frame.pointer.pointee
         let natural = PixelSize(width: Int(f.width), height: Int(f.height))
         guard natural.width > 0, natural.height > 0,
               let picture = FrameScaler().convert(frame, to: size.resolve(natural)) else {
-            throw .corrupt(path: info.path, detail: "the embedded cover picture cannot be converted")
+            throw .corrupt(path: info.path, detail: tr("the embedded cover picture cannot be converted"))
         }
         return picture
     }

@@ -85,12 +85,12 @@ public final class FrameReader {
         }
         let parameters = stream.parameters
         let (w, h) = (Int(parameters.width), Int(parameters.height))
-        guard w > 0, h > 0 else { throw .corrupt(path: path, detail: "the video track has no picture size") }
+        guard w > 0, h > 0 else { throw .corrupt(path: path, detail: tr("the video track has no picture size")) }
         if Int64(w) * Int64(h) > limits.maxPixels || w > limits.maxSide || h > limits.maxSide {
             throw .dimensionsTooLarge(path: path, width: w, height: h, maxPixels: limits.maxPixels)
         }
         let timeBase = stream.pointee.time_base
-        guard timeBase.num > 0, timeBase.den > 0 else { throw .corrupt(path: path, detail: "invalid time base") }
+        guard timeBase.num > 0, timeBase.den > 0 else { throw .corrupt(path: path, detail: tr("invalid time base")) }
         source = PacketSource(container: container, stream: stream)
         info = try container.probe()
         video = info.video ?? VideoTrackInfo(
@@ -101,7 +101,7 @@ public final class FrameReader {
         // Time 0 is the earliest presentation time among the first packets (B-frames make the
         // first packet in decode order not necessarily the first shown).
         let first = try source.prefetch(48)
-        guard !first.isEmpty else { throw .noFrameDecoded(path: path, detail: "the video track holds no packets") }
+        guard !first.isEmpty else { throw .noFrameDecoded(path: path, detail: tr("the video track holds no packets")) }
         let earliest = first.filter { !$0.isDiscarded }.compactMap(\.pts).min()
         var maker = PictureMaker(rotation: video.rotation, sampleAspectRatio: video.sampleAspectRatio,
                                  origin: earliest ?? stream.pointee.start_time.nonNil ?? 0,
@@ -225,7 +225,7 @@ public final class FrameReader {
 
     func picture(from frame: OwnedFrame, mode: FrameMode, size: FrameSize) throws(MediaIOError) -> VideoFrame {
         guard let picture = maker.picture(from: frame, mode: mode, size: size, scaler: scaler) else {
-            throw .noFrameDecoded(path: info.path, detail: "cannot convert the decoded picture")
+            throw .noFrameDecoded(path: info.path, detail: tr("cannot convert the decoded picture"))
         }
         return picture
     }
@@ -247,7 +247,7 @@ public final class FrameReader {
                 // keyframe whose decode time precedes its presentation): start earlier.
                 restarts += 1
                 guard restarts <= 8 else {
-                    throw .noFrameDecoded(path: info.path, detail: "no frame at or before the requested time")
+                    throw .noFrameDecoded(path: info.path, detail: tr("no frame at or before the requested time"))
                 }
                 try seek(to: min(target, firstShown) &- source.oneSecond &* Int64(1 << restarts), strict: false)
             }
@@ -354,7 +354,7 @@ public final class FrameReader {
                 if case .drained = received {
                     drained = true
                     guard let found = candidate else {
-                        let detail = lastError != 0 ? ffmpegMessage(lastError) : "the stream ended first"
+                        let detail = lastError != 0 ? ffmpegMessage(lastError) : tr("the stream ended first")
                         throw .noFrameDecoded(path: info.path, detail: detail)
                     }
                     current = found
@@ -373,7 +373,7 @@ public final class FrameReader {
                 // A drained decoder that asks for input has nothing more to give.
                 drained = true
                 guard let found = candidate else {
-                    throw .noFrameDecoded(path: info.path, detail: "the stream ended first")
+                    throw .noFrameDecoded(path: info.path, detail: tr("the stream ended first"))
                 }
                 current = found
                 lookahead = nil

@@ -28,7 +28,7 @@ final class KeyframeDecoder {
             stream = container.streams.first { $0.pointee.index == streamIndex }
         }
         guard let stream, stream.parameters.codec_id == codec else {
-            throw .corrupt(path: path, detail: "the video track changed between two reads")
+            throw .corrupt(path: path, detail: tr("the video track changed between two reads"))
         }
         source = PacketSource(container: container, stream: stream)
         _ = try source.prefetch(1)

@@ -18,12 +18,12 @@ final class MediaContainer {
         fileSize = try MediaContainer.checkReadableFile(path)
 
         var ctx: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
-        guard ctx != nil else { throw .unreadable(path: path, reason: "out of memory") }
+        guard ctx != nil else { throw .unreadable(path: path, reason: tr("out of memory")) }
         let openResult = avformat_open_input(&ctx, path, nil, nil)
         guard openResult >= 0, let opened = ctx else {
             // avformat_open_input frees the context on failure.
             if openResult == vf_averror_enomem() {
-                throw .corrupt(path: path, detail: "the header asks for more memory than allowed")
+                throw .corrupt(path: path, detail: tr("the header asks for more memory than allowed"))
             }
             throw .notMedia(path: path)
         }
@@ -57,7 +57,7 @@ final class MediaContainer {
         }
         if isDirectory.boolValue { throw .isDirectory(path: path) }
         guard FileManager.default.isReadableFile(atPath: path) else {
-            throw .unreadable(path: path, reason: "permission denied")
+            throw .unreadable(path: path, reason: tr("permission denied"))
         }
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         var info = stat()
@@ -199,7 +199,7 @@ final class MediaContainer {
     func readPacket(onDamage policy: DamagePolicy, accepting: (Int32) -> Bool) throws(MediaIOError) -> OwnedPacket? {
         var failures = 0
         while true {
-            guard let packet = OwnedPacket() else { throw .unreadable(path: path, reason: "out of memory") }
+            guard let packet = OwnedPacket() else { throw .unreadable(path: path, reason: tr("out of memory")) }
             let status = av_read_frame(context, packet.pointer)
             if status == errorEOF { return nil }
             if status < 0 {

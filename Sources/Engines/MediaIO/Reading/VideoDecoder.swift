@@ -13,16 +13,16 @@ final class VideoDecoder {
         guard let codec = avcodec_find_decoder(id) else {
             // A track whose codec the demuxer could not tell is damage, not a missing decoder.
             if id == AV_CODEC_ID_NONE {
-                throw .corrupt(path: path, detail: "its video track does not say what codec it holds (damaged, or a format FFmpeg does not know)")
+                throw .corrupt(path: path, detail: tr("its video track does not say what codec it holds (damaged, or a format FFmpeg does not know)"))
             }
             throw .unsupportedCodec(path: path, codec: codecName(id))
         }
         guard let ctx = avcodec_alloc_context3(codec) else {
-            throw .unreadable(path: path, reason: "out of memory")
+            throw .unreadable(path: path, reason: tr("out of memory"))
         }
         context = ctx
         guard avcodec_parameters_to_context(ctx, parameters) >= 0 else {
-            throw .corrupt(path: path, detail: "invalid codec parameters")
+            throw .corrupt(path: path, detail: tr("invalid codec parameters"))
         }
         ctx.pointee.pkt_timebase = stream.pointee.time_base
         ctx.pointee.thread_count = threads
@@ -30,7 +30,7 @@ final class VideoDecoder {
         if strict { ctx.pointee.err_recognition |= AV_EF_EXPLODE | AV_EF_CRCCHECK | AV_EF_BITSTREAM }
         let result = avcodec_open2(ctx, codec, nil)
         guard result >= 0 else {
-            throw .corrupt(path: path, detail: "cannot open the \(codecName(id)) decoder: \(ffmpegMessage(result))")
+            throw .corrupt(path: path, detail: tr("cannot open the {codec} decoder: {reason}", ["codec": codecName(id), "reason": ffmpegMessage(result)]))
         }
     }
 
@@ -68,7 +68,7 @@ final class VideoDecoder {
 
     /// The next decoded frame, nil when the decoder needs more input or is drained.
     func receive() throws(MediaIOError) -> ReceiveResult {
-        guard let frame = OwnedFrame() else { throw .unreadable(path: "", reason: "out of memory") }
+        guard let frame = OwnedFrame() else { throw .unreadable(path: "", reason: tr("out of memory")) }
         let result = avcodec_receive_frame(context, frame.pointer)
         if result >= 0 { return .frame(frame) }
         if result == errorAgain { return .needsInput }

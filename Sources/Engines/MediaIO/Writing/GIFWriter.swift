@@ -23,14 +23,14 @@ public final class GIFWriter {
         destination = url
         temporary = AtomicFile.temporaryURL(beside: url)
         self.size = size
-        guard let mapper = PaletteMapper(palette: palette) else { throw .encodeFailed(path: url.path, detail: "out of memory") }
+        guard let mapper = PaletteMapper(palette: palette) else { throw .encodeFailed(path: url.path, detail: tr("out of memory")) }
         self.mapper = mapper
         self.framesPerSecond = Int64(framesPerSecond)
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&ctx, nil, "gif", temporary.path) >= 0, let ctx,
               let codec = avcodec_find_encoder(AV_CODEC_ID_GIF), let enc = avcodec_alloc_context3(codec),
               let st = avformat_new_stream(ctx, nil) else {
-            throw .encodeFailed(path: url.path, detail: "no GIF encoder in this FFmpeg build")
+            throw .encodeFailed(path: url.path, detail: tr("no GIF encoder in this FFmpeg build"))
         }
         output = ctx
         encoder = enc
@@ -62,16 +62,16 @@ public final class GIFWriter {
 
     /// Adds the next picture (it must have the writer's size).
     public func append(_ picture: PixelBuffer) throws(MediaIOError) {
-        guard picture.size == size else { throw .encodeFailed(path: destination.path, detail: "picture is \(picture.size), expected \(size)") }
-        guard let frame = OwnedFrame() else { throw .encodeFailed(path: destination.path, detail: "out of memory") }
+        guard picture.size == size else { throw .encodeFailed(path: destination.path, detail: tr("picture is {size}, expected {expected}", ["size": picture.size, "expected": size])) }
+        guard let frame = OwnedFrame() else { throw .encodeFailed(path: destination.path, detail: tr("out of memory")) }
         let f = frame.pointer
         f.pointee.format = AV_PIX_FMT_PAL8.rawValue
         f.pointee.width = Int32(size.width)
         f.pointee.height = Int32(size.height)
         guard av_frame_get_buffer(f, 0) >= 0, let plane = f.pointee.data.0, let table = f.pointee.data.1 else {
-            throw .encodeFailed(path: destination.path, detail: "out of memory")
+            throw .encodeFailed(path: destination.path, detail: tr("out of memory"))
         }
-        guard let indices = mapper.indices(for: picture) else { throw .encodeFailed(path: destination.path, detail: "out of memory") }
+        guard let indices = mapper.indices(for: picture) else { throw .encodeFailed(path: destination.path, detail: tr("out of memory")) }
         let stride = Int(f.pointee.linesize.0)
         indices.withUnsafeBufferPointer { src in
             guard let base = src.baseAddress else { return }
@@ -119,7 +119,7 @@ public final class GIFWriter {
         var status = avcodec_send_frame(encoder, frame?.pointer)
         guard status >= 0 || status == errorEOF else { throw .encodeFailed(path: destination.path, detail: ffmpegMessage(status)) }
         while true {
-            guard let packet = OwnedPacket() else { throw .encodeFailed(path: destination.path, detail: "out of memory") }
+            guard let packet = OwnedPacket() else { throw .encodeFailed(path: destination.path, detail: tr("out of memory")) }
             status = avcodec_receive_packet(encoder, packet.pointer)
             if status == errorAgain || status == errorEOF { return }
             guard status >= 0 else { throw .encodeFailed(path: destination.path, detail: ffmpegMessage(status)) }

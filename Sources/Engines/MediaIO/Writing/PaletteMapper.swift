@@ -41,7 +41,7 @@ final class PaletteMapper {
     /// The palette in the order the indices refer to (libimagequant may reorder it).
     let colors: [RGB]
 
-    static let outOfMemory = MediaIOError.encodeFailed(path: "GIF palette", detail: "out of memory making the palette")
+    static let outOfMemory = MediaIOError.encodeFailed(path: "GIF palette", detail: tr("out of memory making the palette"))
 
     /// A mapper onto exactly `palette`'s colours; nil when libimagequant cannot allocate.
     init?(palette: ColorPalette) {

@@ -18,7 +18,7 @@ public final class VideoWriter {
     public init(url: URL, size: PixelSize, framesPerSecond: Int32, keyframeInterval: Int32 = 60,
                 bFrames: Int32 = 2) throws(MediaIOError) {
         guard size.width >= 2, size.height >= 2, size.width % 2 == 0, size.height % 2 == 0, framesPerSecond > 0 else {
-            throw .encodeFailed(path: url.path, detail: "the size must be even and at least 2×2, the rate positive")
+            throw .encodeFailed(path: url.path, detail: tr("the size must be even and at least 2×2, the rate positive"))
         }
         self.size = size
         output = try MP4Output(url: url, fastStart: true)
@@ -34,7 +34,7 @@ public final class VideoWriter {
     /// Encodes the next picture; it must have the writer's size.
     public func append(_ picture: PixelBuffer) throws(MediaIOError) {
         guard picture.size == size else {
-            throw .encodeFailed(path: output.destination.path, detail: "picture is \(picture.size), expected \(size)")
+            throw .encodeFailed(path: output.destination.path, detail: tr("picture is {size}, expected {expected}", ["size": picture.size, "expected": size]))
         }
         try write(try encoder.encode(picture, pts: nextPTS))
         nextPTS += 1
@@ -44,19 +44,19 @@ public final class VideoWriter {
     /// go to the encoder as they are, no scaler involved. It must have the writer's size.
     public func append(_ picture: PlanarPicture) throws(MediaIOError) {
         guard picture.width == size.width, picture.height == size.height else {
-            throw .encodeFailed(path: output.destination.path, detail: "picture is \(picture.width)×\(picture.height), expected \(size)")
+            throw .encodeFailed(path: output.destination.path, detail: tr("picture is {width}×{height}, expected {expected}", ["width": picture.width, "height": picture.height, "expected": size]))
         }
         guard encoder.context.pointee.pix_fmt == AV_PIX_FMT_YUV420P else {
             // An encoder that wants another layout (MPEG-4 Part 2 takes the same; others may
             // not) gets RGB through the scaler instead.
-            throw .encodeFailed(path: output.destination.path, detail: "the encoder does not take 4:2:0 pictures")
+            throw .encodeFailed(path: output.destination.path, detail: tr("the encoder does not take 4:2:0 pictures"))
         }
         let frame = try makeFrame(AV_PIX_FMT_YUV420P)
         let f = frame.pointer
         f.pointee.color_range = AVCOL_RANGE_MPEG
         f.pointee.colorspace = AVCOL_SPC_BT709
         guard let y = f.pointee.data.0, let u = f.pointee.data.1, let v = f.pointee.data.2 else {
-            throw .encodeFailed(path: output.destination.path, detail: "out of memory")
+            throw .encodeFailed(path: output.destination.path, detail: tr("out of memory"))
         }
         let strides = (Int(f.pointee.linesize.0), Int(f.pointee.linesize.1), Int(f.pointee.linesize.2))
         func copy(_ plane: [UInt8], width: Int, rows: Int, to target: UnsafeMutablePointer<UInt8>, stride: Int) {
@@ -74,12 +74,12 @@ public final class VideoWriter {
 
     /// A frame of the writer's size in `format`, its buffers allocated.
     private func makeFrame(_ format: AVPixelFormat) throws(MediaIOError) -> OwnedFrame {
-        guard let frame = OwnedFrame() else { throw .encodeFailed(path: output.destination.path, detail: "out of memory") }
+        guard let frame = OwnedFrame() else { throw .encodeFailed(path: output.destination.path, detail: tr("out of memory")) }
         let f = frame.pointer
         f.pointee.format = format.rawValue
         f.pointee.width = Int32(size.width)
         f.pointee.height = Int32(size.height)
-        guard av_frame_get_buffer(f, 0) >= 0 else { throw .encodeFailed(path: output.destination.path, detail: "out of memory") }
+        guard av_frame_get_buffer(f, 0) >= 0 else { throw .encodeFailed(path: output.destination.path, detail: tr("out of memory")) }
         return frame
     }
 

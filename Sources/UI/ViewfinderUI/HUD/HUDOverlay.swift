@@ -84,7 +84,7 @@ public final class HUDOverlay {
         let onScreen = hud.isOnScreen
         if accessibleProgress.isVisible != onScreen { accessibleProgress.isVisible = onScreen }
         guard onScreen else { return }
-        let name = hud.label.isEmpty ? "Working" : hud.label
+        let name = hud.label.isEmpty ? tr("Working") : hud.label
         if name != spokenLabel.name || hud.detailsLabel != spokenLabel.details {
             spokenLabel = (name, hud.detailsLabel)
             accessibleProgress.setAccessibleName(name)
@@ -111,7 +111,7 @@ public final class HUDOverlay {
         hud.detailsLabel = details
         hud.graceTime = graceTime
         hud.minShowTime = 0.5
-        hud.follow(progress, mode: mode, cancelTitle: cancellable ? "Cancel" : nil)
+        hud.follow(progress, mode: mode, cancelTitle: cancellable ? tr("Cancel") : nil)
         if !cancellable { hud.button = nil }
         startTicking()
     }
