@@ -50,7 +50,7 @@ let package = Package(
         .systemLibrary(name: "CImageQuant", path: "Sources/CShims/CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
         // OpenSSL's libcrypto, for SHA-256 (the library names originals by their content).
         // glibc's gettext (libintl.h): nothing to link.
-        .systemLibrary(name: "CIntl", path: "Sources/CShims/CIntl"),
+        .systemLibrary(name: "CIntl", path: "Sources/CShims/CIntl", providers: [.apt(["libc6-dev"])]),
         .systemLibrary(name: "CCrypto", path: "Sources/CShims/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CGtk", path: "Sources/CShims/CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         // libadwaita 1.2: the GNOME look (application window, header bar, toasts, leaflet, the

@@ -25,8 +25,7 @@ public final class Announcer: Widget {
         gtk_widget_set_can_focus(widget, 0)
         gtk_widget_set_halign(widget, GTK_ALIGN_START)
         gtk_widget_set_valign(widget, GTK_ALIGN_START)
-        // Shown (empty) from the start: GTK tells the accessibility bus of a widget that
-        // appears only once it is realized, which a hidden widget never is.
+        isVisible = false
     }
 
     /// Speaks `text`: shown anew even when the same words were announced a moment ago.
@@ -39,12 +38,8 @@ public final class Announcer: Widget {
         vf_set_accessible_label(pointer, text)
         isVisible = true
         hiding = Timer.once(after: Self.lingering) { [weak self] in
-            guard let self else { return }
-            self.isVisible = false
-            gtk_label_set_text(vf_label(self.pointer), "")
-            vf_set_accessible_label(self.pointer, "")
-            self.isVisible = true
-            self.hiding = nil
+            self?.isVisible = false
+            self?.hiding = nil
         }
     }
 }

@@ -277,10 +277,11 @@ extension StudioWindowTests {
             let folder = TestPaths.scratchFolder("a11y-announce")
             let session = try AccessibilitySession(in: folder)
             defer { session.end() }
-            let ready = folder.appendingPathComponent("ready.json"), toasted = folder.appendingPathComponent("toasted"),
-                done = folder.appendingPathComponent("done")
+            let ready = folder.appendingPathComponent("ready.json"), heard = folder.appendingPathComponent("heard"),
+                toasted = folder.appendingPathComponent("toasted"), done = folder.appendingPathComponent("done")
+            // Each announcement lasts a few seconds: made once a reader can read the app.
             let run = try await StudioHarness.runInteractive([
-                "wait library", "toggle-theme", "signal \(ready.path)", "wait-file \(toasted.path)",
+                "wait library", "signal \(ready.path)", "wait-file \(heard.path)", "toggle-theme", "wait-file \(toasted.path)",
                 "hud-flash error Cannot import holiday.mov", "wait-file \(done.path)", "quit",
             ], arguments: ["--library", folder.appendingPathComponent("lib").path, "--light"], in: folder, readyFile: ready,
                environment: session.environment) { _ in
@@ -288,17 +289,20 @@ extension StudioWindowTests {
                 func alerts(_ objects: [AccessibleObject]) -> [String] {
                     objects.filter { $0.role == "alert" && !$0.name.isEmpty }.map(\.name)
                 }
+                let before = try session.read { $0.contains { $0.role == "frame" } }
+                _ = FileManager.default.createFile(atPath: heard.path, contents: Data())
                 let confirmation = try session.read { alerts($0) == ["Dark style"] }
                 _ = FileManager.default.createFile(atPath: toasted.path, contents: Data())
                 let error = try session.read { alerts($0).contains("Cannot import holiday.mov") }
                 let focusBefore = confirmation.first(where: \.isFocused)?.name, focusAfter = error.first(where: \.isFocused)?.name
-                return [alerts(confirmation), alerts(error), [focusBefore ?? "", focusAfter ?? ""]]
+                return [alerts(before), alerts(confirmation), alerts(error), [focusBefore ?? "", focusAfter ?? ""]]
             }
             #expect(run.run.status == 0, "stderr: \(run.run.stderr.suffix(1500))")
-            try #require(run.interaction.count == 3)
-            #expect(run.interaction[0] == ["Dark style"])
-            #expect(run.interaction[1].contains("Cannot import holiday.mov"), "\(run.interaction[1])")
-            #expect(run.interaction[2][0] == run.interaction[2][1], "an announcement moves no focus: \(run.interaction[2])")
+            try #require(run.interaction.count == 4)
+            #expect(run.interaction[0].isEmpty, "nothing announced, no alert: \(run.interaction[0])")
+            #expect(run.interaction[1] == ["Dark style"])
+            #expect(run.interaction[2].contains("Cannot import holiday.mov"), "\(run.interaction[2])")
+            #expect(run.interaction[3][0] == run.interaction[3][1], "an announcement moves no focus: \(run.interaction[3])")
         }
 
         @Test("the HUD is a progress bar named by its label and described by its details, its value the work done; hidden, a reader finds none")

@@ -52,6 +52,9 @@ public final class HUDOverlay {
     /// modes that show an amount. A result's text (a flash) is its name.
     public let accessibleProgress = ProgressBar()
 
+    /// Tells a screen-reader user a result the HUD flashes (an error, a success) as it appears.
+    private let announcer = Announcer()
+
     public init(clock: FrameClock = FrameClock()) {
         hud = ProgressHUD(clock: clock)
         layer.clock = clock
@@ -77,6 +80,7 @@ public final class HUDOverlay {
     public func place(on host: Overlay) {
         host.addOverlay(area)
         host.addOverlay(accessibleProgress)
+        host.addOverlay(announcer)
     }
 
     /// Keeps `accessibleProgress` saying what the HUD shows.
@@ -143,10 +147,13 @@ public final class HUDOverlay {
     }
 
     /// Flashes a result: a checkmark, a cross or text, for 3 s in a box at least 150 × 100.
+    /// A screen reader is told the words as the flash appears.
     public func flash(_ kind: ProgressHUD.Flash, label: String, details: String = "") {
         reset()
         hud.flash(kind, label: label, details: details)
         startTicking()
+        // TRANSLATORS: what a screen reader says when the HUD flashes a result: its title, then what happened.
+        announcer.announce(details.isEmpty ? label : tr("{label}: {details}", ["label": label, "details": details]))
     }
 
     /// The app's own look for work and results: a box blurred light or dark as the theme is,
