@@ -43,7 +43,7 @@ extension Command {
     /// The `--help` text in the user's language: usage line, summary, discussion and one aligned
     /// line per option.
     public static var usage: String {
-        var text = usageLine + "\n\n\(tr(summary))\n"
+        var text = usageLine + "\n\n" + tr(summary) + "\n"
         let discussion = tr(Self.discussion)
         if !discussion.isEmpty { text += "\n\(discussion)\n" }
         // TRANSLATORS: the heading over a command's options in --help.

@@ -31,7 +31,7 @@ extension OptionSpec {
             if let short = option.short { left = "-\(short), " + left }
             if let value = option.value { left += " \(value)" }
             let padded = left.count < 24 ? left + String(repeating: " ", count: 24 - left.count) : left + "  "
-            text += "  \(padded)\(tr(option.help))\n"
+            text += "  " + padded + tr(option.help) + "\n"
         }
         return text
     }

@@ -7,8 +7,9 @@ public enum ManualPage {
     /// The page for section 1: NAME, SYNOPSIS, DESCRIPTION, OPTIONS, one COMMANDS subsection per
     /// command (its usage, summary, paragraphs and options), EXIT STATUS and SEE ALSO.
     public static func render(_ program: ProgramReference) -> String {
+        let summary = tr(program.summary)
         var page = [".TH \(quoted(program.name.uppercased())) 1 \"\" \(quoted("\(program.name) \(program.version)")) \"User Commands\"",
-                    ".SH NAME", "\(escape(program.name)) \\- \(escape(tr(program.summary)))", ".SH SYNOPSIS"]
+                    ".SH NAME", "\(escape(program.name)) \\- \(escape(summary))", ".SH SYNOPSIS"]
         for line in program.synopsis {
             page += [".B \(escape(program.name))", escape(line), ".br"]
         }

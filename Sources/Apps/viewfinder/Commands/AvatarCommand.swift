@@ -175,9 +175,11 @@ enum AvatarCommand: Command {
         var text = shape == .circle ? tr("{file}: {width}×{height} circle from {cropWidth}×{cropHeight} at {x},{y}", values)
             // TRANSLATORS: as the circle's line, for a square avatar.
             : tr("{file}: {width}×{height} square from {cropWidth}×{cropHeight} at {x},{y}", values)
-        // TRANSLATORS: follows the line above when the photo was turned.
-        if spec.rotation != 0 { text += " " + tr("turned {degrees}°", ["degrees": format(spec.rotation)]) }
-        if let framing = framingText(spec.framing) { text += ", " + framing }
+        if spec.rotation != 0 {
+            // TRANSLATORS: the line above ({avatar}) when the photo was turned.
+            text = tr("{avatar} turned {degrees}°", ["avatar": text, "degrees": format(spec.rotation)])
+        }
+        if let framing = framingText(spec.framing) { text = [text, framing].joinedAsDetails() }
         return text
     }
 

@@ -53,7 +53,8 @@ enum DevicesCommand: Command {
             }
             let sizes = camera.sizes.map { "\($0.width)x\($0.height)" }.joined(separator: ", ")
             let rates = tr("{rates} fps", ["rates": camera.frameRates.map(String.init).joined(separator: "/")])
-            print("\(camera.id)\t\(camera.name)\t\(positionText(camera.position))\t\(sizes)\t\(rates)\t\(camera.hasFlash ? tr("flash") : tr("no flash"))")
+            let flash = camera.hasFlash ? tr("flash") : tr("no flash")
+            print([camera.id, camera.name, positionText(camera.position), sizes, rates, flash].joined(separator: "\t"))
         }
         if microphones.isEmpty {
             print(tr("no microphone found (capture --microphone virtual uses the test microphone)"))

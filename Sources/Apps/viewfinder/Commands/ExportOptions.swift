@@ -130,7 +130,7 @@ enum ExportOptions {
                 ViewfinderTool.standardError("viewfinder: " + (result.keyframeBefore == nil ? tr("note: {note}", ["note": note])
                                                                                           : tr("note: {note} (--keyframe-cut)", ["note": note])))
             }
-            print(output.path + ": " + resultParts(result, cover: art).joined(separator: ", "))
+            print(tr("{file}: {details}", ["file": output.path, "details": resultParts(result, cover: art).joinedAsDetails()]))
         }
         return 0
     }
@@ -140,7 +140,8 @@ enum ExportOptions {
     private static func resultParts(_ result: ExportResult, cover: CoverArt?) -> [String] {
         var method = result.method
         if let reencoded = result.reencodedFrames, let copied = result.copiedFrames {
-            method += " " + tr("({reencoded} re-encoded, {copied} copied)", ["reencoded": reencoded, "copied": copied])
+            // TRANSLATORS: {method} is how an export was made, such as smart (a value of --method).
+            method = tr("{method} ({reencoded} re-encoded, {copied} copied)", ["method": method, "reencoded": reencoded, "copied": copied])
         }
         var parts = [
             trn("{count} frames", "{count} frames", result.frameCount),

@@ -101,8 +101,8 @@ enum FilmstripCommand: Command {
                 ? trn("{file}: {count} exact frames at {times} s", "{file}: {count} exact frames at {times} s", shown.count, values)
                 : trn("{file}: {count} fast frames at {times} s", "{file}: {count} fast frames at {times} s", shown.count, values)
             if empty > 0 {
-                line += " " + tr("({empty} of {cells} cells empty: the video has fewer frames than cells)",
-                                 ["empty": empty, "cells": count])
+                line = tr("{line} ({empty} of {cells} cells empty: the video has fewer frames than cells)",
+                          ["line": line, "empty": empty, "cells": count])
             }
             print(line)
         }

@@ -124,7 +124,7 @@ enum InfoCommand: Command {
                     c.matrix.map { tr("matrix {name}", ["name": $0]) }, c.range.map { tr("range {name}", ["name": $0]) }]
             .compactMap { $0 }
         if said.isEmpty { return tr("{kind} (nothing signalled)", ["kind": c.summary]) }
-        return tr("{kind} ({signalled})", ["kind": c.summary, "signalled": said.joined(separator: ", ")])
+        return tr("{kind} ({signalled})", ["kind": c.summary, "signalled": said.joinedAsDetails()])
     }
 
     static func masteringText(_ m: HDRMetadata) -> String {
@@ -147,7 +147,7 @@ enum InfoCommand: Command {
         if let black = m.masteringBlack { parts.append(tr("black {nits} nits", ["nits": decimal(black)])) }
         if let cll = m.maxContentLight { parts.append("MaxCLL \(cll)") }
         if let fall = m.maxFrameAverageLight { parts.append("MaxFALL \(fall)") }
-        return parts.joined(separator: ", ")
+        return parts.joinedAsDetails()
     }
 
     private static func decimal(_ value: Double) -> String {

@@ -309,7 +309,9 @@ enum LibraryCommand: Command {
             ]).rendered())
         } else {
             for file in report.storedFiles {
-                print("\(file.asset.id)\t\(file.isNew ? tr("stored") : tr("already stored"))\t\(file.path.printable())")
+                let values: KeyValuePairs<String, any CustomStringConvertible> = ["id": file.asset.id, "file": file.path.printable()]
+                // TRANSLATORS: a file import stored, its fields apart by tabs: the asset's id, this word, the file.
+                print(file.isNew ? tr("{id}\tstored\t{file}", values) : tr("{id}\talready stored\t{file}", values))
             }
             print(trn("{folder}: {stored} of {count} file stored", "{folder}: {stored} of {count} files stored", files.count,
                       ["folder": library.folder.path, "stored": stored]))
@@ -366,7 +368,7 @@ enum LibraryCommand: Command {
         if !report.damagedRows.isEmpty { parts.append(trn("{count} damaged row(s)", "{count} damaged row(s)", report.damagedRows.count)) }
         let removable = report.foreignEntries.filter { !$0.hasSuffix("/") }
         if !removable.isEmpty { parts.append(trn("{count} link(s) or special file(s)", "{count} link(s) or special file(s)", removable.count)) }
-        let found: KeyValuePairs<String, any CustomStringConvertible> = ["folder": folder.path, "list": parts.joined(separator: ", ")]
+        let found: KeyValuePairs<String, any CustomStringConvertible> = ["folder": folder.path, "list": parts.joinedAsDetails()]
         // TRANSLATORS: {list} is what check found, such as "2 orphan file(s), 0 row(s) without a file".
         print(repaired ? tr("{folder}: removed {list}", found) : tr("{folder}: found {list}", found))
         for damage in report.damagedRows { print("  \(damage)") }
