@@ -1,3 +1,5 @@
+import ViewfinderCore
+
 /// One option a command accepts: `--name`, perhaps `-x`, perhaps with a value.
 public struct OptionSpec: Sendable, Hashable {
     /// Long name without dashes ("max-size").
@@ -6,7 +8,8 @@ public struct OptionSpec: Sendable, Hashable {
     public let short: Character?
     /// Placeholder for its value ("WxH"), nil for a flag.
     public let value: String?
-    /// One line of help.
+    /// One line of help: English marked with `N_` (translated where it is shown), or text
+    /// already in the user's language.
     public let help: String
 
     /// An option called `--name` (and `-short`), taking a value shown as `value` unless it is a flag.
@@ -19,7 +22,8 @@ public struct OptionSpec: Sendable, Hashable {
 }
 
 extension OptionSpec {
-    /// The options as `--help` lists them: one aligned line each, `-x, --name VALUE` then its help.
+    /// The options as `--help` lists them: one aligned line each, `-x, --name VALUE` then its help
+    /// in the user's language.
     public static func helpLines(_ options: [OptionSpec]) -> String {
         var text = ""
         for option in options {
@@ -27,7 +31,7 @@ extension OptionSpec {
             if let short = option.short { left = "-\(short), " + left }
             if let value = option.value { left += " \(value)" }
             let padded = left.count < 24 ? left + String(repeating: " ", count: 24 - left.count) : left + "  "
-            text += "  \(padded)\(option.help)\n"
+            text += "  " + padded + tr(option.help) + "\n"
         }
         return text
     }

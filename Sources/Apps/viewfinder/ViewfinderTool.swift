@@ -14,52 +14,50 @@ enum ViewfinderTool {
 
     static let version = ViewfinderVersion.current
 
+    /// The tool's `--help`, in the user's language.
     static func mainUsage() -> String {
-        var text = """
-        usage: viewfinder COMMAND [OPTIONS]
-
+        var text = tr("usage:") + " viewfinder COMMAND [OPTIONS]\n\n" + tr("""
         Viewfinder picks frame-exact video covers and filmstrips, converts and trims video to
         MP4, cuts avatars from photos, keeps a photo library, captures from cameras and renders
         animations; the desktop app is viewfinder-studio.
-
-        commands:
-
-        """
+        """) + "\n\n"
+        // TRANSLATORS: the heading over the list of commands in viewfinder --help.
+        text += tr("commands:") + "\n"
         for command in commands {
-            text += "  " + command.name.padding(toLength: 12, withPad: " ", startingAt: 0) + command.summary + "\n"
+            text += "  " + command.name.padding(toLength: 12, withPad: " ", startingAt: 0) + tr(command.summary) + "\n"
         }
-        text += "\nRun 'viewfinder COMMAND --help' for a command's options.\n"
-        text += "\noptions:\n" + OptionSpec.helpLines(toolOptions)
+        text += "\n" + tr("Run 'viewfinder COMMAND --help' for a command's options.") + "\n"
+        text += "\n" + tr("options:") + "\n" + OptionSpec.helpLines(toolOptions)
         return text
     }
 
     /// The options taken without a command.
     static let toolOptions = [
-        OptionSpec("help", short: "h", help: "Show this help ('viewfinder help COMMAND': a command's)."),
-        OptionSpec("version", help: "Show the version."),
-        OptionSpec("man", help: "Print this manual page (roff; 'viewfinder --man | man -l -' shows it)."),
-        OptionSpec("completions", value: "SHELL", help: "Print the completion script for bash, zsh or fish."),
+        OptionSpec("help", short: "h", help: N_("Show this help ('viewfinder help COMMAND': a command's).")),
+        OptionSpec("version", help: N_("Show the version.")),
+        OptionSpec("man", help: N_("Print this manual page (roff; 'viewfinder --man | man -l -' shows it).")),
+        OptionSpec("completions", value: "SHELL", help: N_("Print the completion script for bash, zsh or fish.")),
     ]
 
     /// The program, its options and its commands, for the manual page and the completions.
     static var reference: ProgramReference {
         ProgramReference(
-            name: "viewfinder", summary: "frame-exact video covers, avatars, a photo library, cameras and animations",
+            name: "viewfinder", summary: N_("frame-exact video covers, avatars, a photo library, cameras and animations"),
             synopsis: ["COMMAND [OPTIONS] [ARGUMENTS]", "--help | --version | --man | --completions SHELL"],
-            description: """
+            description: N_("""
             Viewfinder picks frame-exact video covers and filmstrips, converts and trims video to MP4, cuts \
             avatars from photos (starting on the face), keeps a photo library, captures from cameras and \
             renders animations. Every command prints what it wrote; --json, where offered, prints it as JSON.
 
             The desktop app, with the same parts as components other programs can call as pickers, is \
             viewfinder-studio.
-            """,
+            """),
             version: version, options: toolOptions, commands: commands.map(ProgramReference.Entry.init),
-            exitStatus: """
+            exitStatus: N_("""
             0 when the command succeeded; 1 when it failed (the reason is one line on standard error, \
             and nothing half-written is left); 2 for bad usage; 130 when interrupted (Ctrl-C), 143 when \
             terminated, after removing what was being written.
-            """,
+            """),
             seeAlso: ["viewfinder-studio(1)", "ffmpeg(1)"])
     }
 
@@ -91,7 +89,8 @@ enum ViewfinderTool {
             return 0
         case "--completions":
             guard argv.count == 2, let shell = ShellCompletion(rawValue: argv[1]) else {
-                standardError("viewfinder: --completions takes bash, zsh or fish\nusage: viewfinder --completions bash|zsh|fish")
+                standardError("viewfinder: " + tr("--completions takes bash, zsh or fish") + "\n"
+                                  + tr("usage:") + " viewfinder --completions bash|zsh|fish")
                 return 2
             }
             print(shell.script(for: reference), terminator: "")
@@ -100,7 +99,7 @@ enum ViewfinderTool {
             break
         }
         guard let command = commands.first(where: { $0.name == first }) else {
-            standardError("viewfinder: unknown command '\(first)'\n\n" + mainUsage())
+            standardError("viewfinder: " + tr("unknown command '{command}'", ["command": first]) + "\n\n" + mainUsage())
             return 2
         }
         do {
@@ -131,13 +130,13 @@ enum ViewfinderTool {
         }
     }
 
-    /// What to type next, in this tool's words, for errors the engines report in their own
-    /// (they know no command-line flags).
+    /// What to type next, in this tool's words and the user's language, for errors the engines
+    /// report in their own (they know no command-line flags).
     static func hint(for error: any Error) -> String? {
         switch error {
-        case MediaIOError.cannotPassthrough: return "use --preset highest"
-        case CaptureError.noCamera: return "use --device virtual for the test camera"
-        case CaptureError.unknownDevice, CaptureError.unknownMicrophone: return "'viewfinder devices' lists them"
+        case MediaIOError.cannotPassthrough: return tr("use --preset highest")
+        case CaptureError.noCamera: return tr("use --device virtual for the test camera")
+        case CaptureError.unknownDevice, CaptureError.unknownMicrophone: return tr("'viewfinder devices' lists them")
         default: return nil
         }
     }

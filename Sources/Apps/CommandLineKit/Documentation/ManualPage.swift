@@ -1,14 +1,19 @@
-/// A program's manual page, in roff with the man(7) macros, from its `ProgramReference`.
+import ViewfinderCore
+
+/// A program's manual page, in roff with the man(7) macros, from its `ProgramReference`; its
+/// texts are in the user's language (`make install` renders it in C.UTF-8: English), its
+/// section headings and option names as man(7) and the parser have them.
 public enum ManualPage {
     /// The page for section 1: NAME, SYNOPSIS, DESCRIPTION, OPTIONS, one COMMANDS subsection per
     /// command (its usage, summary, paragraphs and options), EXIT STATUS and SEE ALSO.
     public static func render(_ program: ProgramReference) -> String {
+        let summary = tr(program.summary)
         var page = [".TH \(quoted(program.name.uppercased())) 1 \"\" \(quoted("\(program.name) \(program.version)")) \"User Commands\"",
-                    ".SH NAME", "\(escape(program.name)) \\- \(escape(program.summary))", ".SH SYNOPSIS"]
+                    ".SH NAME", "\(escape(program.name)) \\- \(escape(summary))", ".SH SYNOPSIS"]
         for line in program.synopsis {
             page += [".B \(escape(program.name))", escape(line), ".br"]
         }
-        page += [".SH DESCRIPTION"] + paragraphs(program.description)
+        page += [".SH DESCRIPTION"] + paragraphs(tr(program.description))
         if !program.options.isEmpty {
             page += [".SH OPTIONS"] + options(program.options)
         }
@@ -20,11 +25,11 @@ public enum ManualPage {
                     index == 0 ? "\\fB\(escape(program.name)) \(escape(command.name))\\fR \(escape(String(line)))"
                                : escape(String(line))
                 }
-                page += [".fi"] + paragraphs(command.summary) + paragraphs(command.discussion) + options(command.options)
+                page += [".fi"] + paragraphs(tr(command.summary)) + paragraphs(tr(command.discussion)) + options(command.options)
             }
         }
         if !program.exitStatus.isEmpty {
-            page += [".SH \"EXIT STATUS\""] + paragraphs(program.exitStatus)
+            page += [".SH \"EXIT STATUS\""] + paragraphs(tr(program.exitStatus))
         }
         if !program.seeAlso.isEmpty {
             page += [".SH \"SEE ALSO\"", program.seeAlso.map { reference in
@@ -41,7 +46,7 @@ public enum ManualPage {
             var head = "\\fB\\-\\-\(escape(option.name))\\fR"
             if let short = option.short { head = "\\fB\\-\(escape(String(short)))\\fR, " + head }
             if let value = option.value { head += " \\fI\(escape(value))\\fR" }
-            return [".TP", head, escape(option.help)]
+            return [".TP", head, escape(tr(option.help))]
         }
     }
 

@@ -1,5 +1,7 @@
 /// What a program offers on its command line — its options and its commands with theirs — from
 /// which its manual page and shell completions are made, so neither can drift from the parser.
+/// Its texts are English marked with `N_` (the page and the completions translate them), or
+/// already in the user's language.
 public struct ProgramReference: Sendable {
     /// One command of the program (`viewfinder cover`, `viewfinder-studio pick`).
     public struct Entry: Sendable {

@@ -1,5 +1,9 @@
+import ViewfinderCore
+
 /// Shell completion scripts for a program, from its `ProgramReference`: its commands and each
-/// command's options (and subcommands) complete after their command, files elsewhere.
+/// command's options (and subcommands) complete after their command, files elsewhere. The
+/// descriptions zsh and fish show are in the user's language (`make install` renders the
+/// scripts in C.UTF-8: English).
 public enum ShellCompletion: String, Sendable, CaseIterable {
     case bash, zsh, fish
 
@@ -61,7 +65,7 @@ public enum ShellCompletion: String, Sendable, CaseIterable {
     static func zshSpecs(_ options: [OptionSpec]) -> [String] {
         options.map { option in
             let value = option.value.map { ":\(zshText($0)):_files" } ?? ""
-            let help = "[\(zshText(option.help))]"
+            let help = "[" + zshText(tr(option.help)) + "]"
             if let short = option.short {
                 return "'(-\(short) --\(option.name))'{-\(short),--\(option.name)}'\(help)\(value)'"
             }
@@ -74,7 +78,7 @@ public enum ShellCompletion: String, Sendable, CaseIterable {
         var lines = ["#compdef \(program.name)", "# zsh completion for \(program.name), made by `\(program.name) --completions zsh`.",
                      "\(name)() {", "    local -a commands", "    commands=("]
         // `_describe` splits each entry at its first colon only: the summary keeps its own.
-        lines += program.commands.map { "        '\($0.name):\($0.summary.replacing("'", with: "'\\''"))'" }
+        lines += program.commands.map { "        '\($0.name):" + tr($0.summary).replacing("'", with: "'\\''") + "'" }
         lines += ["    )", "    local command=\"\" word", "    for word in ${words[2,CURRENT-1]}; do",
                   "        if (( ${commands[(I)$word:*]} )); then command=$word; break; fi", "    done",
                   "    case $command in"]
@@ -101,7 +105,7 @@ public enum ShellCompletion: String, Sendable, CaseIterable {
             if let short = option.short { line += " -s \(short)" }
             line += " -l \(option.name)"
             if option.value != nil { line += " -r" }
-            return line + " -d \(fishText(option.help))"
+            return line + " -d " + fishText(tr(option.help))
         }
     }
 
@@ -110,7 +114,7 @@ public enum ShellCompletion: String, Sendable, CaseIterable {
         var lines = ["# fish completion for \(program.name), made by `\(program.name) --completions fish`."]
         let noCommand = program.commands.isEmpty ? "true" : "not __fish_seen_subcommand_from \(names)"
         for command in program.commands {
-            lines.append("complete -c \(program.name) -n \(fishText(noCommand)) -f -a \(command.name) -d \(fishText(command.summary))")
+            lines.append("complete -c \(program.name) -n \(fishText(noCommand)) -f -a \(command.name) -d " + fishText(tr(command.summary)))
         }
         lines += fishOptions(program.options, program: program.name, condition: noCommand)
         for command in program.commands {

@@ -1,3 +1,5 @@
+import ViewfinderCore
+
 /// Options and positional arguments, checked against a command's specs.
 ///
 /// `--name VALUE`, `--name=VALUE` and `-x VALUE` give a value; `--` ends the options; `-` alone
@@ -40,16 +42,16 @@ public struct ParsedArguments: Sendable {
             } else {
                 let letter = argument.dropFirst()
                 guard letter.count == 1, let found = options.first(where: { $0.short == letter.first }) else {
-                    throw UsageError(message: "unknown option '\(argument)'", command: command)
+                    throw UsageError(message: tr("unknown option '{option}'", ["option": argument]), command: command)
                 }
                 name = found.name
             }
             guard let spec = options.first(where: { $0.name == name }) else {
-                throw UsageError(message: "unknown option '--\(name)'", command: command)
+                throw UsageError(message: tr("unknown option '{option}'", ["option": "--\(name)"]), command: command)
             }
             if spec.value == nil {
                 guard inline == nil else {
-                    throw UsageError(message: "--\(name) takes no value", command: command)
+                    throw UsageError(message: tr("{option} takes no value", ["option": "--\(name)"]), command: command)
                 }
                 flags.insert(name)
                 continue
@@ -59,7 +61,8 @@ public struct ParsedArguments: Sendable {
                 given = inline
             } else {
                 guard index < arguments.count else {
-                    throw UsageError(message: "--\(name) needs a value (\(spec.value ?? "VALUE"))", command: command)
+                    throw UsageError(message: tr("{option} needs a value ({value})", ["option": "--\(name)", "value": spec.value ?? "VALUE"]),
+                                     command: command)
                 }
                 given = arguments[index]
                 index += 1
@@ -69,10 +72,11 @@ public struct ParsedArguments: Sendable {
         }
         if wantsHelp { return }
         if positionals.count < positionalCount.lowerBound {
-            throw UsageError(message: "missing argument", command: command)
+            throw UsageError(message: tr("missing argument"), command: command)
         }
         if positionals.count > positionalCount.upperBound {
-            throw UsageError(message: "unexpected argument '\(positionals[positionalCount.upperBound])'", command: command)
+            throw UsageError(message: tr("unexpected argument '{argument}'", ["argument": positionals[positionalCount.upperBound]]),
+                             command: command)
         }
     }
 
@@ -87,7 +91,9 @@ public struct ParsedArguments: Sendable {
 
     /// A required option's value.
     public func required(_ name: String) throws(UsageError) -> String {
-        guard let value = values[name] else { throw UsageError(message: "--\(name) is required", command: command) }
+        guard let value = values[name] else {
+            throw UsageError(message: tr("{option} is required", ["option": "--\(name)"]), command: command)
+        }
         return value
     }
 
@@ -95,12 +101,15 @@ public struct ParsedArguments: Sendable {
     public func integer(_ name: String, in range: ClosedRange<Int>, default fallback: Int) throws(UsageError) -> Int {
         guard let text = values[name] else { return fallback }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError(message: "--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'", command: command)
+            throw UsageError(message: tr("{option} must be a whole number from {lowest} to {highest}, not '{text}'",
+                                         ["option": "--\(name)", "lowest": range.lowerBound, "highest": range.upperBound, "text": text]),
+                             command: command)
         }
         return number
     }
 
-    /// Reports a malformed value as a usage error.
+    /// Reports a malformed value as a usage error ("--name: reason"; `reason` in the user's
+    /// language).
     public func invalid(_ name: String, _ reason: String) -> UsageError {
         UsageError(message: "--\(name): \(reason)", command: command)
     }

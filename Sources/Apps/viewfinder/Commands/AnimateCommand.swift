@@ -9,24 +9,24 @@ import ViewfinderCore
 /// `viewfinder animate SCENE.json -o OUT.{mp4,gif,png}`: renders a Motion scene offline.
 enum AnimateCommand: Command {
     static let name = "animate"
-    static let summary = "Render a Motion scene (JSON) to MP4, GIF or one PNG frame, or print its values."
+    static let summary = N_("Render a Motion scene (JSON) to MP4, GIF or one PNG frame, or print its values.")
     static let synopsis = "SCENE.json (-o OUT.{mp4,gif,png} | --at T --json) [--fps N] [--size WxH] [--duration S] [--at T]"
     static let positionalCount = 1...1
     static let options = [
-        OptionSpec("output", short: "o", value: "OUT", help: ".mp4 (H.264), .gif (one palette, looping) or .png (the frame at --at)."),
-        OptionSpec("fps", value: "N", help: "Frames per second, 1-120 (default 30)."),
-        OptionSpec("size", value: "WxH", help: "Output size (default: the scene's size)."),
-        OptionSpec("duration", value: "S", help: "Length in seconds (default: the scene's duration, else 2)."),
-        OptionSpec("at", value: "T", help: "The time of the PNG frame or of --json (default 0)."),
-        OptionSpec("json", help: "Print every layer's presentation values at --at instead of rendering."),
-        OptionSpec("timing", help: "With --json: report on stderr how long evaluating the frame took (median of 21)."),
-        OptionSpec("quiet", short: "q", help: "No progress display."),
+        OptionSpec("output", short: "o", value: "OUT", help: N_(".mp4 (H.264), .gif (one palette, looping) or .png (the frame at --at).")),
+        OptionSpec("fps", value: "N", help: N_("Frames per second, 1-120 (default 30).")),
+        OptionSpec("size", value: "WxH", help: N_("Output size (default: the scene's size).")),
+        OptionSpec("duration", value: "S", help: N_("Length in seconds (default: the scene's duration, else 2).")),
+        OptionSpec("at", value: "T", help: N_("The time of the PNG frame or of --json (default 0).")),
+        OptionSpec("json", help: N_("Print every layer's presentation values at --at instead of rendering.")),
+        OptionSpec("timing", help: N_("With --json: report on stderr how long evaluating the frame took (median of 21).")),
+        OptionSpec("quiet", short: "q", help: N_("No progress display.")),
     ]
-    static let discussion = """
+    static let discussion = N_("""
     Every animation is a pure function of time, so frame i is the scene at exactly i / fps
     seconds. The scene format is described in the README (layers, images by path, sprites with
     the names of the Swift chain).
-    """
+    """)
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let sceneURL = URL(fileURLWithPath: arguments.positionals[0])
@@ -34,15 +34,17 @@ enum AnimateCommand: Command {
             // Usage first: a wrong output name is a usage error whatever the scene holds.
             let name = try arguments.required("output")
             guard ["mp4", "gif", "png"].contains((name as NSString).pathExtension.lowercased()) else {
-                throw arguments.invalid("output", "'\((name as NSString).lastPathComponent)' must end in .mp4, .gif or .png")
+                throw arguments.invalid("output", tr("'{file}' must end in .mp4, .gif or .png", ["file": (name as NSString).lastPathComponent]))
             }
         }
         // Usage first: a bad number is a usage error whatever the scene file is.
         var at = 0.0
         if let text = arguments.value("at") {
-            guard case .time(let t)? = try? TimePosition(parsing: text) else { throw arguments.invalid("at", "expected seconds, not '\(text)'") }
+            guard case .time(let t)? = try? TimePosition(parsing: text) else {
+                throw arguments.invalid("at", tr("expected seconds, not '{text}'", ["text": text]))
+            }
             guard t.seconds <= SceneLimits.maxDuration else {
-                throw arguments.invalid("at", "\(text) is out of range (0…\(Int(SceneLimits.maxDuration)) seconds)")
+                throw arguments.invalid("at", tr("{text} is out of range (0…{maximum} seconds)", ["text": text, "maximum": Int(SceneLimits.maxDuration)]))
             }
             at = t.seconds
         }
@@ -57,18 +59,19 @@ enum AnimateCommand: Command {
         let output = URL(fileURLWithPath: try arguments.required("output"))
         var size = PixelSize(width: Int(scene.size.width.rounded()), height: Int(scene.size.height.rounded()))
         if let text = arguments.value("size") {
-            guard let parsed = Arguments.pixelSize(text) else { throw arguments.invalid("size", "expected WxH, not '\(text)'") }
+            guard let parsed = Arguments.pixelSize(text) else { throw arguments.invalid("size", tr("expected WxH, not '{text}'", ["text": text])) }
             size = parsed
         }
         var duration = scene.duration ?? 2
         if let text = arguments.value("duration") {
             guard case .time(let t)? = try? TimePosition(parsing: text), t > .zero, t.seconds <= SceneLimits.maxDuration else {
-                throw arguments.invalid("duration", "expected seconds from 0 to \(Int(SceneLimits.maxDuration)), not '\(text)'")
+                throw arguments.invalid("duration", tr("expected seconds from 0 to {maximum}, not '{text}'",
+                                                       ["maximum": Int(SceneLimits.maxDuration), "text": text]))
             }
             duration = t.seconds
         }
         guard let format = SceneExport.Format(pathExtension: output.pathExtension) else {
-            throw arguments.invalid("output", "'\(output.lastPathComponent)' must end in .mp4, .gif or .png")
+            throw arguments.invalid("output", tr("'{file}' must end in .mp4, .gif or .png", ["file": output.lastPathComponent]))
         }
         try Arguments.checkOutputLocation(output, input: sceneURL)
         // Images named in the scene are found relative to the scene file.
@@ -78,25 +81,31 @@ enum AnimateCommand: Command {
                                      size: size, fps: fps, duration: duration)
         } catch .tooManyFrames {
             let frames = Int((duration * Double(fps)).rounded())
-            throw arguments.invalid("duration", "\(String(format: "%g", duration)) s at \(fps) fps is \(frames) frames, more than the limit of \(SceneLimits.maxFrameCount); lower --fps or --duration")
+            throw arguments.invalid("duration", tr("{seconds} s at {fps} fps is {frames} frames, more than the limit of {limit}; lower --fps or --duration",
+                                                   ["seconds": String(format: "%g", duration), "fps": fps, "frames": frames,
+                                                    "limit": SceneLimits.maxFrameCount]))
         } catch {
-            throw arguments.invalid("size", "the frame must be from 2×2 to 8192×8192")
+            throw arguments.invalid("size", tr("the frame must be from 2×2 to 8192×8192"))
         }
         let frameSize = export.size
         if format == .png {
             try export.writeFrame(at: at, to: output)
-            print("\(output.path): frame at \(at) s (\(frameSize.width)×\(frameSize.height))")
+            print(tr("{file}: frame at {seconds} s ({width}×{height})",
+                     ["file": output.path, "seconds": at, "width": frameSize.width, "height": frameSize.height]))
             return 0
         }
         let job = Lent(export)
-        try ProgressDisplay.run(label: "Rendering \(sceneURL.lastPathComponent)", quiet: arguments.flag("quiet"), unit: .frames) { progress in
+        try ProgressDisplay.run(label: tr("Rendering {file}", ["file": sceneURL.lastPathComponent]), quiet: arguments.flag("quiet"),
+                                unit: .frames) { progress in
             try job.value.write(to: output, as: format, progress: progress)
         }
-        print("\(output.path): \(export.frameCount) frames, \(frameSize.width)×\(frameSize.height) at \(fps) fps")
+        print(trn("{file}: {count} frames, {width}×{height} at {fps} fps", "{file}: {count} frames, {width}×{height} at {fps} fps",
+                  export.frameCount, ["file": output.path, "width": frameSize.width, "height": frameSize.height, "fps": fps]))
         return 0
     }
 
-    /// Times `presentationTree(at:)` for the whole scene (the per-frame evaluation), 21 times.
+    /// Times `presentationTree(at:)` for the whole scene (the per-frame evaluation), 21 times. The
+    /// line stays English: scripts/bench reads it.
     private static func reportEvaluationTime(_ scene: Scene, at t: Double) {
         let root = scene.makeLayerTree()
         root.advance(to: t)

@@ -8,24 +8,26 @@ import ViewfinderCore
 /// `viewfinder avatar IMAGE -o OUT`: a circular or square avatar cut from a photo.
 enum AvatarCommand: Command {
     static let name = "avatar"
-    static let summary = "Cut a circular or square avatar out of a photo."
+    static let summary = N_("Cut a circular or square avatar out of a photo.")
     static let synopsis = "IMAGE -o OUT [--shape circle|square] [--size N] [--zoom Z] [--center auto|face|middle|X,Y] [--rotate DEG] [--spec SPEC.json] [--print-spec] [--json]"
     static let positionalCount = 1...1
     static let options = [
-        OptionSpec("output", short: "o", value: "OUT", help: "Image to write: .png or .webp (circle), .jpg/.png/.webp (square)."),
-        OptionSpec("shape", value: "SHAPE", help: "circle (default) or square."),
-        OptionSpec("size", value: "N", help: "Side of the avatar in pixels, 16-4096 (default 512)."),
-        OptionSpec("zoom", value: "Z", help: "How much closer than the starting crop (1 = the face framing or the largest crop; default 1)."),
-        OptionSpec("center", value: "WHERE", help: "auto (the face if one is found, else the middle; default), face, middle, or X,Y in pixels of the upright photo."),
-        OptionSpec("rotate", value: "DEG", help: "Turn the photo clockwise by DEG degrees (-360 to 360, negative: anticlockwise) to straighten it."),
-        OptionSpec("spec", value: "FILE", help: "Replay a crop saved with --print-spec (shape, crop and size come from it)."),
-        OptionSpec("print-spec", help: "Print the crop used as JSON on stdout (replayable with --spec)."),
-        OptionSpec("max-pixels", value: "MP", help: "The most megapixels a decode may hold, after shrink-on-load (default 100)."),
-        OptionSpec("quality", value: "Q", help: "JPEG/WebP quality 1-100 (default 90)."),
-        OptionSpec("keep-profile", help: "Keep a wide-gamut photo's own colours, its ICC profile embedded (default: converted to sRGB)."),
-        OptionSpec("json", help: "Print what was written as JSON."),
+        OptionSpec("output", short: "o", value: "OUT", help: N_("Image to write: .png or .webp (circle), .jpg/.png/.webp (square).")),
+        OptionSpec("shape", value: "SHAPE", help: N_("circle (default) or square.")),
+        OptionSpec("size", value: "N", help: N_("Side of the avatar in pixels, 16-4096 (default 512).")),
+        OptionSpec("zoom", value: "Z", help: N_("How much closer than the starting crop (1 = the face framing or the largest crop; default 1).")),
+        OptionSpec("center", value: "WHERE",
+                   help: N_("auto (the face if one is found, else the middle; default), face, middle, or X,Y in pixels of the upright photo.")),
+        OptionSpec("rotate", value: "DEG",
+                   help: N_("Turn the photo clockwise by DEG degrees (-360 to 360, negative: anticlockwise) to straighten it.")),
+        OptionSpec("spec", value: "FILE", help: N_("Replay a crop saved with --print-spec (shape, crop and size come from it).")),
+        OptionSpec("print-spec", help: N_("Print the crop used as JSON on stdout (replayable with --spec).")),
+        OptionSpec("max-pixels", value: "MP", help: N_("The most megapixels a decode may hold, after shrink-on-load (default 100).")),
+        OptionSpec("quality", value: "Q", help: N_("JPEG/WebP quality 1-100 (default 90).")),
+        OptionSpec("keep-profile", help: N_("Keep a wide-gamut photo's own colours, its ICC profile embedded (default: converted to sRGB).")),
+        OptionSpec("json", help: N_("Print what was written as JSON.")),
     ]
-    static let discussion = """
+    static let discussion = N_("""
     The photo is turned upright (EXIF orientation) first; --center X,Y is in its upright pixels.
     By default the crop starts on the most prominent face (the largest and most central one that
     OpenCV's frontal-face detector finds): a circle 2.6 face-widths across, centred a little
@@ -48,7 +50,7 @@ enum AvatarCommand: Command {
     right. --keep-profile instead keeps the photo's own colours and embeds its profile (wider
     colours on wide-gamut screens, for viewers that read profiles); photos without a usable RGB
     profile (none, damaged, CMYK, grey) are written in sRGB either way.
-    """
+    """)
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let input = URL(fileURLWithPath: arguments.positionals[0])
@@ -61,13 +63,13 @@ enum AvatarCommand: Command {
             switch text.lowercased() {
             case "circle": shape = .circle
             case "square": shape = .square
-            default: throw arguments.invalid("shape", "expected circle or square, not '\(text)'")
+            default: throw arguments.invalid("shape", tr("expected circle or square, not '{text}'", ["text": text]))
             }
         }
         var zoom = 1.0
         if let text = arguments.value("zoom") {
             guard let value = Double(text), value.isFinite, value >= 1, value <= 1000 else {
-                throw arguments.invalid("zoom", "expected a number from 1 (the largest crop) to 1000, not '\(text)'")
+                throw arguments.invalid("zoom", tr("expected a number from 1 (the largest crop) to 1000, not '{text}'", ["text": text]))
             }
             zoom = value
         }
@@ -79,7 +81,8 @@ enum AvatarCommand: Command {
             } else {
                 let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
                 guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
-                    throw arguments.invalid("center", "expected auto, face, middle or X,Y in pixels (like 1200,800), not '\(text)'")
+                    throw arguments.invalid("center", tr("expected auto, face, middle or X,Y in pixels (like 1200,800), not '{text}'",
+                                                         ["text": text]))
                 }
                 center = Point(x: x, y: y)
             }
@@ -87,7 +90,7 @@ enum AvatarCommand: Command {
         var rotation = 0.0
         if let text = arguments.value("rotate") {
             guard let value = Double(text), value.isFinite, abs(value) <= CropSpec.maximumRotation else {
-                throw arguments.invalid("rotate", "expected degrees from -360 to 360, like 2.5 or -90, not '\(text)'")
+                throw arguments.invalid("rotate", tr("expected degrees from -360 to 360, like 2.5 or -90, not '{text}'", ["text": text]))
             }
             rotation = value
         }
@@ -97,18 +100,19 @@ enum AvatarCommand: Command {
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: path))
             } catch {
-                throw RuntimeError("cannot read the spec \(path): \((error as NSError).localizedDescription)")
+                throw RuntimeError(tr("cannot read the spec {file}: {reason}", ["file": path, "reason": (error as NSError).localizedDescription]))
             }
             do {
                 replayed = try CropSpec.parse(data)
             } catch {
-                throw RuntimeError("\((path as NSString).lastPathComponent) is not a valid crop spec: \(error.reason)")
+                throw RuntimeError(tr("{file} is not a valid crop spec: {reason}",
+                                      ["file": (path as NSString).lastPathComponent, "reason": error.reason]))
             }
             shape = replayed?.shape ?? shape
         }
         try Arguments.checkImageOutput(output, input: input, option: "output", in: arguments)
         if shape == .circle, output.pathExtension.lowercased() == "jpg" || output.pathExtension.lowercased() == "jpeg" {
-            throw arguments.invalid("output", "a circle needs transparency: use .png or .webp (or --shape square)")
+            throw arguments.invalid("output", tr("a circle needs transparency: use .png or .webp (or --shape square)"))
         }
 
         _ = try checkReadableMediaFile(input)
@@ -117,7 +121,8 @@ enum AvatarCommand: Command {
         let photo = try Photo(url: input, maxPixels: Int64(megapixels) * 1_000_000,
                               keepingProfile: arguments.flag("keep-profile"))
         if photo.info.profile == .unusable {
-            ViewfinderTool.standardError("viewfinder: warning: \(input.lastPathComponent.printable())'s colour profile is damaged or not for its colours; it is read as sRGB")
+            ViewfinderTool.standardError("viewfinder: " + tr("warning: {file}'s colour profile is damaged or not for its colours; it is read as sRGB",
+                                                             ["file": input.lastPathComponent.printable()]))
         }
         let spec: CropSpec
         if let replayed {
@@ -153,21 +158,45 @@ enum AvatarCommand: Command {
                 ("framing", framingJSON(spec.framing)),
             ]).rendered())
         } else {
-            print("\(output.path): \(avatar.width)×\(avatar.height) \(shape == .circle ? "circle" : "square") from \(format(spec.rect.width))×\(format(spec.rect.height)) at \(format(spec.rect.minX)),\(format(spec.rect.minY))\(spec.rotation == 0 ? "" : " turned \(format(spec.rotation))°")\(framingText(spec.framing))")
+            print(resultText(output: output, avatar: avatar, shape: shape, spec: spec))
         }
         return 0
     }
 
-    /// ", around the face at X,Y (W×H)" / ", in the middle (no face found)" / "" for a replay.
-    private static func framingText(_ framing: CropFraming?) -> String {
-        guard let framing else { return "" }
+    /// "OUT: 512×512 circle from 800×800 at 10,20 turned 2°, around the face at …", in the
+    /// user's language.
+    private static func resultText(output: URL, avatar: RasterImage, shape: CropShape, spec: CropSpec) -> String {
+        let values: KeyValuePairs<String, any CustomStringConvertible> = [
+            "file": output.path, "width": avatar.width, "height": avatar.height,
+            "cropWidth": format(spec.rect.width), "cropHeight": format(spec.rect.height),
+            "x": format(spec.rect.minX), "y": format(spec.rect.minY),
+        ]
+        // TRANSLATORS: an avatar written: its size, then the crop of the photo it shows (size, top-left corner).
+        var text = shape == .circle ? tr("{file}: {width}×{height} circle from {cropWidth}×{cropHeight} at {x},{y}", values)
+            // TRANSLATORS: as the circle's line, for a square avatar.
+            : tr("{file}: {width}×{height} square from {cropWidth}×{cropHeight} at {x},{y}", values)
+        if spec.rotation != 0 {
+            // TRANSLATORS: the line above ({avatar}) when the photo was turned.
+            text = tr("{avatar} turned {degrees}°", ["avatar": text, "degrees": format(spec.rotation)])
+        }
+        if let framing = framingText(spec.framing) { text = [text, framing].joinedAsDetails() }
+        return text
+    }
+
+    /// "around the face at X,Y (W×H)" / "in the middle (no face found)" / nil for a replay, in
+    /// the user's language.
+    private static func framingText(_ framing: CropFraming?) -> String? {
+        guard let framing else { return nil }
         switch framing.kind {
         case .face:
-            guard let face = framing.face else { return ", around a face" }
-            return ", around the face at \(format(face.minX)),\(format(face.minY)) (\(format(face.width))×\(format(face.height)))"
-        case .middle: return ", in the middle" + (framing.note.map { " (\($0))" } ?? "")
-        case .point: return ", centred where asked"
-        case .editor: return ""
+            guard let face = framing.face else { return tr("around a face") }
+            return tr("around the face at {x},{y} ({width}×{height})", ["x": format(face.minX), "y": format(face.minY),
+                                                                       "width": format(face.width), "height": format(face.height)])
+        case .middle:
+            guard let note = framing.note else { return tr("in the middle") }
+            return tr("in the middle ({reason})", ["reason": note])
+        case .point: return tr("centred where asked")
+        case .editor: return nil
         }
     }
 

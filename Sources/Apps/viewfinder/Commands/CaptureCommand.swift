@@ -9,29 +9,34 @@ import ViewfinderCore
 /// `viewfinder capture photo|video`: take a photo or record a video.
 enum CaptureCommand: Command {
     static let name = "capture"
-    static let summary = "Take a photo or record a video from a camera (or the virtual test camera)."
+    static let summary = N_("Take a photo or record a video from a camera (or the virtual test camera).")
     static let synopsis = "photo|video [--device ID|virtual] [--size WxH] [--quality high|medium|low] [--max-duration S] [--microphone NAME|virtual|none] [--flash off|on|auto|torch] (-o OUT | --save [--library DIR]) [--json]"
     static let positionalCount = 1...1
     static let verbs = ["photo", "video"]
     static let options = [
-        OptionSpec("device", value: "ID", help: "A /dev/video* path, or virtual (default: the first camera)."),
-        OptionSpec("size", value: "WxH", help: "Picture size (default: the camera's first)."),
-        OptionSpec("quality", value: "Q", help: "video: \(CaptureQuality.choices) (default high): the export presets highest, medium and low."),
-        OptionSpec("max-duration", value: "S", help: "video: stop after S seconds (default: at Ctrl-C)."),
-        OptionSpec("microphone", value: "M", help: "video: the sound, as 'viewfinder devices' lists it, virtual or none (default: the system's default microphone; virtual with --device virtual)."),
-        OptionSpec("flash", value: "MODE", help: "\(FlashMode.choices) (default off), through the camera's V4L2 flash controls; an error on a camera without flash."),
-        OptionSpec("output", short: "o", value: "OUT", help: "The file to write (.jpg for photos, .mp4 for videos)."),
-        OptionSpec("save", help: "Store the result in the library's Captures instead of a file."),
-        OptionSpec("library", value: "DIR", help: "With --save: the library folder."),
-        OptionSpec("quiet", short: "q", help: "video: no progress display."),
-        OptionSpec("json", help: "Print what was captured as JSON: the file as 'viewfinder info --json' describes it, or its library id."),
+        OptionSpec("device", value: "ID", help: N_("A /dev/video* path, or virtual (default: the first camera).")),
+        OptionSpec("size", value: "WxH", help: N_("Picture size (default: the camera's first).")),
+        // TRANSLATORS: "video:" names `capture video`, the subcommand the option is for; keep it.
+        OptionSpec("quality", value: "Q", help: tr("video: {choices} (default high): the export presets highest, medium and low.",
+                                                   ["choices": Arguments.alternatives(CaptureQuality.allCases.map(\.rawValue))])),
+        OptionSpec("max-duration", value: "S", help: N_("video: stop after S seconds (default: at Ctrl-C).")),
+        OptionSpec("microphone", value: "M",
+                   help: N_("video: the sound, as 'viewfinder devices' lists it, virtual or none (default: the system's default microphone; virtual with --device virtual).")),
+        OptionSpec("flash", value: "MODE",
+                   help: tr("{choices} (default off), through the camera's V4L2 flash controls; an error on a camera without flash.",
+                            ["choices": Arguments.alternatives(FlashMode.allCases.map(\.rawValue))])),
+        OptionSpec("output", short: "o", value: "OUT", help: N_("The file to write (.jpg for photos, .mp4 for videos).")),
+        OptionSpec("save", help: N_("Store the result in the library's Captures instead of a file.")),
+        OptionSpec("library", value: "DIR", help: N_("With --save: the library folder.")),
+        OptionSpec("quiet", short: "q", help: N_("video: no progress display.")),
+        OptionSpec("json", help: N_("Print what was captured as JSON: the file as 'viewfinder info --json' describes it, or its library id.")),
     ]
-    static let discussion = """
+    static let discussion = N_("""
         Ctrl-C ends a recording cleanly: the file is finished and playable. SIGTERM stops it and throws it away: \
         nothing is left, exit status 143. Sound is AAC; without a microphone on this machine the recording is silent \
         (a one-line note says so), while a named microphone that cannot be opened is an error. Photos record when \
         they were taken (EXIF).
-        """
+        """)
 
     /// The captured file as `info --json` describes it.
     private static func describe(_ url: URL) throws -> JSONValue {
@@ -42,28 +47,33 @@ enum CaptureCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let what = arguments.positionals[0]
-        guard what == "photo" || what == "video" else { throw arguments.invalid("kind", "capture photo or capture video, not '\(what)'") }
+        guard what == "photo" || what == "video" else {
+            throw arguments.invalid("kind", tr("capture photo or capture video, not '{text}'", ["text": what]))
+        }
         let save = arguments.flag("save")
         let output = arguments.value("output").map { URL(fileURLWithPath: $0) }
         guard save != (output != nil) else {
-            throw UsageError(message: "give either -o OUT or --save", command: name)
+            throw UsageError(message: tr("give either -o OUT or --save"), command: name)
         }
         var size: PixelSize?
         if let text = arguments.value("size") {
             guard let parsed = Arguments.pixelSize(text), parsed.width % 2 == 0, parsed.height % 2 == 0 else {
-                throw arguments.invalid("size", "expected even WxH, not '\(text)'")
+                throw arguments.invalid("size", tr("expected even WxH, not '{text}'", ["text": text]))
             }
             size = parsed
         }
         var quality = CaptureQuality.high
         if let text = arguments.value("quality") {
-            guard let parsed = CaptureQuality(rawValue: text) else { throw arguments.invalid("quality", "\(CaptureQuality.choices), not '\(text)'") }
+            guard let parsed = CaptureQuality(rawValue: text) else {
+                throw arguments.invalid("quality", tr("{choices}, not '{text}'",
+                                                      ["choices": Arguments.alternatives(CaptureQuality.allCases.map(\.rawValue)), "text": text]))
+            }
             quality = parsed
         }
         var maxDuration: MediaTime?
         if let text = arguments.value("max-duration") {
             guard case .time(let t)? = try? TimePosition(parsing: text), t > .zero else {
-                throw arguments.invalid("max-duration", "expected positive seconds, not '\(text)'")
+                throw arguments.invalid("max-duration", tr("expected positive seconds, not '{text}'", ["text": text]))
             }
             maxDuration = t
         }
@@ -79,7 +89,10 @@ enum CaptureCommand: Command {
         }
         var flash = FlashMode.off
         if let text = arguments.value("flash") {
-            guard let parsed = FlashMode(rawValue: text) else { throw arguments.invalid("flash", "\(FlashMode.choices), not '\(text)'") }
+            guard let parsed = FlashMode(rawValue: text) else {
+                throw arguments.invalid("flash", tr("{choices}, not '{text}'",
+                                                    ["choices": Arguments.alternatives(FlashMode.allCases.map(\.rawValue)), "text": text]))
+            }
             flash = parsed
         }
         let microphone = what == "video" ? try chooseMicrophone(arguments.value("microphone"), for: device) : nil
@@ -87,7 +100,7 @@ enum CaptureCommand: Command {
         let target = output ?? FileManager.default.temporaryDirectory.appendingPathComponent("capture-\(UUID().uuidString).\(ext)")
         if let output {
             guard output.pathExtension.lowercased() == ext || (ext == "jpg" && output.pathExtension.lowercased() == "jpeg") else {
-                throw arguments.invalid("output", "a \(what) is written as .\(ext)")
+                throw arguments.invalid("output", what == "photo" ? tr("a photo is written as .jpg") : tr("a video is written as .mp4"))
             }
             try Arguments.checkOutputLocation(output, input: URL(fileURLWithPath: "/dev/null"))
         }
@@ -107,7 +120,7 @@ enum CaptureCommand: Command {
             let library = try MediaLibrary(folder: folder)
             let asset = try library.importFile(target, move: true, source: .capture).asset
             result += [("library", .string(folder.path)), ("id", .integer(asset.id))]
-            if !arguments.flag("json") { print("\(folder.path): saved to Captures as \(asset.id)") }
+            if !arguments.flag("json") { print(tr("{library}: saved to Captures as {id}", ["library": folder.path, "id": asset.id])) }
         } else {
             result += [("output", .string(target.path)), ("file", try describe(target))]
             if !arguments.flag("json") { print(target.path) }
@@ -121,7 +134,9 @@ enum CaptureCommand: Command {
     private static func chooseMicrophone(_ name: String?, for device: CaptureDevice) throws -> MicrophoneDevice? {
         guard let name else {
             let found = CameraSession.defaultMicrophone(for: device)
-            if found == nil { ViewfinderTool.standardError("viewfinder: no microphone found; recording without sound (--microphone none hides this note)") }
+            if found == nil {
+                ViewfinderTool.standardError("viewfinder: " + tr("no microphone found; recording without sound (--microphone none hides this note)"))
+            }
             return found
         }
         if name == "none" { return nil }
@@ -143,7 +158,8 @@ enum CaptureCommand: Command {
         }
         defer { watch.stop() }
         do {
-            _ = try ProgressDisplay.runOnMainActor(label: "Recording from \(session.device.name)", quiet: quiet) { progress in
+            _ = try ProgressDisplay.runOnMainActor(label: tr("Recording from {camera}", ["camera": session.device.name]),
+                                                   quiet: quiet) { progress in
                 if let maxDuration { progress.totalUnitCount = max(1, Int64(maxDuration.seconds * 1000)) }
                 session.onRecordingChange = { [unowned session] _ in progress.completedUnitCount = Int64(session.recordedDuration.seconds * 1000) }
                 return try await session.record(to: target, quality: quality, maxDuration: maxDuration)

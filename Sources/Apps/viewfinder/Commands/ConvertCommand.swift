@@ -7,25 +7,26 @@ import ViewfinderCore
 /// `viewfinder convert IN -o OUT.mp4`: MOV (or anything FFmpeg reads) to MP4.
 enum ConvertCommand: Command {
     static let name = "convert"
-    static let summary = "Convert a video to MP4: remux when it fits, else H.264/AAC, index first."
+    static let summary = N_("Convert a video to MP4: remux when it fits, else H.264/AAC, index first.")
     static let synopsis = "IN -o OUT.mp4 [--preset P] [--cover TIME|best] [--max-duration S] [--no-faststart] [--quiet] [--json]"
     static let positionalCount = 1...1
     static let options = ExportOptions.common + [
-        OptionSpec("max-duration", value: "S", help: "Refuse inputs longer than S seconds (default: no limit)."),
+        OptionSpec("max-duration", value: "S", help: N_("Refuse inputs longer than S seconds (default: no limit).")),
     ]
-    static let discussion = ExportOptions.coverHelp + "\n\n" + ExportOptions.presetHelp
+    /// The paragraphs in the user's language, shared with `trim`.
+    static var discussion: String { ExportOptions.coverHelp + "\n\n" + ExportOptions.presetHelp }
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let input = URL(fileURLWithPath: arguments.positionals[0])
         var settings = try ExportOptions.settings(arguments)
         if let text = arguments.value("max-duration") {
             guard case .time(let seconds)? = try? TimePosition(parsing: text) else {
-                throw arguments.invalid("max-duration", "expected seconds (0 = no limit), not '\(text)'")
+                throw arguments.invalid("max-duration", tr("expected seconds (0 = no limit), not '{text}'", ["text": text]))
             }
             settings.maxDuration = seconds > .zero ? seconds : nil
         }
         return try ExportOptions.perform(input: input, arguments: arguments, settings: settings,
-                                         label: "Converting \(input.lastPathComponent)",
+                                         label: tr("Converting {file}", ["file": input.lastPathComponent]),
                                          cover: try ExportOptions.coverChoice(arguments.value("cover"), option: "cover", in: arguments),
                                          limit: DurationLimit(maximum: settings.maxDuration))
     }
@@ -35,40 +36,43 @@ enum ConvertCommand: Command {
 /// joins several ranges.
 enum TrimCommand: Command {
     static let name = "trim"
-    static let summary = "Cut a video from the frame at --from up to --to (or join --keep ranges), frame-exact, into MP4."
+    static let summary = N_("Cut a video from the frame at --from up to --to (or join --keep ranges), frame-exact, into MP4.")
     static let synopsis = "IN (--from TIME --to TIME | --keep A-B ...) -o OUT.mp4 [--method M] [--preset P] [--keyframe-cut] [--cover TIME|best] [--quiet] [--json]"
     static let positionalCount = 1...1
     static let options = ExportOptions.common + [
-        OptionSpec("from", value: "TIME", help: "First frame: the frame shown at TIME (default 0)."),
-        OptionSpec("to", value: "TIME", help: "End: frames shown at or after TIME are cut (default: the end)."),
-        OptionSpec("keep", value: "A-B", help: "Keep A up to B (TIME-TIME); repeat to join several ranges in order."),
-        OptionSpec("method", value: "M", help: "smart (re-encode only the edges, copy the rest; default) or reencode."),
-        OptionSpec("keyframe-cut", help: "With passthrough, start at the keyframe at or before --from instead of re-encoding."),
+        OptionSpec("from", value: "TIME", help: N_("First frame: the frame shown at TIME (default 0).")),
+        OptionSpec("to", value: "TIME", help: N_("End: frames shown at or after TIME are cut (default: the end).")),
+        OptionSpec("keep", value: "A-B", help: N_("Keep A up to B (TIME-TIME); repeat to join several ranges in order.")),
+        OptionSpec("method", value: "M", help: N_("smart (re-encode only the edges, copy the rest; default) or reencode.")),
+        OptionSpec("keyframe-cut", help: N_("With passthrough, start at the keyframe at or before --from instead of re-encoding.")),
     ]
-    static let discussion = """
-    The first frame is the frame shown at --from, as `cover` defines it; the last is the last frame
-    shown before --to. --keep A-B keeps the same span (A as --from, B as --to); several --keep
-    ranges are joined in the order given, each join frame-exact; they may not overlap, run
-    backwards or lie past the end.
+    /// The paragraphs in the user's language (`--cover`'s and the presets' are `convert`'s too).
+    static var discussion: String {
+        tr("""
+        The first frame is the frame shown at --from, as `cover` defines it; the last is the last frame
+        shown before --to. --keep A-B keeps the same span (A as --from, B as --to); several --keep
+        ranges are joined in the order given, each join frame-exact; they may not overlap, run
+        backwards or lie past the end.
 
-    --method smart (the default) cuts H.264 and HEVC in MP4, MOV or Matroska at copy speed: the
-    frames from the cut to the first IDR keyframe after it, and from the last usable keyframe to
-    the end, are re-encoded with x264 or x265 matched to the source (profile, level, size, pixel
-    format, colour, aspect ratio, timestamps); the packets between are copied unchanged. Where that cannot
-    work (another codec, a size-changing preset, audio MP4 cannot hold, a check decode of the
-    output that fails) the range is re-encoded whole and a note says why. --method reencode
-    copies when the cut falls on keyframes and re-encodes otherwise; --keyframe-cut starts a
-    passthrough cut at the keyframe before --from. The first audio track is copied over the kept
-    ranges, cut at packet edges. With --cover, TIME is on the input's timeline and must lie
-    inside a kept range; best is the best suggestion inside them.
-    """ + "\n\n" + ExportOptions.coverHelp + "\n\n" + ExportOptions.presetHelp
+        --method smart (the default) cuts H.264 and HEVC in MP4, MOV or Matroska at copy speed: the
+        frames from the cut to the first IDR keyframe after it, and from the last usable keyframe to
+        the end, are re-encoded with x264 or x265 matched to the source (profile, level, size, pixel
+        format, colour, aspect ratio, timestamps); the packets between are copied unchanged. Where that cannot
+        work (another codec, a size-changing preset, audio MP4 cannot hold, a check decode of the
+        output that fails) the range is re-encoded whole and a note says why. --method reencode
+        copies when the cut falls on keyframes and re-encodes otherwise; --keyframe-cut starts a
+        passthrough cut at the keyframe before --from. The first audio track is copied over the kept
+        ranges, cut at packet edges. With --cover, TIME is on the input's timeline and must lie
+        inside a kept range; best is the best suggestion inside them.
+        """) + "\n\n" + ExportOptions.coverHelp + "\n\n" + ExportOptions.presetHelp
+    }
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let input = URL(fileURLWithPath: arguments.positionals[0])
         var settings = try ExportOptions.settings(arguments)
         if let text = arguments.value("method") {
             guard let method = TrimMethod(rawValue: text.lowercased()) else {
-                throw arguments.invalid("method", "expected smart or reencode, not '\(text)'")
+                throw arguments.invalid("method", tr("expected smart or reencode, not '{text}'", ["text": text]))
             }
             settings.method = method
         }
@@ -78,20 +82,20 @@ enum TrimCommand: Command {
             let from = try Arguments.position(arguments.value("from") ?? "0", option: "from", in: arguments)
             let to = try arguments.value("to").map { text throws(UsageError) in try Arguments.position(text, option: "to", in: arguments) }
             if case .time(let a) = from, case .time(let b)? = to, b <= a {
-                throw arguments.invalid("to", "must be after --from")
+                throw arguments.invalid("to", tr("must be after --from"))
             }
             settings.range = ExportRange(start: from, end: to)
         } else {
             if arguments.value("from") != nil || arguments.value("to") != nil {
-                throw arguments.invalid("keep", "give the ranges with --keep or with --from/--to, not both")
+                throw arguments.invalid("keep", tr("give the ranges with --keep or with --from/--to, not both"))
             }
             if keeps.count > 1 && settings.keyframeCut {
-                throw arguments.invalid("keyframe-cut", "cuts one range, not several --keep ranges")
+                throw arguments.invalid("keyframe-cut", tr("cuts one range, not several --keep ranges"))
             }
             settings.ranges = try keptRanges(keeps, input: input, in: arguments)
         }
         return try ExportOptions.perform(input: input, arguments: arguments, settings: settings,
-                                         label: "Trimming \(input.lastPathComponent)",
+                                         label: tr("Trimming {file}", ["file": input.lastPathComponent]),
                                          cover: try ExportOptions.coverChoice(arguments.value("cover"), option: "cover", in: arguments))
     }
 
@@ -102,24 +106,26 @@ enum TrimCommand: Command {
         for text in texts {
             let sides = text.split(separator: "-", omittingEmptySubsequences: false)
             guard sides.count == 2 else {
-                throw arguments.invalid("keep", "expected A-B (two times joined by '-', like 1.5-4), not '\(text)'")
+                throw arguments.invalid("keep", tr("expected A-B (two times joined by '-', like 1.5-4), not '{text}'", ["text": text]))
             }
             let a = try Arguments.position(String(sides[0]), option: "keep", in: arguments)
             let b = try Arguments.position(String(sides[1]), option: "keep", in: arguments)
             if a.isBefore(b) == false {
-                throw arguments.invalid("keep", "'\(text)' runs backwards: its end must come after its start")
+                throw arguments.invalid("keep", tr("'{range}' runs backwards: its end must come after its start", ["range": text]))
             }
             ranges.append(ExportRange(start: a, end: b))
         }
         for (i, r) in ranges.enumerated() {
             for other in ranges[(i + 1)...] where r.overlaps(other) == true {
-                throw arguments.invalid("keep", "'\(texts[i])' and '\(texts[ranges.firstIndex(of: other) ?? i])' overlap")
+                throw arguments.invalid("keep", tr("'{range}' and '{other}' overlap",
+                                                   ["range": texts[i], "other": texts[ranges.firstIndex(of: other) ?? i]]))
             }
         }
         if let duration = (try? headerDuration(of: input)) ?? nil {
             for (text, range) in zip(texts, ranges) {
                 if case .time(let end)? = range.end, end > duration {
-                    throw arguments.invalid("keep", "'\(text)' ends past the end of the video (\(duration.decimalString) s)")
+                    throw arguments.invalid("keep", tr("'{range}' ends past the end of the video ({seconds} s)",
+                                                       ["range": text, "seconds": duration.decimalString]))
                 }
             }
         }

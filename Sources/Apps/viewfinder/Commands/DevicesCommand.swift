@@ -7,17 +7,17 @@ import ViewfinderCore
 /// `viewfinder devices`: the cameras and microphones on this machine.
 enum DevicesCommand: Command {
     static let name = "devices"
-    static let summary = "List the cameras (V4L2) with their sizes, frame rates and flash, and the microphones."
+    static let summary = N_("List the cameras (V4L2) with their sizes, frame rates and flash, and the microphones.")
     static let synopsis = "[--json]"
     static let positionalCount = 0...0
-    static let options = [OptionSpec("json", help: "Print JSON: one object per device, cameras first, each with its kind.")]
-    static let discussion = """
+    static let options = [OptionSpec("json", help: N_("Print JSON: one object per device, cameras first, each with its kind."))]
+    static let discussion = N_("""
         A camera that exists but cannot be opened is listed with the reason. Nodes are looked for in /dev, or in \
         VIEWFINDER_DEVICES when set. Microphones are every source of the PulseAudio or PipeWire server when one runs (its default first; \
         its default input alone when it lists none), then the ALSA capture devices; the first is the default. When no sound server runs, \
         the listing says so. The virtual test camera and microphone (--device virtual, \
         --microphone virtual in capture) are always there and not listed.
-        """
+        """)
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let cameras = CaptureDevice.cameras()
@@ -42,26 +42,40 @@ enum DevicesCommand: Command {
             print(JSONValue.array(cameraItems + microphoneItems).rendered())
             return 0
         }
+        // The text: one line a device, its fields apart by tabs, in the user's language.
         if cameras.isEmpty {
-            print("no camera found (capture --device virtual uses the test camera)")
+            print(tr("no camera found (capture --device virtual uses the test camera)"))
         }
         for camera in cameras {
             if let reason = camera.unavailableReason {
-                print("\(camera.id)\tcannot be opened: \(reason)")
+                print("\(camera.id)\t" + tr("cannot be opened: {reason}", ["reason": reason]))
                 continue
             }
             let sizes = camera.sizes.map { "\($0.width)x\($0.height)" }.joined(separator: ", ")
-            print("\(camera.id)\t\(camera.name)\t\(camera.position.rawValue)\t\(sizes)\t\(camera.frameRates.map(String.init).joined(separator: "/")) fps\t\(camera.hasFlash ? "flash" : "no flash")")
+            let rates = tr("{rates} fps", ["rates": camera.frameRates.map(String.init).joined(separator: "/")])
+            let flash = camera.hasFlash ? tr("flash") : tr("no flash")
+            print([camera.id, camera.name, positionText(camera.position), sizes, rates, flash].joined(separator: "\t"))
         }
         if microphones.isEmpty {
-            print("no microphone found (capture --microphone virtual uses the test microphone)")
+            print(tr("no microphone found (capture --microphone virtual uses the test microphone)"))
         }
         for (index, microphone) in microphones.enumerated() {
-            print("\(microphone.id)\t\(microphone.name)\tmicrophone\(index == 0 ? " (default)" : "")")
+            print("\(microphone.id)\t\(microphone.name)\t" + (index == 0 ? tr("microphone (default)") : tr("microphone")))
         }
         if !MicrophoneDevice.soundServerRuns() {
-            print("no sound server (PulseAudio or PipeWire) is running: only ALSA capture devices are listed")
+            print(tr("no sound server (PulseAudio or PipeWire) is running: only ALSA capture devices are listed"))
         }
         return 0
+    }
+
+    /// Which way a camera faces, in the user's language.
+    private static func positionText(_ position: CaptureDevice.Position) -> String {
+        switch position {
+        // TRANSLATORS: which way a camera faces, in `viewfinder devices`.
+        case .front: tr("front")
+        case .rear: tr("rear")
+        case .external: tr("external")
+        case .unspecified: tr("unspecified")
+        }
     }
 }

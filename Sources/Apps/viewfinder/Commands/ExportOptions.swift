@@ -8,24 +8,32 @@ import ViewfinderCore
 /// What `convert` and `trim` share: options, output checks, and running an export under the HUD.
 enum ExportOptions {
     static let common = [
-        OptionSpec("output", short: "o", value: "OUT", help: "The file to write: .mp4 or .m4v (MP4), or .mov (QuickTime)."),
-        OptionSpec("preset", value: "P", help: "\(ExportPreset.choices) (default auto)."),
-        OptionSpec("no-faststart", help: "Put the index at the end (default: at the front)."),
-        OptionSpec("quiet", short: "q", help: "Show no progress."),
-        OptionSpec("json", help: "Print what was written as JSON."),
-        OptionSpec("cover", value: "TIME", help: "Attach the exact frame at TIME of the input (or best) as the file's cover art."),
-        OptionSpec("sdr", help: "Make HDR video SDR: tone-mapped as covers are, 8-bit BT.709 H.264 (default: HDR stays HDR)."),
+        OptionSpec("output", short: "o", value: "OUT", help: N_("The file to write: .mp4 or .m4v (MP4), or .mov (QuickTime).")),
+        OptionSpec("preset", value: "P", help: tr("{choices} (default auto).", ["choices": presetChoices])),
+        OptionSpec("no-faststart", help: N_("Put the index at the end (default: at the front).")),
+        OptionSpec("quiet", short: "q", help: N_("Show no progress.")),
+        OptionSpec("json", help: N_("Print what was written as JSON.")),
+        OptionSpec("cover", value: "TIME", help: N_("Attach the exact frame at TIME of the input (or best) as the file's cover art.")),
+        OptionSpec("sdr", help: N_("Make HDR video SDR: tone-mapped as covers are, 8-bit BT.709 H.264 (default: HDR stays HDR).")),
     ]
 
-    /// `--cover` explained, for `convert`, `trim` and `cover --embed`.
-    static let coverHelp = """
-    --cover TIME|best (for `cover --embed`, its --at) attaches the exact frame at TIME (as
-    `cover --at` picks it, upright, a 4:2:0 JPEG at quality \(CoverFlow.coverQuality)) as the file's cover
-    art: an attached picture, written as MP4's `covr` item, which file managers, players and
-    uploads show. Any cover the input carried is dropped, so the new one replaces it; the video
-    and audio are written as without it. Only an MP4 (.mp4, .m4v) holds it: with a cover, a .mov
-    OUT is refused.
-    """
+    /// "auto, passthrough, highest, medium, low or WxH" (as `ExportPreset.choices`), the "or" in
+    /// the user's language.
+    static var presetChoices: String {
+        Arguments.alternatives(ExportPreset.named.map(\.description) + ["WxH"])
+    }
+
+    /// `--cover` explained, for `convert`, `trim` and `cover --embed`, in the user's language.
+    static var coverHelp: String {
+        tr("""
+        --cover TIME|best (for `cover --embed`, its --at) attaches the exact frame at TIME (as
+        `cover --at` picks it, upright, a 4:2:0 JPEG at quality {quality}) as the file's cover
+        art: an attached picture, written as MP4's `covr` item, which file managers, players and
+        uploads show. Any cover the input carried is dropped, so the new one replaces it; the video
+        and audio are written as without it. Only an MP4 (.mp4, .m4v) holds it: with a cover, a .mov
+        OUT is refused.
+        """, ["quality": CoverFlow.coverQuality])
+    }
 
     /// What `--cover` (or `cover --at` with `--embed`) asks for: nil when not given.
     static func coverChoice(_ text: String?, option: String, in arguments: ParsedArguments) throws(UsageError) -> CoverPicker.CoverChoice? {
@@ -34,29 +42,32 @@ enum ExportOptions {
         return .at(try Arguments.position(text, option: option, in: arguments))
     }
 
-    /// The presets explained, with the boxes and qualities read from `ExportPreset.encoding`.
+    /// The presets explained, with the boxes and qualities read from `ExportPreset.encoding`, in
+    /// the user's language.
     static var presetHelp: String {
         func box(_ preset: ExportPreset) -> String { preset.encoding.box.map { "\($0.width)×\($0.height)" } ?? "" }
         func crf(_ preset: ExportPreset) -> Int { preset.encoding.crf }
-        return """
+        // TRANSLATORS: {…Box} are sizes such as 960×540, {…CRF} x264's quality numbers.
+        return tr("""
         Presets: passthrough copies the streams (no re-encoding); highest keeps the size and encodes
-        H.264 (x264 CRF \(crf(.highest))) with AAC audio (AAC is copied); medium fits \(box(.medium)) (CRF \(crf(.medium))),
-        low \(box(.low)) (CRF \(crf(.low))), WxH that box (CRF \(crf(.fit(PixelSize(width: 2, height: 2))))), either orientation,
+        H.264 (x264 CRF {highestCRF}) with AAC audio (AAC is copied); medium fits {mediumBox} (CRF {mediumCRF}),
+        low {lowBox} (CRF {lowCRF}), WxH that box (CRF {boxCRF}), either orientation,
         aspect kept, even sides. auto is passthrough when the streams fit MP4 (H.264/HEVC video,
         AAC/MP3/ALAC audio), else highest. The rotation is kept once, as the display matrix.
         HDR video (HLG, PQ/HDR10, Dolby Vision 8.x) re-encoded stays HDR: 10-bit HEVC (x265 Main 10,
-        CRF \(ExportPreset.Encoding.x265Offset) above x264's) with its colour tags and HDR10 metadata; a Dolby Vision layer cannot be
+        CRF {x265Offset} above x264's) with its colour tags and HDR10 metadata; a Dolby Vision layer cannot be
         re-encoded and is dropped, keeping its base layer. --sdr instead makes an SDR copy for
         sharing where HDR is not shown: tone-mapped as covers are (BT.2390), 8-bit BT.709 H.264.
         Ctrl-C, SIGTERM or SIGHUP cancels: nothing is left behind and the exit status is 130, 143 or 129.
-        """
+        """, ["highestCRF": crf(.highest), "mediumBox": box(.medium), "mediumCRF": crf(.medium), "lowBox": box(.low),
+              "lowCRF": crf(.low), "boxCRF": crf(.fit(PixelSize(width: 2, height: 2))), "x265Offset": ExportPreset.Encoding.x265Offset])
     }
 
     static func settings(_ arguments: ParsedArguments) throws(UsageError) -> ExportSettings {
         var settings = ExportSettings()
         if let text = arguments.value("preset") {
             guard let preset = ExportPreset(parsing: text) else {
-                throw arguments.invalid("preset", "expected \(ExportPreset.choices), not '\(text)'")
+                throw arguments.invalid("preset", tr("expected {choices}, not '{text}'", ["choices": presetChoices, "text": text]))
             }
             settings.preset = preset
         }
@@ -65,17 +76,19 @@ enum ExportOptions {
         return settings
     }
 
-    /// Checks the output, runs the export with progress on stderr, prints the result. With
+    /// Checks the output, runs the export with progress on stderr (`label` in the user's
+    /// language), prints the result. With
     /// `cover`, the frame it names is attached as the output's cover art (`CoverPicker.export`;
     /// the input is refused over `limit` first).
     static func perform(input: URL, arguments: ParsedArguments, settings: ExportSettings, label: String,
                         cover: CoverPicker.CoverChoice? = nil, limit: DurationLimit = .none) throws -> Int32 {
         let output = URL(fileURLWithPath: try arguments.required("output"))
         guard ["mp4", "m4v", "mov"].contains(output.pathExtension.lowercased()) else {
-            throw arguments.invalid("output", "'\(output.lastPathComponent)' must end in .mp4, .m4v or .mov")
+            throw arguments.invalid("output", tr("'{file}' must end in .mp4, .m4v or .mov", ["file": output.lastPathComponent]))
         }
         if cover != nil, !VideoExporter.holdsCover(output) {
-            throw arguments.invalid("output", "'\(output.lastPathComponent)' is a QuickTime file, which cannot hold a cover here: name it .mp4 or .m4v")
+            throw arguments.invalid("output", tr("'{file}' is a QuickTime file, which cannot hold a cover here: name it .mp4 or .m4v",
+                                                 ["file": output.lastPathComponent]))
         }
         try Arguments.checkOutputLocation(output, input: input)
         _ = try checkReadableMediaFile(input)
@@ -114,13 +127,34 @@ enum ExportOptions {
             ]).rendered())
         } else {
             if let note = result.note {
-                let hint = result.keyframeBefore == nil ? "" : " (--keyframe-cut)"
-                ViewfinderTool.standardError("viewfinder: note: \(note)\(hint)")
+                ViewfinderTool.standardError("viewfinder: " + (result.keyframeBefore == nil ? tr("note: {note}", ["note": note])
+                                                                                          : tr("note: {note} (--keyframe-cut)", ["note": note])))
             }
-            let split = result.reencodedFrames.flatMap { r in result.copiedFrames.map { " (\(r) re-encoded, \($0) copied)" } } ?? ""
-            let coverText = art.map { art in ", cover: frame at \(art.time?.decimalString ?? "?") s (\(art.size.width)×\(art.size.height))" } ?? ""
-            print("\(output.path): \(result.frameCount) frames, \(result.duration.decimalString) s from \(result.start.decimalString) s, \(result.size.width)×\(result.size.height), \(result.method)\(split)\(result.audio.map { ", audio \($0)" } ?? "")\(coverText)")
+            print(tr("{file}: {details}", ["file": output.path, "details": resultParts(result, cover: art).joinedAsDetails()]))
         }
         return 0
+    }
+
+    /// What an export wrote, item by item, in the user's language: "150 frames", "5 s from 0 s",
+    /// "1280×720", "smart (30 re-encoded, 120 copied)", "audio aac", "cover: frame at 1 s (…)".
+    private static func resultParts(_ result: ExportResult, cover: CoverArt?) -> [String] {
+        var method = result.method
+        if let reencoded = result.reencodedFrames, let copied = result.copiedFrames {
+            // TRANSLATORS: {method} is how an export was made, such as smart (a value of --method).
+            method = tr("{method} ({reencoded} re-encoded, {copied} copied)", ["method": method, "reencoded": reencoded, "copied": copied])
+        }
+        var parts = [
+            trn("{count} frames", "{count} frames", result.frameCount),
+            tr("{seconds} s from {start} s", ["seconds": result.duration.decimalString, "start": result.start.decimalString]),
+            "\(result.size.width)×\(result.size.height)",
+            method,
+        ]
+        // TRANSLATORS: {codec} is the audio codec, such as aac.
+        if let audio = result.audio { parts.append(tr("audio {codec}", ["codec": audio])) }
+        if let cover {
+            parts.append(tr("cover: frame at {seconds} s ({width}×{height})",
+                            ["seconds": cover.time?.decimalString ?? "?", "width": cover.size.width, "height": cover.size.height]))
+        }
+        return parts
     }
 }

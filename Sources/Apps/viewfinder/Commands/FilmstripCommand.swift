@@ -8,21 +8,21 @@ import ViewfinderCore
 /// `viewfinder filmstrip VIDEO -o OUT`: frames at even steps across a video.
 enum FilmstripCommand: Command {
     static let name = "filmstrip"
-    static let summary = "Take N frames at even steps across a video, as files or one contact sheet."
+    static let summary = N_("Take N frames at even steps across a video, as files or one contact sheet.")
     static let synopsis = "VIDEO -o OUT [--count N] [--height H] [--exact] [--max-duration S] [--json]"
     static let positionalCount = 1...1
     static let options = [
-        OptionSpec("output", short: "o", value: "OUT", help: "A folder (frame-01.jpg, ...) or one .jpg/.png sheet."),
-        OptionSpec("count", value: "N", help: "Number of frames, 1-100 (default 6)."),
-        OptionSpec("height", value: "H", help: "Height of each frame in pixels (default 180)."),
-        OptionSpec("exact", help: "The exact frame at each i·d/N instead of a fast frame from each slice."),
-        OptionSpec("max-duration", value: "S", help: "Refuse longer videos (default 30, 0 = no limit)."),
-        OptionSpec("quality", value: "Q", help: "JPEG quality 1-100 (default 85)."),
+        OptionSpec("output", short: "o", value: "OUT", help: N_("A folder (frame-01.jpg, ...) or one .jpg/.png sheet.")),
+        OptionSpec("count", value: "N", help: N_("Number of frames, 1-100 (default 6).")),
+        OptionSpec("height", value: "H", help: N_("Height of each frame in pixels (default 180).")),
+        OptionSpec("exact", help: N_("The exact frame at each i·d/N instead of a fast frame from each slice.")),
+        OptionSpec("max-duration", value: "S", help: N_("Refuse longer videos (default 30, 0 = no limit).")),
+        OptionSpec("quality", value: "Q", help: N_("JPEG quality 1-100 (default 85).")),
         Arguments.hdrOption,
-        OptionSpec("quiet", short: "q", help: "No progress display (shown on stderr when decoding takes a while)."),
-        OptionSpec("json", help: "Print the requested and actual times and the outputs as JSON."),
+        OptionSpec("quiet", short: "q", help: N_("No progress display (shown on stderr when decoding takes a while).")),
+        OptionSpec("json", help: N_("Print the requested and actual times and the outputs as JSON.")),
     ]
-    static let discussion = """
+    static let discussion = N_("""
     Cell i (i = 0 ... N-1) stands for the slice [i·d/N, (i+1)·d/N) of the video, d being its
     duration, and shows a frame from inside that slice, so no two cells are alike: by default
     the slice's last keyframe (fast: one decode each, as a strip under a slider needs), or, for
@@ -32,7 +32,7 @@ enum FilmstripCommand: Command {
     OUT ending in .jpg, .jpeg, .png or .webp gets one sheet with the frames side by side; any
     other OUT is a folder that receives frame-01.jpg ... frame-NN.jpg (NN: the cell's number).
     HDR video (HLG or PQ) is tone-mapped to SDR unless --hdr says otherwise.
-    """
+    """)
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let input = URL(fileURLWithPath: arguments.positionals[0])
@@ -53,8 +53,10 @@ enum FilmstripCommand: Command {
         reader.hdr = hdr
         // Exact frames, and fast cells decoded forward, can take a while on long GOPs: under the HUD.
         let shared = Lent(reader)
-        let label = mode == .exact ? "Decoding \(count) exact frames of \(input.lastPathComponent)"
-            : "Decoding a \(count)-frame strip of \(input.lastPathComponent)"
+        let file = input.lastPathComponent
+        let label = mode == .exact
+            ? trn("Decoding {count} exact frames of {file}", "Decoding {count} exact frames of {file}", count, ["file": file])
+            : trn("Decoding a {count}-frame strip of {file}", "Decoding a {count}-frame strip of {file}", count, ["file": file])
         let cells = try ProgressDisplay.run(label: label,
                                             quiet: arguments.flag("quiet"), unit: .frames) { progress in
             try CoverPicker.filmstrip(from: shared.value, count: count, mode: mode, size: .height(height), progress: progress)
@@ -91,10 +93,18 @@ enum FilmstripCommand: Command {
                 ("outputs", .array(outputs.map { .string($0.path) })),
             ]).rendered())
         } else {
-            let actual = shown.map { $0.1.time.decimalString }.joined(separator: ", ")
-            let target = sheet ? output.path : output.path + "/"
-            let note = empty == 0 ? "" : " (\(empty) of \(count) cells empty: the video has fewer frames than cells)"
-            print("\(target): \(shown.count) \(mode.rawValue) frames at \(actual) s\(note)")
+            let values: KeyValuePairs<String, any CustomStringConvertible> = [
+                "file": sheet ? output.path : output.path + "/",
+                "times": shown.map { $0.1.time.decimalString }.joined(separator: ", "),
+            ]
+            var line = mode == .exact
+                ? trn("{file}: {count} exact frames at {times} s", "{file}: {count} exact frames at {times} s", shown.count, values)
+                : trn("{file}: {count} fast frames at {times} s", "{file}: {count} fast frames at {times} s", shown.count, values)
+            if empty > 0 {
+                line = tr("{line} ({empty} of {cells} cells empty: the video has fewer frames than cells)",
+                          ["line": line, "empty": empty, "cells": count])
+            }
+            print(line)
         }
         return 0
     }
@@ -106,13 +116,14 @@ enum FilmstripCommand: Command {
         var isDirectory: ObjCBool = false
         let existed = manager.fileExists(atPath: folder.path, isDirectory: &isDirectory)
         if existed && !isDirectory.boolValue {
-            throw RuntimeError("\(folder.path) exists and is not a folder; give a folder or a .jpg/.png name")
+            throw RuntimeError(tr("{folder} exists and is not a folder; give a folder or a .jpg/.png name", ["folder": folder.path]))
         }
         if !existed {
             do {
                 try manager.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
-                throw RuntimeError("cannot create the folder \(folder.path): \((error as NSError).localizedDescription)")
+                throw RuntimeError(tr("cannot create the folder {folder}: {reason}",
+                                      ["folder": folder.path, "reason": (error as NSError).localizedDescription]))
             }
         }
         var written: [URL] = []

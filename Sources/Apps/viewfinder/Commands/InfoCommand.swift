@@ -7,11 +7,11 @@ import ViewfinderCore
 /// `viewfinder info FILE [--json]`: what a video or photo is, without decoding pictures.
 enum InfoCommand: Command {
     static let name = "info"
-    static let summary = "Describe a video or photo: container, duration, codecs, size, rotation."
+    static let summary = N_("Describe a video or photo: container, duration, codecs, size, rotation.")
     static let synopsis = "FILE [--json]"
     static let positionalCount = 1...1
-    static let options = [OptionSpec("json", help: "Print one JSON object instead of text.")]
-    static let discussion = """
+    static let options = [OptionSpec("json", help: N_("Print one JSON object instead of text."))]
+    static let discussion = N_("""
     Videos: container, duration (exact and in seconds), video codec, coded size, display
     rotation (clockwise, from the display matrix), size as displayed, frame rate, colour (SDR,
     HLG, PQ/HDR10 or Dolby Vision with its profile; transfer, primaries, matrix and range as
@@ -20,7 +20,7 @@ enum InfoCommand: Command {
     Live Photos and Motion Photos say what they are (live): an iPhone Live Photo's still or
     movie with the content identifier the two share, or a Motion Photo with the byte range of
     the MP4 inside it.
-    """
+    """)
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let url = URL(fileURLWithPath: arguments.positionals[0])
@@ -68,50 +68,86 @@ enum InfoCommand: Command {
     }
 
     static func videoText(_ info: MediaInfo) -> String {
-        var lines = [info.path]
-        func add(_ key: String, _ value: String) {
-            lines.append("  " + key.padding(toLength: 12, withPad: " ", startingAt: 0) + value)
-        }
-        add("kind", info.video == nil ? "audio" : "video")
-        add("container", "\(info.container) (\(info.containerDescription))")
-        add("duration", "\(info.duration.decimalString) s (\(info.duration.rationalString))")
+        var rows: [(String, String)] = []
+        // TRANSLATORS: the labels and values of `viewfinder info`, a column of labels at the left.
+        rows.append((tr("kind"), info.video == nil ? tr("audio") : tr("video")))
+        rows.append((tr("container"), "\(info.container) (\(info.containerDescription))"))
+        rows.append((tr("duration"), tr("{seconds} s ({exact})", ["seconds": info.duration.decimalString,
+                                                                   "exact": info.duration.rationalString])))
         if let v = info.video {
-            add("video", "\(v.codec)\(v.pixelFormat.map { ", \($0)" } ?? "")")
-            add("coded", "\(v.codedSize.width)×\(v.codedSize.height)")
-            add("rotation", "\(v.rotation.degrees)°")
-            add("displayed", "\(v.displaySize.width)×\(v.displaySize.height)")
-            if let rate = v.frameRate { add("frame rate", "\(rate.decimalString) fps (\(rate.rationalString))") }
-            if let count = v.frameCount { add("frames", String(count)) }
-            add("colour", colourText(v.colour))
-            if let m = v.colour.mastering { add("mastering", masteringText(m)) }
+            rows.append((tr("video"), "\(v.codec)\(v.pixelFormat.map { ", \($0)" } ?? "")"))
+            // TRANSLATORS: the picture's size as stored in the stream, before rotation.
+            rows.append((tr("coded"), "\(v.codedSize.width)×\(v.codedSize.height)"))
+            rows.append((tr("rotation"), "\(v.rotation.degrees)°"))
+            // TRANSLATORS: the picture's size as displayed, after rotation.
+            rows.append((tr("displayed"), "\(v.displaySize.width)×\(v.displaySize.height)"))
+            if let rate = v.frameRate {
+                rows.append((tr("frame rate"), tr("{rate} fps ({exact})", ["rate": rate.decimalString, "exact": rate.rationalString])))
+            }
+            if let count = v.frameCount { rows.append((tr("frames"), String(count))) }
+            rows.append((tr("colour"), colourText(v.colour)))
+            // TRANSLATORS: HDR10 mastering-display metadata.
+            if let m = v.colour.mastering { rows.append((tr("mastering"), masteringText(m))) }
         }
-        add("audio", info.audioCodec ?? "none")
-        if let cover = info.embeddedCover { add("cover", "embedded (\(cover))") }
-        if let live = info.livePhoto { add("live", live.summary) }
-        for (key, value) in info.metadata.lines { add(key, value) }
-        add("file size", "\(info.fileSize) bytes")
-        return lines.joined(separator: "\n")
+        rows.append((tr("audio"), info.audioCodec ?? tr("none")))
+        if let cover = info.embeddedCover { rows.append((tr("cover"), tr("embedded ({format})", ["format": cover]))) }
+        // TRANSLATORS: a Live Photo or Motion Photo (what it is follows).
+        if let live = info.livePhoto { rows.append((tr("live"), live.summary)) }
+        for (key, value) in info.metadata.lines { rows.append((tr(key), value)) }
+        rows.append((tr("file size"), fileSize(info.fileSize)))
+        return ([info.path] + labelled(rows)).joined(separator: "\n")
+    }
+
+    /// The labels `CaptureMetadata.lines` gives, marked here, where `info` shows them.
+    static let metadataLabels = [
+        N_("location"), N_("camera"), N_("lens"), N_("exposure"),
+        // TRANSLATORS: when a photo or video was taken.
+        N_("taken"),
+        N_("software"),
+    ]
+
+    /// Each row as "  label  value", the values lined up in a column at least 12 wide (wider
+    /// when a translated label needs it).
+    static func labelled(_ rows: [(String, String)]) -> [String] {
+        let width = max(12, (rows.map { $0.0.terminalColumns }.max() ?? 0) + 1)
+        return rows.map { label, value in "  " + label.padded(toColumns: width) + value }
+    }
+
+    /// "12345 bytes", in the user's language.
+    static func fileSize(_ bytes: Int64) -> String {
+        trn("{count} byte", "{count} bytes", Int(clamping: bytes))
     }
 
     /// The colour a track signals: its kind, then what it says (unsaid parts left out).
     static func colourText(_ c: VideoColour) -> String {
-        let said = [("transfer", c.transfer), ("primaries", c.primaries), ("matrix", c.matrix), ("range", c.range)]
-            .compactMap { name, value in value.map { "\(name) \($0)" } }
-        return c.summary + (said.isEmpty ? " (nothing signalled)" : " (" + said.joined(separator: ", ") + ")")
+        let said = [c.transfer.map { tr("transfer {name}", ["name": $0]) }, c.primaries.map { tr("primaries {name}", ["name": $0]) },
+                    c.matrix.map { tr("matrix {name}", ["name": $0]) }, c.range.map { tr("range {name}", ["name": $0]) }]
+            .compactMap { $0 }
+        if said.isEmpty { return tr("{kind} (nothing signalled)", ["kind": c.summary]) }
+        return tr("{kind} ({signalled})", ["kind": c.summary, "signalled": said.joinedAsDetails()])
     }
 
     static func masteringText(_ m: HDRMetadata) -> String {
         var parts: [String] = []
         if let p = m.displayPrimaries {
-            parts.append(p.name.map { "\($0) display" } ?? String(
-                format: "display primaries R %.4f,%.4f G %.4f,%.4f B %.4f,%.4f W %.4f,%.4f",
-                p.red.x, p.red.y, p.green.x, p.green.y, p.blue.x, p.blue.y, p.white.x, p.white.y))
+            func xy(_ c: Chromaticity) -> String { String(format: "%.4f,%.4f", c.x, c.y) }
+            if let name = p.name {
+                // TRANSLATORS: {name} is a colour space such as "Display P3": the mastering display's.
+                parts.append(tr("{name} display", ["name": name]))
+            } else {
+                // TRANSLATORS: the mastering display's primaries (red, green, blue) and white point, as x,y.
+                parts.append(tr("display primaries R {red} G {green} B {blue} W {white}",
+                                ["red": xy(p.red), "green": xy(p.green), "blue": xy(p.blue), "white": xy(p.white)]))
+            }
         }
-        if let peak = m.masteringPeak { parts.append("\(m.displayPrimaries == nil ? "display " : "")peak \(decimal(peak)) nits") }
-        if let black = m.masteringBlack { parts.append("black \(decimal(black)) nits") }
+        if let peak = m.masteringPeak {
+            parts.append(m.displayPrimaries == nil ? tr("display peak {nits} nits", ["nits": decimal(peak)])
+                                                   : tr("peak {nits} nits", ["nits": decimal(peak)]))
+        }
+        if let black = m.masteringBlack { parts.append(tr("black {nits} nits", ["nits": decimal(black)])) }
         if let cll = m.maxContentLight { parts.append("MaxCLL \(cll)") }
         if let fall = m.maxFrameAverageLight { parts.append("MaxFALL \(fall)") }
-        return parts.joined(separator: ", ")
+        return parts.joinedAsDetails()
     }
 
     private static func decimal(_ value: Double) -> String {
@@ -177,15 +213,19 @@ enum InfoCommand: Command {
     }
 
     static func photoText(_ image: ImageInfo, url: URL, bytes: Int64) -> String {
-        """
-        \(url.path)
-          kind        photo
-          format      \(image.format)
-          stored      \(image.storedSize.width)×\(image.storedSize.height)
-          orientation \(image.orientation) (EXIF)
-          displayed   \(image.displaySize.width)×\(image.displaySize.height)
-          profile     \(image.profile.summary)
-          file size   \(bytes) bytes
-        """ + (LivePhotoProbe.role(ofPhoto: url).map { "\n  live        " + $0.summary } ?? "") + ((try? PhotoMetadata.read(url))?.lines ?? []).map { "\n  " + $0.0.padding(toLength: 12, withPad: " ", startingAt: 0) + $0.1 }.joined()
+        var rows: [(String, String)] = [
+            (tr("kind"), tr("photo")),
+            (tr("format"), image.format),
+            // TRANSLATORS: the photo's size as stored, before its EXIF orientation turns it.
+            (tr("stored"), "\(image.storedSize.width)×\(image.storedSize.height)"),
+            (tr("orientation"), "\(image.orientation) (EXIF)"),
+            (tr("displayed"), "\(image.displaySize.width)×\(image.displaySize.height)"),
+            // TRANSLATORS: the photo's ICC colour profile.
+            (tr("profile"), image.profile.summary),
+            (tr("file size"), fileSize(bytes)),
+        ]
+        if let role = LivePhotoProbe.role(ofPhoto: url) { rows.append((tr("live"), role.summary)) }
+        for (key, value) in (try? PhotoMetadata.read(url))?.lines ?? [] { rows.append((tr(key), value)) }
+        return ([url.path] + labelled(rows)).joined(separator: "\n")
     }
 }

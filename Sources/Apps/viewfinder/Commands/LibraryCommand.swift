@@ -8,7 +8,7 @@ import ViewfinderCore
 /// `viewfinder library …`: the photo library (a folder of originals and its catalogue).
 enum LibraryCommand: Command {
     static let name = "library"
-    static let summary = "Keep a photo library: import, list, albums, thumbnails, video covers, export, delete, check."
+    static let summary = N_("Keep a photo library: import, list, albums, thumbnails, video covers, export, delete, check.")
     static let synopsis = """
     [--library DIR] SUBCOMMAND
            init
@@ -26,27 +26,31 @@ enum LibraryCommand: Command {
     static let positionalCount = 1...10_000
     static let verbs = ["init", "import", "list", "albums", "album", "thumbnail", "cover", "export", "delete", "check"]
     static let options = [
-        OptionSpec("library", value: "DIR", help: "The library folder (default $VIEWFINDER_LIBRARY, else $XDG_DATA_HOME/viewfinder/Library)."),
-        OptionSpec("album", value: "A", help: "import: also add to this album; list: only this album."),
-        OptionSpec("move", help: "import: remove the original after it is stored."),
-        OptionSpec("type", value: "T", help: "list: photo, video or live (Live Photos and Motion Photos)."),
-        OptionSpec("group", value: "G", help: "list: all, photos, videos, captures or album:NAME."),
-        OptionSpec("sort", value: "S", help: "list: newest (default) or oldest, by creation date, or name, by the name the file came with."),
-        OptionSpec("limit", value: "N", help: "list: at most N assets."),
-        OptionSpec("size", value: "N", help: "thumbnail: the box, N×N pixels."),
-        OptionSpec("fill", help: "thumbnail: fill the box (crop) instead of fitting inside it."),
-        OptionSpec("at", value: "TIME", help: "cover: the video's cover is the exact frame at TIME, or best (the best suggestion); on a live asset, its key photo is that frame of its motion."),
-        OptionSpec("clear", help: "cover: forget the chosen cover (the embedded one, else the best suggestion, shows); on a live asset, restore its original still."),
-        OptionSpec("output", short: "o", value: "OUT", help: "thumbnail, export: the file to write."),
-        OptionSpec("thumbnail-size", value: "N", help: "import: also make the N×N grid thumbnail (default 256, 0 = none)."),
-        OptionSpec("timing", help: "list: report on stderr how long the catalogue query took."),
-        OptionSpec("quiet", short: "q", help: "import: no progress display."),
-        OptionSpec("json", help: "import, list, albums, check: print JSON (the other subcommands print one line and refuse it)."),
-        OptionSpec("strip-location", help: "export: without the location (a photo's GPS and place names, a video's ISO 6709 keys and ©xyz); nothing else changes."),
-        OptionSpec("verify", help: "check: also re-hash every original and report any whose content changed."),
-        OptionSpec("rebuild", help: "check: catalogue again the originals the catalogue no longer lists (instead of removing them)."),
+        OptionSpec("library", value: "DIR", help: N_("The library folder (default $VIEWFINDER_LIBRARY, else $XDG_DATA_HOME/viewfinder/Library).")),
+        // TRANSLATORS: "import:", "list:" and the like name the subcommands an option is for; keep them.
+        OptionSpec("album", value: "A", help: N_("import: also add to this album; list: only this album.")),
+        OptionSpec("move", help: N_("import: remove the original after it is stored.")),
+        OptionSpec("type", value: "T", help: N_("list: photo, video or live (Live Photos and Motion Photos).")),
+        OptionSpec("group", value: "G", help: N_("list: all, photos, videos, captures or album:NAME.")),
+        OptionSpec("sort", value: "S", help: N_("list: newest (default) or oldest, by creation date, or name, by the name the file came with.")),
+        OptionSpec("limit", value: "N", help: N_("list: at most N assets.")),
+        OptionSpec("size", value: "N", help: N_("thumbnail: the box, N×N pixels.")),
+        OptionSpec("fill", help: N_("thumbnail: fill the box (crop) instead of fitting inside it.")),
+        OptionSpec("at", value: "TIME",
+                   help: N_("cover: the video's cover is the exact frame at TIME, or best (the best suggestion); on a live asset, its key photo is that frame of its motion.")),
+        OptionSpec("clear",
+                   help: N_("cover: forget the chosen cover (the embedded one, else the best suggestion, shows); on a live asset, restore its original still.")),
+        OptionSpec("output", short: "o", value: "OUT", help: N_("thumbnail, export: the file to write.")),
+        OptionSpec("thumbnail-size", value: "N", help: N_("import: also make the N×N grid thumbnail (default 256, 0 = none).")),
+        OptionSpec("timing", help: N_("list: report on stderr how long the catalogue query took.")),
+        OptionSpec("quiet", short: "q", help: N_("import: no progress display.")),
+        OptionSpec("json", help: N_("import, list, albums, check: print JSON (the other subcommands print one line and refuse it).")),
+        OptionSpec("strip-location",
+                   help: N_("export: without the location (a photo's GPS and place names, a video's ISO 6709 keys and ©xyz); nothing else changes.")),
+        OptionSpec("verify", help: N_("check: also re-hash every original and report any whose content changed.")),
+        OptionSpec("rebuild", help: N_("check: catalogue again the originals the catalogue no longer lists (instead of removing them).")),
     ]
-    static let discussion = """
+    static let discussion = N_("""
     Files are checked by decoding before they are stored: anything that is not a readable photo
     or video is refused ("Invalid data") and nothing is stored. Identical files are stored once.
     An iPhone Live Photo (a still and a MOV that share a content identifier, imported together or
@@ -61,7 +65,7 @@ enum LibraryCommand: Command {
     what a crash can leave and reports damage it cannot repair (exit 1): rows that point
     elsewhere are dropped without touching what they name; with --verify, originals whose
     content no longer matches their hash are reported and kept.
-    """
+    """)
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         var words = arguments.positionals
@@ -70,26 +74,28 @@ enum LibraryCommand: Command {
         // Only init and import make a library: a reading verb given a folder that is not there
         // (a typo) must not leave a new library behind.
         if !["init", "import"].contains(verb) && !FileManager.default.fileExists(atPath: folder.path) {
-            throw RuntimeError("there is no library at \(folder.path); 'viewfinder library init' or an import makes one")
+            throw RuntimeError(tr("there is no library at {folder}; 'viewfinder library init' or an import makes one", ["folder": folder.path]))
         }
         let library = try MediaLibrary(folder: folder)
         func id(_ text: String) throws -> Int64 {
-            guard let value = Int64(text), value > 0 else { throw arguments.invalid("id", "'\(text)' is not an asset id") }
+            guard let value = Int64(text), value > 0 else { throw arguments.invalid("id", tr("'{text}' is not an asset id", ["text": text])) }
             return value
         }
         func expect(_ count: ClosedRange<Int>) throws {
             guard count.contains(words.count) else {
-                throw UsageError(message: "library \(verb): wrong number of arguments", command: name)
+                throw UsageError(message: tr("library {verb}: wrong number of arguments", ["verb": verb]), command: name)
             }
         }
         let speaksJSON: Set = ["import", "list", "albums", "check"]
         if arguments.flag("json"), !speaksJSON.contains(verb) {
-            throw UsageError(message: "library \(verb) prints one line; --json is for import, list, albums and check", command: name)
+            throw UsageError(message: tr("library {verb} prints one line; --json is for import, list, albums and check", ["verb": verb]),
+                             command: name)
         }
         switch verb {
         case "init":
             try expect(0...0)
-            print("\(folder.path): library ready (\(try library.assets().count) assets)")
+            print(trn("{folder}: library ready ({count} assets)", "{folder}: library ready ({count} assets)", try library.assets().count,
+                      ["folder": folder.path]))
         case "import":
             try expect(1...10_000)
             return try importFiles(words.map { URL(fileURLWithPath: $0) }, into: library, arguments: arguments)
@@ -105,7 +111,9 @@ enum LibraryCommand: Command {
                 for album in albums { print("\(album.name.printable())\t\(album.count)") }
             }
         case "album":
-            guard let action = words.first else { throw UsageError(message: "library album: create, rename, delete, add or remove", command: name) }
+            guard let action = words.first else {
+                throw UsageError(message: tr("library album: create, rename, delete, add or remove"), command: name)
+            }
             let rest = Array(words.dropFirst())
             switch (action, rest.count) {
             case ("create", 1): try library.createAlbum(rest[0])
@@ -113,7 +121,7 @@ enum LibraryCommand: Command {
             case ("delete", 1): try library.deleteAlbum(rest[0])
             case ("add", 2...): try library.add(try rest.dropFirst().map(id), toAlbum: rest[0])
             case ("remove", 2...): try library.remove(try rest.dropFirst().map(id), fromAlbum: rest[0])
-            default: throw UsageError(message: "library album \(action): wrong arguments", command: name)
+            default: throw UsageError(message: tr("library album {action}: wrong arguments", ["action": action]), command: name)
             }
         case "thumbnail":
             try expect(1...1)
@@ -137,7 +145,7 @@ enum LibraryCommand: Command {
             let asset = try library.asset(id: try id(words[0]))
             let at = arguments.value("at")
             guard (at != nil) != arguments.flag("clear") else {
-                throw UsageError(message: "library cover: give either --at TIME|best or --clear", command: name)
+                throw UsageError(message: tr("library cover: give either --at TIME|best or --clear"), command: name)
             }
             var time: MediaTime?
             if let at {
@@ -148,10 +156,12 @@ enum LibraryCommand: Command {
                 }
             }
             let updated = try library.setPoster(of: asset, at: time)
-            if updated.kind == .live {
-                print("asset \(updated.id): " + (updated.posterTime.map { "key photo at \($0.decimalString) s of its motion" } ?? "key photo is the original still"))
-            } else {
-                print("asset \(updated.id): " + (updated.posterTime.map { "cover at \($0.decimalString) s" } ?? "cover chosen by the library"))
+            let values: KeyValuePairs<String, any CustomStringConvertible> = ["id": updated.id, "seconds": updated.posterTime?.decimalString ?? ""]
+            switch (updated.kind == .live, updated.posterTime != nil) {
+            case (true, true): print(tr("asset {id}: key photo at {seconds} s of its motion", values))
+            case (true, false): print(tr("asset {id}: key photo is the original still", values))
+            case (false, true): print(tr("asset {id}: cover at {seconds} s", values))
+            case (false, false): print(tr("asset {id}: cover chosen by the library", values))
             }
         case "export":
             try expect(1...1)
@@ -174,28 +184,33 @@ enum LibraryCommand: Command {
             var rebuilt: [(String, JSONValue)] = []
             if arguments.flag("rebuild") {
                 let (catalogued, failed) = try library.rebuildCatalogue()
-                for failure in failed { ViewfinderTool.standardError("viewfinder: \(failure.description.printable()) (left in place)") }
+                for failure in failed {
+                    ViewfinderTool.standardError("viewfinder: " + tr("{failure} (left in place)", ["failure": failure.description.printable()]))
+                }
                 if json {
                     rebuilt = [("catalogued", .array(catalogued.map { .object([("id", .integer($0.id)), ("file", .string($0.originalFilename))]) })),
                                ("notCatalogued", .array(failed.map { .string($0.description) }))]
                 } else {
-                    for asset in catalogued { print("\(asset.id)\tcatalogued\t\(asset.originalFilename.printable())") }
-                    print("\(folder.path.printable()): \(catalogued.count) original\(catalogued.count == 1 ? "" : "s") catalogued again"
-                          + (failed.isEmpty ? "" : ", \(failed.count) could not be (left in place)"))
+                    for asset in catalogued { print("\(asset.id)\t" + tr("catalogued") + "\t\(asset.originalFilename.printable())") }
+                    let values: KeyValuePairs<String, any CustomStringConvertible> = ["folder": folder.path.printable(), "failed": failed.count]
+                    print(failed.isEmpty
+                          ? trn("{folder}: {count} original catalogued again", "{folder}: {count} originals catalogued again", catalogued.count, values)
+                          : trn("{folder}: {count} original catalogued again, {failed} could not be (left in place)",
+                                "{folder}: {count} originals catalogued again, {failed} could not be (left in place)", catalogued.count, values))
                 }
             }
             let report = try library.check(repair: repair, verify: arguments.flag("verify"))
             if json {
                 print(checkJSON(report, folder: folder, repaired: repair, rebuilt: rebuilt).rendered())
                 if report.needsAttention {
-                    ViewfinderTool.standardError("viewfinder: the library at \(folder.path) has damage a repair cannot fix")
+                    ViewfinderTool.standardError("viewfinder: " + tr("the library at {folder} has damage a repair cannot fix", ["folder": folder.path]))
                     return 1
                 }
                 return report.isClean || repair ? 0 : 1
             }
             return printCheck(report, folder: folder, repaired: repair)
         default:
-            throw UsageError(message: "unknown library command '\(verb)'", command: name)
+            throw UsageError(message: tr("unknown library command '{verb}'", ["verb": verb]), command: name)
         }
         return 0
     }
@@ -203,16 +218,18 @@ enum LibraryCommand: Command {
     private static func list(_ library: MediaLibrary, _ arguments: ParsedArguments) throws {
         var request = FetchRequest()
         if let type = arguments.value("type") {
-            guard let kind = AssetKind(rawValue: type) else { throw arguments.invalid("type", "photo, video or live, not '\(type)'") }
+            guard let kind = AssetKind(rawValue: type) else { throw arguments.invalid("type", tr("photo, video or live, not '{text}'", ["text": type])) }
             request.kinds = [kind]
         }
         if let sort = arguments.value("sort") {
-            guard let order = SortOrder(rawValue: sort) else { throw arguments.invalid("sort", "newest, oldest or name, not '\(sort)'") }
+            guard let order = SortOrder(rawValue: sort) else { throw arguments.invalid("sort", tr("newest, oldest or name, not '{text}'", ["text": sort])) }
             request.order = order
         }
         if let album = arguments.value("album") { request.group = .album(album) }
         if let group = arguments.value("group") {
-            guard arguments.value("album") == nil else { throw UsageError(message: "library list: give --group or --album, not both", command: name) }
+            guard arguments.value("album") == nil else {
+                throw UsageError(message: tr("library list: give --group or --album, not both"), command: name)
+            }
             switch group {
             case "all": request.group = .all
             case "photos": request.group = .photos
@@ -220,7 +237,7 @@ enum LibraryCommand: Command {
             case "captures": request.group = .captures
             default:
                 guard group.hasPrefix("album:"), group.count > 6 else {
-                    throw arguments.invalid("group", "all, photos, videos, captures or album:NAME, not '\(group)'")
+                    throw arguments.invalid("group", tr("all, photos, videos, captures or album:NAME, not '{text}'", ["text": group]))
                 }
                 request.group = .album(String(group.dropFirst(6)))
             }
@@ -232,6 +249,7 @@ enum LibraryCommand: Command {
         let started = Date()
         let assets = try library.assets(request)
         if arguments.flag("timing") {
+            // English: scripts/bench reads it.
             ViewfinderTool.standardError(String(format: "listed %d assets in %.3f ms", assets.count, Date().timeIntervalSince(started) * 1000))
         }
         let dates = ISO8601DateFormatter()
@@ -272,7 +290,7 @@ enum LibraryCommand: Command {
                                        thumbnail: side > 0 ? PixelSize(width: side, height: side) : nil)
         // Progress counts bytes; the details line counts files.
         let counter = FileCounter(total: files.count)
-        let report = try ProgressDisplay.run(label: "Importing \(files.count) file\(files.count == 1 ? "" : "s")",
+        let report = try ProgressDisplay.run(label: trn("Importing {count} file", "Importing {count} files", files.count),
                                              quiet: arguments.flag("quiet"), unit: .megabytes,
                                              details: { counter.text }) { progress in
             let report = importer.run(files, progress: progress) { counter.set(done: $0) }
@@ -291,12 +309,16 @@ enum LibraryCommand: Command {
             ]).rendered())
         } else {
             for file in report.storedFiles {
-                print("\(file.asset.id)\t\(file.isNew ? "stored" : "already stored")\t\(file.path.printable())")
+                let values: KeyValuePairs<String, any CustomStringConvertible> = ["id": file.asset.id, "file": file.path.printable()]
+                // TRANSLATORS: a file import stored, its fields apart by tabs: the asset's id, this word, the file.
+                print(file.isNew ? tr("{id}\tstored\t{file}", values) : tr("{id}\talready stored\t{file}", values))
             }
-            print("\(library.folder.path): \(stored) of \(files.count) file\(files.count == 1 ? "" : "s") stored")
+            print(trn("{folder}: {stored} of {count} file stored", "{folder}: {stored} of {count} files stored", files.count,
+                      ["folder": library.folder.path, "stored": stored]))
         }
         if failures.isEmpty { return 0 }
-        ViewfinderTool.standardError("viewfinder: \(failures.count) file\(failures.count == 1 ? "" : "s") not imported:\n" + failures.map { "  " + $0 }.joined(separator: "\n"))
+        ViewfinderTool.standardError("viewfinder: " + trn("{count} file not imported:", "{count} files not imported:", failures.count) + "\n"
+                                     + failures.map { "  " + $0 }.joined(separator: "\n"))
         return 1
     }
 
@@ -329,28 +351,41 @@ enum LibraryCommand: Command {
 
     private static func printCheck(_ report: CheckReport, folder: URL, repaired: Bool) -> Int32 {
         if report.isClean {
-            print("\(folder.path): consistent")
+            print(tr("{folder}: consistent", ["folder": folder.path]))
             return 0
         }
-        let verb = repaired ? "removed" : "found"
-        var parts = ["\(report.orphanFiles.count) orphan file(s)", "\(report.missingFiles.count) row(s) without a file",
-                     "\(report.partialImports) unfinished import(s)"]
-        if !report.missingMotions.isEmpty { parts.append("\(report.missingMotions.count) Live Photo(s) without their motion (kept as photos)") }
-        if report.partialThumbnails > 0 { parts.append("\(report.partialThumbnails) unfinished thumbnail(s)") }
-        if !report.damagedRows.isEmpty { parts.append("\(report.damagedRows.count) damaged row(s)") }
+        // English says "file(s)" whatever the count; other languages take the right plural form.
+        var parts = [trn("{count} orphan file(s)", "{count} orphan file(s)", report.orphanFiles.count),
+                     trn("{count} row(s) without a file", "{count} row(s) without a file", report.missingFiles.count),
+                     trn("{count} unfinished import(s)", "{count} unfinished import(s)", report.partialImports)]
+        if !report.missingMotions.isEmpty {
+            parts.append(trn("{count} Live Photo(s) without their motion (kept as photos)",
+                             "{count} Live Photo(s) without their motion (kept as photos)", report.missingMotions.count))
+        }
+        if report.partialThumbnails > 0 {
+            parts.append(trn("{count} unfinished thumbnail(s)", "{count} unfinished thumbnail(s)", report.partialThumbnails))
+        }
+        if !report.damagedRows.isEmpty { parts.append(trn("{count} damaged row(s)", "{count} damaged row(s)", report.damagedRows.count)) }
         let removable = report.foreignEntries.filter { !$0.hasSuffix("/") }
-        if !removable.isEmpty { parts.append("\(removable.count) link(s) or special file(s)") }
-        print("\(folder.path): \(verb) " + parts.joined(separator: ", "))
+        if !removable.isEmpty { parts.append(trn("{count} link(s) or special file(s)", "{count} link(s) or special file(s)", removable.count)) }
+        let found: KeyValuePairs<String, any CustomStringConvertible> = ["folder": folder.path, "list": parts.joinedAsDetails()]
+        // TRANSLATORS: {list} is what check found, such as "2 orphan file(s), 0 row(s) without a file".
+        print(repaired ? tr("{folder}: removed {list}", found) : tr("{folder}: found {list}", found))
         for damage in report.damagedRows { print("  \(damage)") }
-        for entry in report.foreignEntries { print("  \(entry): \(entry.hasSuffix("/") ? "a folder the library does not make (left alone)" : "not the library's (never followed)")") }
-        for damage in report.corruptOriginals { print("  damaged: \(damage) (kept)") }
+        for entry in report.foreignEntries {
+            print("  " + (entry.hasSuffix("/") ? tr("{entry}: a folder the library does not make (left alone)", ["entry": entry])
+                                               : tr("{entry}: not the library's (never followed)", ["entry": entry])))
+        }
+        for damage in report.corruptOriginals { print("  " + tr("damaged: {damage} (kept)", ["damage": damage])) }
         if !report.unaccountedOriginals.isEmpty {
-            let count = report.unaccountedOriginals.count
-            print("  \(count) original\(count == 1 ? "" : "s") but not one catalogue row: the catalogue was lost or emptied; nothing was removed")
-            print("  to catalogue them again: viewfinder library --library \(folder.path) check --rebuild")
+            print("  " + trn("{count} original but not one catalogue row: the catalogue was lost or emptied; nothing was removed",
+                             "{count} originals but not one catalogue row: the catalogue was lost or emptied; nothing was removed",
+                             report.unaccountedOriginals.count))
+            print("  " + tr("to catalogue them again: {command}", ["command": "viewfinder library --library \(folder.path) check --rebuild"]))
         }
         if report.needsAttention {
-            ViewfinderTool.standardError("viewfinder: the library at \(folder.path) has damage a repair cannot fix; see the lines above")
+            ViewfinderTool.standardError("viewfinder: " + tr("the library at {folder} has damage a repair cannot fix; see the lines above",
+                                                             ["folder": folder.path]))
             return 1
         }
         return repaired ? 0 : 1
@@ -363,6 +398,10 @@ enum LibraryCommand: Command {
         let total: Int
         init(total: Int) { self.total = total }
         func set(done count: Int) { lock.lock(); done = max(done, count); lock.unlock() }
-        var text: String { lock.lock(); defer { lock.unlock() }; return "\(done) of \(total) files" }
+        /// "3 of 10 files", in the user's language.
+        var text: String {
+            lock.lock(); defer { lock.unlock() }
+            return trn("{done} of {count} files", "{done} of {count} files", total, ["done": done])
+        }
     }
 }

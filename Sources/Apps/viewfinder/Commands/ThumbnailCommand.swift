@@ -9,13 +9,13 @@ import ViewfinderCore
 /// the desktop's thumbnailing service through `data/viewfinder.thumbnailer`.
 enum ThumbnailCommand: Command {
     static let name = "thumbnail"
-    static let summary = "Write a video's thumbnail as a PNG: its embedded cover, else its best keyframe."
+    static let summary = N_("Write a video's thumbnail as a PNG: its embedded cover, else its best keyframe.")
     static let synopsis = "[-s SIZE] VIDEO OUT"
     static let positionalCount = 2...2
     static let options = [
-        OptionSpec("size", short: "s", value: "SIZE", help: "Fit the picture in SIZE × SIZE pixels, 16-2048 (default 256)."),
+        OptionSpec("size", short: "s", value: "SIZE", help: N_("Fit the picture in SIZE × SIZE pixels, 16-2048 (default 256).")),
     ]
-    static let discussion = """
+    static let discussion = N_("""
     The cover embedded in the file, else the best-scored of the keyframes near 20, 50 and 80 %
     of the video, each decoded alone (exposure, sharpness and colour as cover
     suggestions score them, so never a black lead-in or a blurred frame when the video has
@@ -24,7 +24,7 @@ enum ThumbnailCommand: Command {
     atomically — or, when OUT is an empty file the caller made to receive it (as tumbler does),
     into that file in place, cut back to empty if the write fails. The desktop calls it through data/viewfinder.thumbnailer
     (`viewfinder thumbnail -s %s %i %o`), which `make install` puts in share/thumbnailers.
-    """
+    """)
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let input = URL(fileURLWithPath: arguments.positionals[0])

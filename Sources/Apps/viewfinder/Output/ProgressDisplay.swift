@@ -11,9 +11,11 @@ import Glibc
 /// is the HUD's Cancel button (it cancels the work's `Progress`).
 enum ProgressDisplay {
     /// What the progress counts, for the rate shown.
-    static let videoSeconds = HUDRateUnit(label: "s of video", unitsPerLabel: 1000)
+    // TRANSLATORS: the unit of a rate ("2.5 s of video/s"): seconds of video made each second.
+    static let videoSeconds = HUDRateUnit(label: tr("s of video"), unitsPerLabel: 1000)
 
     /// Runs `work` under the HUD; `details`, if given, is polled for the HUD's details line.
+    /// `label` and the details are in the user's language.
     static func run<T: Sendable>(label: String, quiet: Bool, unit: HUDRateUnit = videoSeconds,
                                  details: (@Sendable () -> String)? = nil,
                                  _ work: @escaping @Sendable (Progress) throws -> T) throws -> T {
@@ -69,7 +71,7 @@ enum ProgressDisplay {
                 if let details { hud.detailsLabel = details() }
                 sink.refresh()
             }
-            guard let outcome else { throw RuntimeError("the work ended without a result") }
+            guard let outcome else { throw RuntimeError(tr("the work ended without a result")) }
             let value = try outcome.get()
             hud.hide(animated: false)
             sink.finish(.done)

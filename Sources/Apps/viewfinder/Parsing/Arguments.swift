@@ -21,7 +21,8 @@ enum Arguments {
     static func frameSize(_ arguments: ParsedArguments) throws(UsageError) -> FrameSize {
         guard let text = arguments.value("max-size") else { return .original }
         guard let size = pixelSize(text) else {
-            throw arguments.invalid("max-size", "expected WxH with both sides from 1 to 16384, like 1280x720, not '\(text)'")
+            throw arguments.invalid("max-size", tr("expected WxH with both sides from 1 to 16384, like 1280x720, not '{text}'",
+                                                   ["text": text]))
         }
         return .fit(size)
     }
@@ -34,13 +35,14 @@ enum Arguments {
     /// `--hdr MODE`, declared once for every command that makes pictures from video.
     static let hdrOption = OptionSpec(
         "hdr", value: "MODE",
-        help: "HLG/PQ video: tonemap (default: as the phone showed it), clip, or none (the coded values).")
+        help: N_("HLG/PQ video: tonemap (default: as the phone showed it), clip, or none (the coded values)."))
 
     /// `--hdr tonemap|clip|none` (tone-mapped when absent).
     static func hdrConversion(_ arguments: ParsedArguments) throws(UsageError) -> HDRConversion {
         guard let text = arguments.value("hdr") else { return .toneMap }
         guard let mode = HDRConversion(rawValue: text) else {
-            throw arguments.invalid("hdr", "expected \(HDRConversion.spellings), not '\(text)'")
+            throw arguments.invalid("hdr", tr("expected {choices}, not '{text}'",
+                                              ["choices": alternatives(HDRConversion.allCases.map(\.rawValue)), "text": text]))
         }
         return mode
     }
@@ -49,7 +51,7 @@ enum Arguments {
     static func durationLimit(_ arguments: ParsedArguments) throws(UsageError) -> DurationLimit {
         guard let text = arguments.value("max-duration") else { return .standard }
         guard case .time(let seconds)? = try? TimePosition(parsing: text) else {
-            throw arguments.invalid("max-duration", "expected seconds (0 = no limit), not '\(text)'")
+            throw arguments.invalid("max-duration", tr("expected seconds (0 = no limit), not '{text}'", ["text": text]))
         }
         return DurationLimit(seconds: seconds)
     }
@@ -59,7 +61,7 @@ enum Arguments {
     static func checkImageOutput(_ output: URL, input: URL, option: String,
                                  in arguments: ParsedArguments) throws {
         guard ImageFormat(pathExtension: output.pathExtension) != nil else {
-            throw arguments.invalid(option, "'\(output.lastPathComponent)' must end in .jpg, .jpeg, .png or .webp")
+            throw arguments.invalid(option, tr("'{file}' must end in .jpg, .jpeg, .png or .webp", ["file": output.lastPathComponent]))
         }
         try checkOutputLocation(output, input: input)
     }
@@ -71,20 +73,35 @@ enum Arguments {
                                     libraries: [URL] = []) throws {
         for library in libraries + [MediaLibrary.defaultLocation()] {
             if MediaLibrary.contains(output, library: library) {
-                throw RuntimeError("cannot write \(output.path): it is inside the photo library at \(library.path); choose a place outside it")
+                throw RuntimeError(tr("cannot write {file}: it is inside the photo library at {library}; choose a place outside it",
+                                      ["file": output.path, "library": library.path]))
             }
         }
         if output.standardizedFileURL.resolvingSymlinksInPath() == input.standardizedFileURL.resolvingSymlinksInPath() {
-            throw RuntimeError("the output \(output.path) is the input; choose another name")
+            throw RuntimeError(tr("the output {file} is the input; choose another name", ["file": output.path]))
         }
         var isDirectory: ObjCBool = false
         let folder = output.deletingLastPathComponent()
         if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) || !isDirectory.boolValue {
-            throw RuntimeError("cannot write \(output.path): the folder \(folder.path) does not exist")
+            throw RuntimeError(tr("cannot write {file}: the folder {folder} does not exist", ["file": output.path, "folder": folder.path]))
         }
         if let problem = AtomicFile.nonRegularTarget(output) {
-            throw RuntimeError("cannot write \(output.path): \(problem)")
+            throw RuntimeError(tr("cannot write {file}: {reason}", ["file": output.path, "reason": problem]))
         }
+    }
+
+    /// Option values as a person reads a choice between them ("tonemap, clip or none"), the
+    /// commas and the "or" in the user's language.
+    static func alternatives(_ names: [String]) -> String {
+        guard let first = names.first, let last = names.last else { return "" }
+        guard names.count > 1 else { return last }
+        var list = first
+        for name in names.dropFirst().dropLast() {
+            // TRANSLATORS: a list of option values one longer: {list} is "tonemap", {item} "clip".
+            list = tr("{list}, {item}", ["list": list, "item": name])
+        }
+        // TRANSLATORS: a choice between option values: {list} is "tonemap, clip", {last} "none".
+        return tr("{list} or {last}", ["list": list, "last": last])
     }
 
     /// A requested position for JSON output: seconds, or the frame number.
