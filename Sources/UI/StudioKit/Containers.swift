@@ -141,6 +141,9 @@ public final class Window: Widget {
     private var content: UnsafeMutablePointer<GtkWidget>?
     /// What a screen reader is told without moving the focus: the toasts, and what `announce` says.
     private let announcer = Announcer()
+    /// The header bar's title: libadwaita's own keeps room for several characters even when it
+    /// ellipsizes, which with a long "Done" (Russian's «Готово») made a 360-point window wider.
+    private let titleLabel = gtk_label_new(nil)
 
     /// A window of `application` with a header bar, at `width` × `height` points to start with.
     public init(application: Application, title: String, width: Int, height: Int) {
@@ -149,6 +152,13 @@ public final class Window: Widget {
         column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
         super.init(owning: raw(adw_application_window_new(vf_application(application.pointer))))
         gtk_window_set_title(vf_window(pointer), title)
+        if let titleLabel {
+            gtk_label_set_text(vf_label(UnsafeMutableRawPointer(titleLabel)), title)
+            gtk_label_set_ellipsize(vf_label(UnsafeMutableRawPointer(titleLabel)), PANGO_ELLIPSIZE_END)
+            gtk_label_set_single_line_mode(vf_label(UnsafeMutableRawPointer(titleLabel)), 1)
+            gtk_widget_add_css_class(titleLabel, "title")
+            adw_header_bar_set_title_widget(vf_adw_header_bar(UnsafeMutableRawPointer(header)), titleLabel)
+        }
         gtk_window_set_default_size(vf_window(pointer), Int32(width), Int32(height))
         gtk_box_append(vf_box(UnsafeMutableRawPointer(column)), header)
         // The announcer over the content: an overlay child takes no room of its own.
@@ -207,7 +217,10 @@ public final class Window: Widget {
     /// The title shown in the header bar.
     public var title: String {
         get { gtk_window_get_title(vf_window(pointer)).map { String(cString: $0) } ?? "" }
-        set { gtk_window_set_title(vf_window(pointer), newValue) }
+        set {
+            gtk_window_set_title(vf_window(pointer), newValue)
+            if let titleLabel { gtk_label_set_text(vf_label(UnsafeMutableRawPointer(titleLabel)), newValue) }
+        }
     }
 
     /// The icon every window shows, by its name in the icon theme (the app id once installed).

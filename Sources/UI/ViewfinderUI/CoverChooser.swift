@@ -118,6 +118,8 @@ public final class CoverChooser: Component {
         session = CoverPickerSession(video: video, configuration: .init(limit: limit))
         let tip = Label(session.tip)
         tip.addStyleClass("dim-label")
+        // Over two lines in a narrow window rather than widening it (Russian's is long).
+        tip.setWraps(true)
         frameLabel.addStyleClass("caption")
         doneButton.addStyleClass("suggested-action")
         doneButton.isSensitive = false
