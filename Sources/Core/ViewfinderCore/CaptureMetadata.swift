@@ -114,7 +114,7 @@ extension CaptureMetadata {
         if let exposureTime { exposure.append(tr("{seconds} s", ["seconds": exposureTime.rationalString])) }
         if let fNumber { exposure.append(String(format: "f/%.1f", fNumber)) }
         if let iso { exposure.append("ISO \(iso)") }
-        if let focalLength { exposure.append(tr("{millimetres} mm", ["millimetres": String(format: "%.1f", focalLength)])) }
+        if let focalLength { exposure.append(tr("{millimetres} mm", ["millimetres": Localization.decimal(focalLength, digits: 1)])) }
         if !exposure.isEmpty { lines.append((tr("exposure"), exposure.joined(separator: ", "))) }
         if let captureDate { lines.append((tr("taken"), captureDate + (captureZone.map { " " + $0 } ?? ""))) }
         if let software { lines.append((tr("software"), software)) }

@@ -65,7 +65,7 @@ enum HUDTerminalFormat {
     /// "30.0 frames/s": units per second in the unit's label, one decimal.
     static func rate(_ unitsPerSecond: Double, unit: HUDRateUnit) -> String {
         // TRANSLATORS: a rate on the terminal's progress line ("30.0 frames/s"); {unit} is "frames", "items" or "MB".
-        tr("{rate} {unit}/s", ["rate": String(format: "%.1f", unitsPerSecond / unit.unitsPerLabel), "unit": tr(unit.label)])
+        tr("{rate} {unit}/s", ["rate": Localization.decimal(unitsPerSecond / unit.unitsPerLabel, digits: 1), "unit": tr(unit.label)])
     }
 
     /// "ETA 0:06" or "ETA 1:02:03", to the nearest second.
@@ -80,7 +80,7 @@ enum HUDTerminalFormat {
     /// "3.2 s" under a minute, "2 min 5 s" from there on.
     static func duration(_ seconds: TimeInterval) -> String {
         let value = max(0, seconds.isFinite ? seconds : 0)
-        if value < 59.95 { return tr("{seconds} s", ["seconds": String(format: "%.1f", value)]) }
+        if value < 59.95 { return tr("{seconds} s", ["seconds": Localization.decimal(value, digits: 1)]) }
         let total = Int(value.rounded())
         return tr("{minutes} min {seconds} s", ["minutes": total / 60, "seconds": total % 60])
     }

@@ -29,17 +29,17 @@ public struct AssetInfo: Sendable, Equatable {
         } else {
             add(N_("Date"), ISO8601DateFormatter().string(from: asset.creationDate))
         }
-        let megabytes = String(format: "%.1f", Double(asset.byteSize) / 1_000_000)
+        let megabytes = Localization.decimal(Double(asset.byteSize) / 1_000_000, digits: 1)
         if let duration = asset.duration {
             add(N_("Size"), tr("{width} × {height}, {megabytes} MB, {seconds} s", ["width": asset.size.width, "height": asset.size.height,
                                                                                    "megabytes": megabytes,
-                                                                                   "seconds": String(format: "%.2f", duration.seconds)]))
+                                                                                   "seconds": Localization.decimal(duration.seconds, digits: 2)]))
         } else {
             add(N_("Size"), tr("{width} × {height}, {megabytes} MB", ["width": asset.size.width, "height": asset.size.height, "megabytes": megabytes]))
         }
         if let place = metadata.location {
             add(N_("Place"), String(format: "%.7f, %.7f", place.latitude, place.longitude))
-            add(N_("Altitude"), place.altitude.map { tr("{metres} m", ["metres": String(format: "%.2f", $0)]) })
+            add(N_("Altitude"), place.altitude.map { tr("{metres} m", ["metres": Localization.decimal($0, digits: 2)]) })
         }
         add(N_("Make"), metadata.make)
         add(N_("Model"), metadata.model)
@@ -47,7 +47,7 @@ public struct AssetInfo: Sendable, Equatable {
         add(N_("Exposure"), metadata.exposureTime.map { tr("{seconds} s", ["seconds": $0.rationalString]) })
         add(N_("F-number"), metadata.fNumber.map { String(format: "f/%.1f", $0) })
         add(N_("ISO"), metadata.iso.map(String.init))
-        add(N_("Focal length"), metadata.focalLength.map { tr("{millimetres} mm", ["millimetres": String(format: "%.2f", $0)]) })
+        add(N_("Focal length"), metadata.focalLength.map { tr("{millimetres} mm", ["millimetres": Localization.decimal($0, digits: 2)]) })
         add(N_("Flash"), metadata.flash.map(AssetInfo.flash))
         add(N_("Software"), metadata.software)
         self.rows = rows

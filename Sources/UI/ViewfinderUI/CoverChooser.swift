@@ -412,7 +412,7 @@ public final class CoverChooser: Component {
 
     private func show(_ shown: CoverPickerSession.Preview) {
         preview.image = CairoImage(shown.frame.image)
-        let seconds = String(format: "%.3f", shown.frame.time.seconds)
+        let seconds = Localization.decimal(shown.frame.time.seconds, digits: 3)
         frameLabel.text = shown.isExact
             ? tr("Frame at {seconds} s · exact", ["seconds": seconds])
             : tr("Frame at {seconds} s · nearest keyframe, decoding…", ["seconds": seconds])
@@ -422,7 +422,7 @@ public final class CoverChooser: Component {
             frameSlider.value = Double(number)
             frameSlider.setAccessibleValue(Double(number), in: 1...Double(count),
                                            text: tr("Frame {number} of {count}, {seconds} s",
-                                                    ["number": number, "count": count, "seconds": String(format: "%.2f", shown.frame.time.seconds)]))
+                                                    ["number": number, "count": count, "seconds": Localization.decimal(shown.frame.time.seconds, digits: 2)]))
             showingFrame = false
         }
         strip.queueDraw()

@@ -224,15 +224,15 @@ public final class TrimEditor: Component {
         let start = session.startTime.seconds, end = session.endTime.seconds
         // The sliders follow the handles (which the session may have held back).
         showingHandles = true
-        let said = [tr("Start at {seconds} s", ["seconds": String(format: "%.2f", start)]),
-                    tr("End at {seconds} s", ["seconds": String(format: "%.2f", end)])]
+        let said = [tr("Start at {seconds} s", ["seconds": Localization.decimal(start, digits: 2)]),
+                    tr("End at {seconds} s", ["seconds": Localization.decimal(end, digits: 2)])]
         for (slider, seconds, words) in [(startSlider, start, said[0]), (endSlider, end, said[1])] {
             slider.range = 0...max(0.001, session.duration.seconds)
             slider.value = seconds
             slider.setAccessibleValue(seconds, in: slider.range, text: words)
         }
         showingHandles = false
-        let three = { (seconds: Double) in String(format: "%.3f", seconds) }
+        let three = { (seconds: Double) in Localization.decimal(seconds, digits: 3) }
         var text = tr("Keep {start} s to {end} s · {length} s", ["start": three(start), "end": three(end), "length": three(end - start)])
         let marked = session.markedRanges.count
         if marked > 0 {

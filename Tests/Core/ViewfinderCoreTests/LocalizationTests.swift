@@ -37,6 +37,15 @@ struct LocalizationTests {
         }
     }
 
+    @Test("numbers in messages as the locale writes them: a decimal comma in Russian, a point in English and Chinese")
+    func decimals() {
+        #expect(Localization.decimal(2.5, digits: 2, in: Locale(identifier: "ru_RU")) == "2,50")
+        #expect(Localization.decimal(2.5, digits: 2, in: Locale(identifier: "zh_CN")) == "2.50")
+        #expect(Localization.decimal(2.5, digits: 2, in: Locale(identifier: "en_US_POSIX")) == "2.50")
+        #expect(Localization.decimal(0.0004, digits: 3, in: Locale(identifier: "de_DE")) == "0,000")
+        #expect(Localization.decimal(-1.25, digits: 1, in: Locale(identifier: "fr_FR")) == "-1,2")
+    }
+
     @Test("the environment's locale names become Foundation identifiers")
     func localeNames() {
         #expect(Localization.localeIdentifier("ru_RU.UTF-8") == "ru_RU")

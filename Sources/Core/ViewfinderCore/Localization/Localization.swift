@@ -54,6 +54,19 @@ public enum Localization {
         return Locale(identifier: "en_US_POSIX")
     }
 
+    /// `value` with `digits` decimals as a person in the user's locale writes it ("2,50" in
+    /// Russian, "2.50" in English and Chinese): for numbers in messages, never in
+    /// machine-readable output.
+    public static func decimal(_ value: Double, digits: Int) -> String {
+        decimal(value, digits: digits, in: locale)
+    }
+
+    static func decimal(_ value: Double, digits: Int, in locale: Locale) -> String {
+        let written = String(format: "%.\(max(0, digits))f", value)
+        guard let separator = locale.decimalSeparator, separator != "." else { return written }
+        return written.replacingOccurrences(of: ".", with: separator)
+    }
+
     /// "ru_RU.UTF-8@euro" → "ru_RU".
     static func localeIdentifier(_ value: String) -> String {
         String(value.prefix { $0 != "." && $0 != "@" })
