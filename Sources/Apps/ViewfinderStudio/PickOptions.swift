@@ -139,7 +139,7 @@ struct PickRequest: Equatable {
 
     /// The options as `--help` lists them, their help in the user's language.
     private static func helpLines(_ options: [OptionSpec]) -> String {
-        OptionSpec.helpLines(options.map(\.translated))
+        OptionSpec.helpLines(options)
     }
 
     /// Parses the words after `pick`; `app` gets the app's own options.

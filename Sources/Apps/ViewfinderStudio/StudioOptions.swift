@@ -108,7 +108,7 @@ struct StudioOptions {
             \(description)
 
             \(tr("options:"))
-            \(OptionSpec.helpLines(options.map(\.translated)))
+            \(OptionSpec.helpLines(options))
             \(tr("keys:"))
             \(StudioShortcuts.helpText)
 
@@ -171,13 +171,5 @@ struct StudioOptions {
             throw UsageError(message: tr("'{uri}' is not a local file: only paths and file:// URIs open", ["uri": argument]), command: nil)
         }
         return url
-    }
-}
-
-extension OptionSpec {
-    /// The option with its help in the user's language, for `--help` (the help is marked with
-    /// `N_` where it is declared).
-    var translated: OptionSpec {
-        OptionSpec(name, short: short, value: value, help: tr(help))
     }
 }
