@@ -104,6 +104,8 @@ enum ViewfinderTool {
         }
         do {
             let arguments = try command.parse(Array(argv.dropFirst()))
+            // What a script reads stays English: with --json, all the command prints.
+            if arguments.flag("json") { Localization.useEnglish() }
             if arguments.wantsHelp {
                 print(command.usage, terminator: "")
                 return 0

@@ -51,7 +51,7 @@ struct TranslationTests {
         }
     }
 
-    @Test("--json output stays English (machine-readable) in every language")
+    @Test("--json output stays English (machine-readable) in every language, its errors too")
     func jsonStaysEnglish() throws {
         let folder = TestPaths.scratchFolder("translations-json")
         let clip = folder.appendingPathComponent("clip.mp4")
@@ -62,6 +62,10 @@ struct TranslationTests {
         for locale in Self.languages {
             let translated = try Subprocess.run(TestPaths.tool, ["info", clip.path, "--json"], environment: try TestLanguages.environment(locale))
             #expect(translated.stdout == english.stdout, "\(locale)")
+            // So is an error, with --json: a script reads it.
+            let englishError = try viewfinder("info", "/nonexistent/clip.mp4", "--json")
+            let error = try Subprocess.run(TestPaths.tool, ["info", "/nonexistent/clip.mp4", "--json"], environment: try TestLanguages.environment(locale))
+            #expect(error.stderr == englishError.stderr && error.status == englishError.status, "\(locale): \(error.stderr)")
             // The text form is translated.
             let text = try Subprocess.run(TestPaths.tool, ["info", clip.path], environment: try TestLanguages.environment(locale))
             #expect(TestLanguages.writtenIn(locale, text.stdout), "\(locale): \(text.stdout)")

@@ -40,10 +40,21 @@ public enum Localization {
         _ = bind_textdomain_codeset(domain, "UTF-8")
     }
 
+    /// From now on every message is English and numbers and dates are written as in C, whatever
+    /// the environment says: for output a program reads (`--json`), so that what it parses does
+    /// not change with the user's language.
+    public static func useEnglish() {
+        english = true
+        _ = bindtextdomain(domain, "/nonexistent/viewfinder-english")
+    }
+
+    nonisolated(unsafe) private static var english = false
+
     /// The locale dates and numbers a person reads are written in: the one `LC_ALL`, `LC_TIME`
     /// or `LANG` names ("ru_RU.UTF-8" → ru_RU), or the C library's English when none does.
     /// (Foundation's `Locale.current` does not read the environment on Linux.)
     public static var locale: Locale {
+        if english { return Locale(identifier: "en_US_POSIX") }
         let environment = ProcessInfo.processInfo.environment
         for name in ["LC_ALL", "LC_TIME", "LANG"] {
             guard let value = environment[name], !value.isEmpty else { continue }
