@@ -72,6 +72,27 @@ struct TranslationTests {
         }
     }
 
+    @Test("Russian's three plural forms by count: 1 and 21 one, 2 to 4 another, 5 to 20 a third (the catalogue's rule, run through the tool)")
+    func russianPlurals() throws {
+        let folder = TestPaths.scratchFolder("translations-plural")
+        let environment = try TestLanguages.environment("ru_RU.UTF-8")
+        var said: [Int: String] = [:]
+        for count in [1, 2, 4, 5, 11, 21] {
+            // Files that are not media: each import fails, and the tool says how many did.
+            let files = (0..<count).map { folder.appendingPathComponent("bad-\(count)-\($0).jpg") }
+            for file in files { try Data("not a photo".utf8).write(to: file) }
+            let result = try Subprocess.run(TestPaths.tool, ["library", "--library", folder.appendingPathComponent("lib-\(count)").path,
+                                                             "import"] + files.map(\.path), environment: environment)
+            #expect(result.status == 1, "\(result.stderr)")
+            let line = result.stderr.split(separator: "\n").first { $0.hasPrefix("viewfinder: \(count) ") }
+            said[count] = try #require(line.map(String.init), "\(count): \(result.stderr)")
+        }
+        let form = said.mapValues { $0.split(separator: " ")[2] }  // "viewfinder: 5 файлов …" → the noun
+        #expect(form[1] == form[21] && form[2] == form[4] && form[5] == form[11], "\(said)")
+        #expect(Set([form[1], form[2], form[5]]).count == 3, "three forms: \(said)")
+        #expect(said.values.allSatisfy { TestLanguages.writtenIn("ru", $0) }, "\(said)")
+    }
+
     @Test("a locale the machine has not generated still gets its language's messages (ru_UA → ru)")
     func ungeneratedLocale() throws {
         let available = try Subprocess.run("locale", ["-a"]).stdout.lowercased()
