@@ -116,6 +116,7 @@ extension CaptureMetadata {
         if let iso { exposure.append("ISO \(iso)") }
         if let focalLength { exposure.append(tr("{millimetres} mm", ["millimetres": Localization.decimal(focalLength, digits: 1)])) }
         if !exposure.isEmpty { lines.append((tr("exposure"), exposure.joined(separator: ", "))) }
+        // TRANSLATORS: when a photo or video was taken.
         if let captureDate { lines.append((tr("taken"), captureDate + (captureZone.map { " " + $0 } ?? ""))) }
         if let software { lines.append((tr("software"), software)) }
         return lines

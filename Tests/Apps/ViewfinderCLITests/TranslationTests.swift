@@ -118,7 +118,7 @@ struct TranslationTests {
         "remove", "export", "check", "photo", "video", "live", "best", "newest", "oldest", "name", "pick", "media",
         "jpg", "jpeg", "png", "webp", "gif", "mp4", "mov", "mkv", "heic", "heif", "avif", "hevc", "h264", "aac", "exif",
         "xmp", "iptc", "json", "srgb", "bt709", "bt2020", "hlg", "pq", "sdr", "hdr", "hdr10", "dolby", "vision",
-        "display", "p3", "circle", "square", "png", "high", "medium", "low", "virtual", "front", "back",
+        "display", "p3", "circle", "square", "high", "medium", "low", "virtual", "front", "back",
     ]
 
     /// Lines that still hold English prose: two English words in a row (not a list's "a, b"),

@@ -93,18 +93,10 @@ enum InfoCommand: Command {
         if let cover = info.embeddedCover { rows.append((tr("cover"), tr("embedded ({format})", ["format": cover]))) }
         // TRANSLATORS: a Live Photo or Motion Photo (what it is follows).
         if let live = info.livePhoto { rows.append((tr("live"), live.summary)) }
-        for (key, value) in info.metadata.lines { rows.append((tr(key), value)) }
+        rows += info.metadata.lines
         rows.append((tr("file size"), fileSize(info.fileSize)))
         return ([info.path] + labelled(rows)).joined(separator: "\n")
     }
-
-    /// The labels `CaptureMetadata.lines` gives, marked here, where `info` shows them.
-    static let metadataLabels = [
-        N_("location"), N_("camera"), N_("lens"), N_("exposure"),
-        // TRANSLATORS: when a photo or video was taken.
-        N_("taken"),
-        N_("software"),
-    ]
 
     /// Each row as "  label  value", the values lined up in a column at least 12 wide (wider
     /// when a translated label needs it).
@@ -225,7 +217,7 @@ enum InfoCommand: Command {
             (tr("file size"), fileSize(bytes)),
         ]
         if let role = LivePhotoProbe.role(ofPhoto: url) { rows.append((tr("live"), role.summary)) }
-        for (key, value) in (try? PhotoMetadata.read(url))?.lines ?? [] { rows.append((tr(key), value)) }
+        rows += (try? PhotoMetadata.read(url))?.lines ?? []
         return ([url.path] + labelled(rows)).joined(separator: "\n")
     }
 }
