@@ -85,15 +85,18 @@ public final class FolderBrowser: AssetBrowser {
     }
 
     /// Probes `listed` off the main thread, `batchSize` at a time, adding each batch as it is read.
+    /// The probing holds the browser only while it adds a batch: a browser let go (a picker that
+    /// switched to another folder) stops after the batch in hand, and tells nobody.
     private func probe(_ listed: [URL], named: Bool, batchSize: Int) {
         let batch = max(1, batchSize)
-        Task { [self] in
+        Task { [weak self] in
             for start in stride(from: 0, to: listed.count, by: batch) {
                 let urls = Array(listed[start..<min(start + batch, listed.count)])
-                let read = await BlockingWork.run(named: "viewfinder-folder-probe") { urls.map { Self.read($0, named: named) } }
-                add(read)
+                let read = await BlockingWork.run(named: "viewfinder-folder-probe") { urls.map { FolderBrowser.read($0, named: named) } }
+                guard let self else { return }
+                self.add(read)
             }
-            onProbed?()
+            self?.onProbed?()
         }
     }
 

@@ -47,6 +47,17 @@ struct FolderBrowserTests {
                 "\(browser.refusedFiles)")
     }
 
+    @Test("a browser let go while it probes is gone at once: its probing holds it only while adding a batch (a picker switching folders freed the old grid, which the old browser's next batch then called)")
+    func letGoWhileProbing() async throws {
+        let folder = TestPaths.scratchFolder("folder-browser-let-go").appendingPathComponent("shots")
+        _ = try await Task.detached { try FixtureFactory.shotFolder(folder, count: 40, brokenAfter: 20) }.value
+        var browser: FolderBrowser? = try FolderBrowser(folder: folder, batchSize: 4)
+        weak let watched = browser
+        #expect(browser?.pendingCount == 41)
+        browser = nil
+        #expect(watched == nil, "the probing task kept the browser alive")
+    }
+
     @Test("named files (Open with): ids follow the order given, a file named twice shows once, and a missing file, a folder and a broken file are refused with why")
     func namedFiles() async throws {
         let folder = TestPaths.scratchFolder("folder-browser-files").appendingPathComponent("shots")
