@@ -5,6 +5,8 @@ PREFIX ?= /usr/local
 # Extra options for `make studio`, e.g. STUDIO_ARGS="--library ~/Pictures/Library --dark".
 STUDIO_ARGS ?= --device virtual
 APP_ID := org.viewfinder.Studio
+# The file chooser portal backend's D-Bus name (data/viewfinder.portal names it too).
+PORTAL_ID := org.freedesktop.impl.portal.desktop.viewfinder
 # How long `make fuzz` runs each fuzz target, in seconds.
 FUZZ_SECONDS ?= 60
 # `make test` ends with the package checks (the .deb installed into a fresh Debian root, the
@@ -78,8 +80,9 @@ studio: release
 	.build/release/viewfinder-studio $(STUDIO_ARGS)
 
 # Installs both programs, their manual pages and shell completions, the .desktop file (with its
-# D-Bus service, which "Open with" starts the app through), the AppStream metainfo, the icon and
-# the video thumbnailer entry under $(DESTDIR)$(PREFIX).
+# D-Bus service, which "Open with" starts the app through), the AppStream metainfo, the icon,
+# the video thumbnailer entry and the file chooser portal backend (its .portal file and D-Bus
+# service; README says how a user selects it) under $(DESTDIR)$(PREFIX).
 install: release
 	install -Dm755 .build/release/viewfinder "$(DESTDIR)$(PREFIX)/bin/viewfinder"
 	install -Dm755 .build/release/viewfinder-studio "$(DESTDIR)$(PREFIX)/bin/viewfinder-studio"
@@ -89,6 +92,8 @@ install: release
 	install -Dm644 data/$(APP_ID).metainfo.xml "$(DESTDIR)$(PREFIX)/share/metainfo/$(APP_ID).metainfo.xml"
 	install -d "$(DESTDIR)$(PREFIX)/share/dbus-1/services"
 	sed 's|@bindir@|$(PREFIX)/bin|' data/$(APP_ID).service.in > "$(DESTDIR)$(PREFIX)/share/dbus-1/services/$(APP_ID).service"
+	install -Dm644 data/viewfinder.portal "$(DESTDIR)$(PREFIX)/share/xdg-desktop-portal/portals/viewfinder.portal"
+	sed 's|@bindir@|$(PREFIX)/bin|' data/$(PORTAL_ID).service.in > "$(DESTDIR)$(PREFIX)/share/dbus-1/services/$(PORTAL_ID).service"
 	@# Manual pages and shell completions, made by the programs from their own option tables.
 	install -d "$(DESTDIR)$(PREFIX)/share/man/man1" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" \
 		"$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
@@ -116,6 +121,8 @@ uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	rm -f "$(DESTDIR)$(PREFIX)/share/thumbnailers/viewfinder.thumbnailer"
 	rm -f "$(DESTDIR)$(PREFIX)/share/dbus-1/services/$(APP_ID).service"
+	rm -f "$(DESTDIR)$(PREFIX)/share/xdg-desktop-portal/portals/viewfinder.portal"
+	rm -f "$(DESTDIR)$(PREFIX)/share/dbus-1/services/$(PORTAL_ID).service"
 	rm -f "$(DESTDIR)$(PREFIX)/share/metainfo/$(APP_ID).metainfo.xml"
 	for language in $$(sed 's/#.*//' po/LINGUAS); do \
 		rm -f "$(DESTDIR)$(PREFIX)/share/locale/$$language/LC_MESSAGES/viewfinder.mo"; \

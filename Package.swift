@@ -179,7 +179,7 @@ let package = Package(
         // The desktop app, driven under Xvfb; reads its screenshots with Imaging.
         .testTarget(name: "StudioTests", dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "MediaLibrary", "ViewfinderTestSupport"], path: "Tests/Apps/StudioTests",
                     // The HUD's golden screenshots, read from the source tree by path.
-                    exclude: ["Goldens", "atspi-read.py"]),
+                    exclude: ["Goldens", "atspi-read.py", "portal-client.py"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -36,6 +36,8 @@ struct PickRequest: Equatable {
     var edit = false
     var ratio: Double?
     var print: PrintForm = .json
+    /// The file extensions a picked item may have (a portal request's types); nil: any.
+    var fileExtensions: Set<String>?
 
     /// Each kind's options, in the order `--help` lists them.
     static let options: [Kind: [OptionSpec]] = [

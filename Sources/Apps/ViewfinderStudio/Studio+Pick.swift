@@ -47,6 +47,7 @@ extension Studio {
     /// Prints the result (or nothing) and quits with the pick's exit status; only the first
     /// end counts.
     func endPick(_ end: PickEnd) {
+        if portalPick != nil { return endPortalPick(end) }
         guard pickStatus == nil else { return }
         switch end {
         case .result(let object):
@@ -98,7 +99,7 @@ extension Studio {
                                  then done: @escaping ([MediaPicker.Item]) -> Void) {
         let configuration = MediaPickerConfiguration(source: .photoLibrary, mediaTypes: kinds,
                                                      maxDuration: request.maxDuration,
-                                                     selectionLimit: limit)
+                                                     selectionLimit: limit, fileExtensions: request.fileExtensions)
         let rules: PickerRules
         let browser: any AssetBrowser
         do {

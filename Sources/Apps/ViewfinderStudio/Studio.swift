@@ -41,8 +41,16 @@ final class Studio {
     let pageLayer = Layer(name: "page")
     private var transitionTick: UInt32?
     private(set) var library: LibraryBrowser?
-    /// `pick media --folder DIR`: the folder picked from, instead of the library.
-    private(set) var pickFolder: FolderBrowser?
+    /// `pick media --folder DIR` (or a portal pick's Pictures or Videos): the folder picked
+    /// from, instead of the library.
+    var pickFolder: FolderBrowser?
+    /// `--portal`: the file chooser backend, and the request its picker shows now.
+    var portal: FileChooserPortal?
+    var portalPick: FileChooserPortal.MediaPick?
+    /// A portal pick's sources (library, Pictures, Videos), in the header bar while it shows.
+    var sourceChoice: ChoiceGroup<PortalSource>?
+    /// A pick for another program shows: `pick`'s, or a portal request's.
+    var isPicking: Bool { options.pick != nil || portalPick != nil }
     /// What the grid shows: a pick's folder, else the library.
     var browser: (any AssetBrowser)? { pickFolder ?? library }
     /// 1 when a script step failed; the process exits with it.
@@ -54,7 +62,7 @@ final class Studio {
 
     init(options: StudioOptions) throws {
         self.options = options
-        application = Application(id: Studio.applicationID, unique: options.pick == nil)
+        application = Application(id: options.portal ? nil : Studio.applicationID, unique: options.pick == nil)
         libraryFolder = options.library ?? MediaLibrary.defaultLocation()
         if let folder = options.pick?.folder {
             // A pick from a plain folder opens no library at all; a folder that cannot be read
@@ -66,18 +74,28 @@ final class Studio {
                 self.events.emit("probed", ["count": browser.assets.count,
                                             "refused": browser.refusedFiles.map { ($0.path as NSString).lastPathComponent }])
             }
+        } else if options.portal {
+            // The file chooser offers the library when there is one; it never makes one.
+            if FileManager.default.fileExists(atPath: libraryFolder.appendingPathComponent("catalogue.sqlite").path) {
+                library = try LibraryBrowser(folder: libraryFolder)
+                library?.startWatching()
+            }
         } else {
             library = try LibraryBrowser(folder: libraryFolder)
             // Imports, deletions and covers made by another program show up within a quarter second.
             library?.startWatching()
         }
         pageLayer.clock = FrameClock()
-        events.isEnabled = options.script != nil
-        events.toStandardError = options.pick != nil
+        events.isEnabled = options.script != nil || options.portal
+        events.toStandardError = options.pick != nil || options.portal
     }
 
     /// Runs the app until its window closes; returns the exit status.
     func run() -> Int32 {
+        if options.portal {
+            application.serve { [unowned self] in self.startPortal() }
+            return exitStatus
+        }
         let status = application.run(files: options.files.map(\.path), service: options.service,
                                      activate: { [unowned self] in self.activate() },
                                      open: { [unowned self] paths in self.open(paths.map { URL(fileURLWithPath: $0) }) })
@@ -119,7 +137,7 @@ final class Studio {
 
     /// Makes the window, its header, the HUD and the shortcuts, lets `firstScreens` push the
     /// screens it starts on, shows it, and starts the script.
-    private func makeWindow(_ firstScreens: () -> Void) {
+    func makeWindow(_ firstScreens: () -> Void) {
         if let dark = options.darkTheme { Application.prefersDarkTheme = dark }
         Window.setDefaultIconName(Studio.applicationID)
         let window = Window(application: application, title: "Viewfinder Studio", width: 1000, height: 760)
@@ -139,6 +157,13 @@ final class Studio {
             }
         }
         addShortcuts()
+        if options.portal {
+            // Closing the window cancels the request it shows; the window waits for the next.
+            window.onReturning("close-request") { [unowned self] in
+                self.endPick(.cancelled)
+                return true
+            }
+        }
         firstScreens()
         window.present()
         events.emit("started", ["library": libraryFolder.path, "dark": Application.prefersDarkTheme])
@@ -195,7 +220,7 @@ final class Studio {
     func back() {
         guard screens.count > 1 else {
             // Escape on a pick's first screen cancels it.
-            if options.pick != nil { endPick(.cancelled) }
+            if isPicking { endPick(.cancelled) }
             return
         }
         removeTop()
@@ -213,6 +238,15 @@ final class Studio {
         push(screen)
     }
 
+    /// Takes every screen away, with the Done it put in the header bar (a portal pick ended; the
+    /// window waits hidden for the next).
+    func removeAllScreens() {
+        while !screens.isEmpty { removeTop() }
+        if let shown = headerDone { window?.removeFromHeader(shown) }
+        headerDone = nil
+        window?.setDefaultWidget(nil)
+    }
+
     private func removeTop() {
         guard let leaving = screens.popLast() else { return }
         leaving.leave()
@@ -225,7 +259,7 @@ final class Studio {
         window?.title = screen.title
         // The header's Back is the one Back (on a pick's first screen it cancels the pick).
         screen.button(named: "back")?.isVisible = false
-        backButton.isVisible = screens.count > 1 || options.pick != nil
+        backButton.isVisible = screens.count > 1 || isPicking
         // The screen's Done goes to the header bar's end, as GNOME places a view's main action;
         // Enter, where the focused control does not take it, activates it.
         if let shown = headerDone { window?.removeFromHeader(shown) }

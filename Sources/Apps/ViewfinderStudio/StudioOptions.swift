@@ -18,6 +18,8 @@ struct StudioOptions {
     var files: [URL] = []
     /// Started by D-Bus activation (`--gapplication-service`): wait for what the desktop sends.
     var service = false
+    /// `--portal`: serve the desktop portal's file chooser instead of opening a window.
+    var portal = false
 
     enum Initial: Equatable {
         case cover(URL), avatar(URL), trim(URL), camera, motion(URL)
@@ -49,6 +51,7 @@ struct StudioOptions {
         OptionSpec("light", help: N_("Start with the light theme (default: as the desktop prefers).")),
         OptionSpec("script", value: "FILE", help: N_("Play the steps in FILE, one per line, printing what happens as JSON lines ('pick --help' lists the steps).")),
         OptionSpec("gapplication-service", help: N_("Start as a D-Bus service and wait for the files the desktop sends (its 'Open with' starts the app so).")),
+        OptionSpec("portal", help: N_("Serve the desktop's file chooser portal: photo and video requests open Viewfinder's picker, the rest go to the desktop's own chooser (D-Bus starts it so; see the README).")),
         OptionSpec("version", help: N_("Show the version.")),
         OptionSpec("man", help: N_("Print the manual page (roff; 'viewfinder-studio --man | man -l -' shows it).")),
         OptionSpec("completions", value: "SHELL", help: N_("Print the completion script for bash, zsh or fish.")),
@@ -139,6 +142,7 @@ struct StudioOptions {
         result.script = parsed.value("script").map { URL(fileURLWithPath: $0) }
         result.files = try parsed.positionals.map(localFile)
         result.service = parsed.flag("gapplication-service")
+        result.portal = parsed.flag("portal")
         if parsed.flag("dark") && parsed.flag("light") {
             throw UsageError(message: tr("choose --dark or --light, not both"), command: nil)
         }
@@ -156,6 +160,9 @@ struct StudioOptions {
         result.initial = initial.first
         guard result.initial == nil || result.files.isEmpty else {
             throw UsageError(message: tr("open FILEs or one of --cover, --avatar, --trim, --camera, --motion, not both"), command: nil)
+        }
+        guard !result.portal || (result.initial == nil && result.files.isEmpty && result.script == nil && !result.service) else {
+            throw UsageError(message: tr("--portal opens no window of its own: it takes no FILE, screen, --script or --gapplication-service"), command: nil)
         }
         return .run(result)
     }

@@ -55,6 +55,12 @@ case .run(let options), .pick(_, let options):
         complain("viewfinder-studio: " + tr("cannot read the script {path}", ["path": script.path]))
         exit(1)
     }
+    if options.portal {
+        // A portal backend must not ask the portal for anything: xdg-desktop-portal waits for it
+        // to start, and libadwaita's style settings (or GTK's dialogs) would wait for the portal.
+        setenv("ADW_DISABLE_PORTAL", "1", 1)
+        setenv("GTK_USE_PORTAL", "0", 1)
+    }
     guard Application.canOpenDisplay() else {
         complain("viewfinder-studio: " + tr("cannot open a display: no desktop session here ($DISPLAY and $WAYLAND_DISPLAY are unset or unreachable). Run it from a desktop, or under 'xvfb-run -a' for a virtual one."))
         exit(1)

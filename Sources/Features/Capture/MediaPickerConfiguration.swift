@@ -82,10 +82,15 @@ public struct MediaPickerConfiguration: Sendable, Equatable {
     public var allowsEditing: Bool
     /// How many items one pick holds at most (1: the first choice finishes it).
     public var selectionLimit: Int
+    /// The file extensions (lowercased) an item may have, when the program asking takes only
+    /// some types of its kinds (`FileChooserRequest.acceptedExtensions`); nil: any.
+    public var fileExtensions: Set<String>?
 
     public init(source: MediaSource, mediaTypes: [MediaType], quality: CaptureQuality = .high,
-                maxDuration: MediaTime? = nil, allowsEditing: Bool = false, selectionLimit: Int = 1) {
+                maxDuration: MediaTime? = nil, allowsEditing: Bool = false, selectionLimit: Int = 1,
+                fileExtensions: Set<String>? = nil) {
         self.selectionLimit = selectionLimit
+        self.fileExtensions = fileExtensions
         self.source = source
         self.mediaTypes = mediaTypes
         self.quality = quality
@@ -102,6 +107,7 @@ public struct MediaPickerConfiguration: Sendable, Equatable {
         guard !mediaTypes.isEmpty else { throw .noMediaTypes }
         if let maxDuration, maxDuration <= .zero { throw .maxDurationNotPositive }
         guard selectionLimit >= 1 else { throw .selectionLimitBelowOne(selectionLimit) }
+        if let fileExtensions, fileExtensions.isEmpty { throw .noMediaTypes }
         guard sources.isAvailable(source) else { throw .sourceUnavailable(source) }
         if source == .camera {
             let offered = sources.availableMediaTypes(for: source)

@@ -1,6 +1,7 @@
 internal import CAdwaita
 internal import CGtk
 import Foundation
+import ViewfinderCore
 
 /// The application (libadwaita's, so it looks and behaves as a GNOME app and follows the
 /// desktop's light or dark style): one window, the GLib main loop, actions with shortcuts.
@@ -14,7 +15,9 @@ public final class Application: Object {
     /// name a unique application owns). A `unique` application is one per desktop session: a
     /// second start hands its files (or its activation) to the running one over D-Bus and ends;
     /// without a session bus every start is its own. Files reach `run`'s `open` either way.
-    public init(id: String, unique: Bool = false) {
+    /// With no `id` the application stays off D-Bus altogether (GTK then asks no desktop
+    /// service anything as it starts, which a portal backend needs: the portal waits for it).
+    public init(id: String?, unique: Bool = false) {
         Self.keepNumbersInCLocale
         let flags = G_APPLICATION_HANDLES_OPEN.rawValue | (unique ? 0 : G_APPLICATION_NON_UNIQUE.rawValue)
         guard let app = adw_application_new(id, GApplicationFlags(rawValue: flags)) else {
@@ -65,15 +68,54 @@ public final class Application: Object {
         // its own service flag.
         let arguments = [CommandLine.arguments.first ?? "viewfinder-studio"] + (service ? ["--gapplication-service"] : [])
             + files.map { URL(fileURLWithPath: $0).standardizedFileURL.absoluteString }
-        let servicing = Timer.repeating(milliseconds: 4) {
-            _ = RunLoop.main.run(mode: .default, before: Date())
-            return true
-        }
+        let servicing = Self.serviceFoundation()
         defer { servicing.cancel() }
         var cStrings = arguments.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         return cStrings.withUnsafeMutableBufferPointer { buffer in
             g_application_run(vf_gapplication(pointer), Int32(buffer.count), buffer.baseAddress)
+        }
+    }
+
+    /// Foundation's main run loop serviced from the GLib loop every few milliseconds.
+    private static func serviceFoundation() -> Timer {
+        Timer.repeating(milliseconds: 4) {
+            _ = RunLoop.main.run(mode: .default, before: Date())
+            return true
+        }
+    }
+
+    /// The loop `serve` runs, while it runs.
+    private var serviceLoop: OpaquePointer?
+
+    /// Runs the main loop for a D-Bus service whose windows come later, calling `ready` once it
+    /// runs, until `quit()`. The application itself is not started (GTK's start-up asks the
+    /// desktop's session services over D-Bus, and waits for them, which a portal backend must
+    /// not do while the portal starts it): `start()` does that before the first window.
+    public func serve(_ ready: @escaping @MainActor () -> Void) {
+        guard let loop = g_main_loop_new(nil, 0) else { return }
+        serviceLoop = loop
+        defer {
+            serviceLoop = nil
+            g_main_loop_unref(loop)
+        }
+        let servicing = Self.serviceFoundation()
+        defer { servicing.cancel() }
+        let first = Timer.repeating(milliseconds: 0) {
+            ready()
+            return false
+        }
+        withExtendedLifetime(first) { g_main_loop_run(loop) }
+    }
+
+    /// Starts the application (once) so that it can show windows, while `serve` runs.
+    public func start() throws(ApplicationError) {
+        guard g_application_get_is_registered(vf_gapplication(pointer)) == 0 else { return }
+        var error: UnsafeMutablePointer<GError>?
+        guard g_application_register(vf_gapplication(pointer), nil, &error) != 0 else {
+            let message = error?.pointee.message.map { String(cString: $0) } ?? "unknown error"
+            g_clear_error(&error)
+            throw ApplicationError(message: message)
         }
     }
 
@@ -87,8 +129,9 @@ public final class Application: Object {
         return true
     }
 
-    /// Ends the main loop.
+    /// Ends the main loop (`run`'s or `serve`'s).
     public func quit() {
+        if let serviceLoop { return g_main_loop_quit(serviceLoop) }
         g_application_quit(vf_gapplication(pointer))
     }
 
@@ -125,21 +168,32 @@ public final class Application: Object {
         }
     }
 
-    /// Lets the desktop's light or dark preference decide again (the default).
     /// The user's Pictures folder as the desktop names it (XDG user dirs), else ~/Pictures.
-    public static var picturesFolder: URL {
-        if let path = g_get_user_special_dir(G_USER_DIRECTORY_PICTURES) {
+    public static var picturesFolder: URL { userFolder(G_USER_DIRECTORY_PICTURES, else: "Pictures") }
+
+    /// The user's Videos folder as the desktop names it (XDG user dirs), else ~/Videos.
+    public static var videosFolder: URL { userFolder(G_USER_DIRECTORY_VIDEOS, else: "Videos") }
+
+    private static func userFolder(_ kind: GUserDirectory, else name: String) -> URL {
+        if let path = g_get_user_special_dir(kind) {
             return URL(fileURLWithPath: String(cString: path), isDirectory: true)
         }
-        return URL(fileURLWithPath: String(cString: g_get_home_dir()), isDirectory: true).appendingPathComponent("Pictures", isDirectory: true)
+        return URL(fileURLWithPath: String(cString: g_get_home_dir()), isDirectory: true).appendingPathComponent(name, isDirectory: true)
     }
 
+    /// Lets the desktop's light or dark preference decide again (the default).
     public static func followDesktopStyle() {
         adw_style_manager_set_color_scheme(adw_style_manager_get_default(), ADW_COLOR_SCHEME_DEFAULT)
     }
 }
 
 typealias FilesHandler = @MainActor ([String]) -> Void
+
+/// The application could not be started.
+public struct ApplicationError: ReadableError, Sendable {
+    public let message: String
+    public var description: String { message }
+}
 
 /// A GLib timeout on the main loop; cancel it, or return false from its handler, to stop it.
 @MainActor

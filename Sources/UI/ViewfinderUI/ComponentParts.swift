@@ -58,11 +58,13 @@ func buttonRow(_ leading: [Widget], _ trailing: [Widget]) -> Box {
 
 /// Linked toggle buttons of which exactly one is in: `select` hears the one pressed.
 @MainActor
-final class ChoiceGroup<Key: Hashable> {
-    let box = Box(.horizontal)
-    private(set) var buttons: [Key: ToggleButton] = [:]
+public final class ChoiceGroup<Key: Hashable> {
+    /// The buttons, side by side.
+    public let box = Box(.horizontal)
+    public private(set) var buttons: [Key: ToggleButton] = [:]
 
-    init(_ choices: [(Key, String)], selected: Key, select: @escaping @MainActor (Key) -> Void) {
+    /// A button for each of `choices` (key and title), `selected` in.
+    public init(_ choices: [(Key, String)], selected: Key, select: @escaping @MainActor (Key) -> Void) {
         box.addStyleClass("linked")
         var leader: ToggleButton?
         for (key, title) in choices {

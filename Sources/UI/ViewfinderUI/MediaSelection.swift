@@ -38,6 +38,10 @@ public struct PickerRules: Sendable, Equatable {
         guard kinds.contains(asset.kind) else {
             return kinds.contains(.video) ? kinds.contains(.photo) ? tr("Not a photo or video") : tr("Not a video") : tr("Not a photo")
         }
+        if let allowed = configuration.fileExtensions, !allowed.contains((asset.originalFilename as NSString).pathExtension.lowercased()) {
+            // TRANSLATORS: an item the picker refuses because the program that asked for a file does not take its type.
+            return tr("Not a type the app takes")
+        }
         if let maxDuration, let duration = asset.duration, duration > maxDuration {
             // TRANSLATORS: a video the picker refuses; {limit} and {length} are minutes:seconds ("0:30", "1:05").
             return tr("Longer than {limit} ({length})", ["limit": Self.clock(maxDuration.seconds), "length": Self.clock(duration.seconds)])

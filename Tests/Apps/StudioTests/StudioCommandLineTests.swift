@@ -22,6 +22,8 @@ struct StudioCommandLineTests {
         (["https://example.com/clip.mp4"], "'https://example.com/clip.mp4' is not a local file"),
         (["--cover", "a.mp4", "b.mp4"], "open FILEs or one of --cover"),
         (["--cover", "a.mp4", "--avatar", "b.jpg"], "open one file at a time"),
+        (["--portal", "a.jpg"], "--portal opens no window of its own"),
+        (["--portal", "--camera"], "--portal opens no window of its own"),
     ])
     func usage(arguments: [String], message: String) async throws {
         let result = try Subprocess.run(TestPaths.studio, arguments)
