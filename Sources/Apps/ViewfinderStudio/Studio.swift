@@ -241,10 +241,12 @@ final class Studio {
     /// Takes every screen away, with the Done it put in the header bar (a portal pick ended; the
     /// window waits hidden for the next).
     func removeAllScreens() {
+        // The window lets go of its default before the Done goes (GTK 4.8 touches the old
+        // default when it changes, and would find it freed).
+        window?.setDefaultWidget(nil)
         while !screens.isEmpty { removeTop() }
         if let shown = headerDone { window?.removeFromHeader(shown) }
         headerDone = nil
-        window?.setDefaultWidget(nil)
     }
 
     private func removeTop() {
@@ -262,6 +264,7 @@ final class Studio {
         backButton.isVisible = screens.count > 1 || isPicking
         // The screen's Done goes to the header bar's end, as GNOME places a view's main action;
         // Enter, where the focused control does not take it, activates it.
+        window?.setDefaultWidget(nil)
         if let shown = headerDone { window?.removeFromHeader(shown) }
         headerDone = screen.button(named: "done")
         if let done = headerDone { window?.moveToHeaderEnd(done) }

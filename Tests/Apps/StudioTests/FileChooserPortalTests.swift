@@ -86,11 +86,12 @@ extension StudioWindowTests {
                 .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         }
 
-        @Test("OpenFile through xdg-desktop-portal: photo requests get Viewfinder's picker (Return picks one; Space, →, Done picks several, refusing a type the program did not ask for), a closed request takes the picker away, a plain-text request gets the desktop's chooser; each answer reaches the program")
+        @Test("OpenFile through xdg-desktop-portal: photo requests get Viewfinder's picker (Return picks one; Space, →, Done picks several, refusing a type the program did not ask for), a request closed (late or at once) takes the picker away, a plain-text request and a save get the desktop's chooser; each answer reaches the program, and GTK never complains")
         func throughThePortal() async throws {
             let folder = try await Self.desktop("portal-open")
             let pictures = folder.appendingPathComponent("home/Pictures")
             let notes = pictures.appendingPathComponent("notes.txt").path
+            let saved = pictures.appendingPathComponent("saved notes.txt").path
             let shell = Self.session(folder) + """
 
             # One photo: the picker opens on Pictures; Return takes the focused first item.
@@ -111,6 +112,11 @@ extension StudioWindowTests {
             until_true at_least probed 3 && touch $F/close
             wait $c; echo "three: $(cat $F/three.json)"
             until_true at_least portal-closed 1 && echo "picker closed"
+            # ... and one that gives up at once, while the window is still being made.
+            touch $F/close-now
+            client 'Open Image' '[["Images", [[1, "image/png"]]]]' --close-when $F/close-now --token third_b > $F/three-b.json
+            echo "three-b: $(cat $F/three-b.json)"
+            until_true at_least portal-closed 2 && echo "picker closed at once"
             # Text files are the desktop's chooser's: xdg-desktop-portal-gtk's dialog, answered
             # by typing the file's path.
             client 'Open Notes' '[["Notes", [[0, "*.txt"]]]]' --token fourth > $F/four.json &
@@ -121,6 +127,14 @@ extension StudioWindowTests {
             # A path typed from "/" opens GTK's location entry.
             xdotool type --delay 20 '\(notes)'; xdotool key Return
             wait $c; echo "four: $(cat $F/four.json)"
+            # Saving is the desktop's chooser's too.
+            client 'Save Notes' '[]' --save 'notes copy.txt' --token fifth > $F/five.json &
+            c=$!
+            saving() { xdotool search --name '^Save Notes$' windowfocus --sync >/dev/null 2>&1 \
+                && [ "$(xdotool getwindowfocus getwindowname)" = 'Save Notes' ]; }
+            until_true saving && echo "desktop save dialog shown"
+            xdotool key ctrl+a; xdotool type --delay 20 '\(saved)'; xdotool key Return
+            wait $c; echo "five: $(cat $F/five.json)"
             """
             let (stdout, log) = try await Self.play(shell, timeout: 300)
             let lines = stdout.split(separator: "\n").map(String.init)
@@ -139,17 +153,25 @@ extension StudioWindowTests {
             #expect(lines.contains("desktop chooser shown"), "\(log)")
             #expect(answer("four")?["response"] as? Int == 0, "\(log)")
             #expect(answer("four")?["uris"] as? [String] == [URL(fileURLWithPath: notes).absoluteString], "\(log)")
+            #expect(answer("three-b")?["closed"] as? Bool == true, "\(log)")
+            #expect(lines.contains("picker closed at once"), "\(log)")
+            #expect(lines.contains("desktop save dialog shown"), "\(log)")
+            #expect(answer("five")?["response"] as? Int == 0, "\(log)")
+            #expect(answer("five")?["uris"] as? [String] == [URL(fileURLWithPath: saved).absoluteString], "\(log)")
+            // Nothing went wrong inside GTK (a picker taken away at once once made it touch a freed widget).
+            let backendLog = try String(contentsOf: folder.appendingPathComponent("events.jsonl"), encoding: .utf8)
+            #expect(!backendLog.contains("CRITICAL") && !backendLog.contains("WARNING"), "\(backendLog.suffix(1500))")
 
             let events = try Self.events(folder)
             let requests = events.filter { $0["event"] as? String == "portal-request" }.map { "\($0["kind"] ?? "")" }
-            #expect(requests == ["media", "media", "media", "forwarded"], "\(events)")
+            #expect(requests == ["media", "media", "media", "media", "forwarded", "forwarded"], "\(events)")
             let picks = events.filter { $0["event"] as? String == "portal-pick" }
-            #expect(picks.map { $0["title"] as? String } == ["Open Image", "Open Photos", "Open Image"])
+            #expect(picks.map { $0["title"] as? String } == ["Open Image", "Open Photos", "Open Image", "Open Image"])
             #expect(picks.first?["sources"] as? [String] == ["pictures", "videos"])
             #expect(picks.first?["source"] as? String == "pictures")
             #expect(picks.dropFirst().first?["extensions"] as? [String] == ["jpe", "jpeg", "jpg"])
             // Globs take exactly the extensions they match.
-            #expect(picks.last?["extensions"] as? [String] == ["jpg", "png"])
+            #expect(picks.dropFirst(2).first?["extensions"] as? [String] == ["jpg", "png"])
             let refused = events.filter { $0["event"] as? String == "selection" }.compactMap { $0["refused"] as? String }
             #expect(refused.contains("Not a type the app takes"), "\(refused)")
             let ended = events.filter { $0["event"] as? String == "portal-ended" }.map { $0["response"] as? Int }

@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 """A program asking the desktop for files through the XDG portal, as Firefox or a Flatpak does.
 
-usage: portal-client.py TITLE FILTERS-JSON [--multiple] [--close-when FILE] [--token TOKEN]
+usage: portal-client.py TITLE FILTERS-JSON [--multiple] [--save NAME] [--close-when FILE] [--token TOKEN]
 
 Calls org.freedesktop.portal.FileChooser.OpenFile on the session bus with the filters given
 (JSON: [[name, [[0 glob | 1 MIME type, pattern], ...]], ...]) and prints the Response signal as
-one JSON line: {"response": N, "uris": [...]}. With --close-when, once FILE exists it closes the
+one JSON line: {"response": N, "uris": [...]}. With --save it calls SaveFile instead, offering
+NAME as the file's name. With --close-when, once FILE exists it closes the
 request (org.freedesktop.portal.Request.Close) instead and prints {"closed": true}. Gives up
 after 120 seconds ({"timeout": true}, exit 1). A test oracle for Viewfinder's portal backend:
 it knows nothing of Viewfinder.
@@ -28,6 +29,7 @@ def main(argv):
     multiple = "--multiple" in argv
     close_when = argv[argv.index("--close-when") + 1] if "--close-when" in argv else None
     token = argv[argv.index("--token") + 1] if "--token" in argv else "viewfinder_test"
+    save_as = argv[argv.index("--save") + 1] if "--save" in argv else None
 
     bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
     sender = bus.get_unique_name()[1:].replace(".", "_")
@@ -51,8 +53,11 @@ def main(argv):
         "multiple": GLib.Variant("b", multiple),
         "filters": GLib.Variant("a(sa(us))", [(name, [(kind, pattern) for kind, pattern in rules]) for name, rules in filters]),
     }
+    if save_as is not None:
+        options["current_name"] = GLib.Variant("s", save_as)
+        del options["multiple"]
     handle = bus.call_sync("org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop",
-                           "org.freedesktop.portal.FileChooser", "OpenFile",
+                           "org.freedesktop.portal.FileChooser", "SaveFile" if save_as is not None else "OpenFile",
                            GLib.Variant("(ssa{sv})", ("", title, options)), GLib.VariantType("(o)"),
                            Gio.DBusCallFlags.NONE, -1, None).unpack()[0]
     if handle != request_path:
