@@ -206,26 +206,32 @@ extension StudioWindowTests {
             #expect(noBus.count == 1 && noBus.first?.hasPrefix("viewfinder-studio: cannot serve the file chooser portal: ") == true, "\(noBus)")
         }
 
-        @Test("A real GTK program (zenity, GTK_USE_PORTAL=1) asking for pictures gets Viewfinder's picker and the chosen file")
+        @Test("A real GTK program (zenity, GTK_USE_PORTAL=1) asking for pictures gets Viewfinder's picker, on the library when it holds something, and the chosen file")
         func gtkProgram() async throws {
             try #require(StudioHarness.onPath("zenity"), "zenity is not on PATH (scripts/install-deps installs it)")
             let folder = try await Self.desktop("portal-zenity")
             let shell = Self.session(folder) + """
 
+            \(TestPaths.tool.path) library import $F/home/Pictures/c.jpg > /dev/null && echo "imported"
             GTK_USE_PORTAL=1 zenity --file-selection --title 'Choose a picture' --file-filter='Pictures | *.jpg *.png' > $F/zenity.txt 2> $F/zenity.err &
             z=$!
-            until_true at_least probed 1 && echo "picker ready"
-            xdotool key Right Return
+            until_true at_least thumbnail 1 && echo "picker ready"
+            xdotool key Return
             wait $z; echo "zenity: $?"
             """
             let (stdout, log) = try await Self.play(shell, timeout: 240)
-            #expect(stdout.contains("picker ready\n"), "\(log)")
+            #expect(stdout.contains("imported\npicker ready\n"), "\(log)")
             #expect(stdout.contains("zenity: 0\n"), "\(log)")
+            // A library holding something is where the picker opens: the chosen file is its copy.
             let chosen = try String(contentsOf: folder.appendingPathComponent("zenity.txt"), encoding: .utf8)
-            #expect(chosen == folder.appendingPathComponent("home/Pictures/b.png").path + "\n", "\(log)")
+            #expect(chosen.hasPrefix(folder.appendingPathComponent("lib").path + "/") && chosen.hasSuffix(".jpg\n"), "\(chosen)")
+            let copy = try Data(contentsOf: URL(fileURLWithPath: chosen.trimmingCharacters(in: .newlines)))
+            #expect(copy == (try Data(contentsOf: folder.appendingPathComponent("home/Pictures/c.jpg"))))
             let picks = try Self.events(folder).filter { $0["event"] as? String == "portal-pick" }
             #expect(picks.first?["title"] as? String == "Choose a picture")
             #expect(picks.first?["kinds"] as? [String] == ["photo"])
+            #expect(picks.first?["sources"] as? [String] == ["library", "pictures", "videos"])
+            #expect(picks.first?["source"] as? String == "library")
         }
     }
 }
