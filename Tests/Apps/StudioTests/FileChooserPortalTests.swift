@@ -86,7 +86,7 @@ extension StudioWindowTests {
                 .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         }
 
-        @Test("OpenFile through xdg-desktop-portal: photo requests get Viewfinder's picker (Return picks one; Space, →, Done picks several, refusing a type the program did not ask for), a request closed (late or at once) takes the picker away, a plain-text request and a save get the desktop's chooser; each answer reaches the program, and GTK never complains")
+        @Test("OpenFile through xdg-desktop-portal: photo requests get Viewfinder's picker (Return picks one; Space, →, Done picks several, refusing a type the program did not ask for; Escape cancels), a request closed (late or at once) takes the picker away, a plain-text request and a save get the desktop's chooser; each answer reaches the program, and GTK never complains")
         func throughThePortal() async throws {
             let folder = try await Self.desktop("portal-open")
             let pictures = folder.appendingPathComponent("home/Pictures")
@@ -106,10 +106,16 @@ extension StudioWindowTests {
             until_true at_least probed 2 && echo "picker 2 ready"
             xdotool key space Right space Right space Return
             wait $c; echo "two: $(cat $F/two.json)"
+            # Escape on the picker's first screen cancels: the program hears "cancelled" (1).
+            client 'Open Image' '[["Images", [[1, "image/*"]]]]' --token cancelled > $F/cancel.json &
+            c=$!
+            until_true at_least probed 3 && echo "picker 3 ready"
+            xdotool key Escape
+            wait $c; echo "cancel: $(cat $F/cancel.json)"
             # The program gives up while the picker shows.
             client 'Open Image' '[["Images", [[0, "*.jpg"], [0, "*.png"]]]]' --close-when $F/close --token third > $F/three.json &
             c=$!
-            until_true at_least probed 3 && touch $F/close
+            until_true at_least probed 4 && touch $F/close
             wait $c; echo "three: $(cat $F/three.json)"
             until_true at_least portal-closed 1 && echo "picker closed"
             # ... and one that gives up at once, while the window is still being made.
@@ -148,6 +154,8 @@ extension StudioWindowTests {
             #expect(answer("one")?["uris"] as? [String] == [url("a.jpg")], "\(log)")
             #expect(answer("two")?["response"] as? Int == 0, "\(log)")
             #expect(answer("two")?["uris"] as? [String] == [url("a.jpg"), url("c.jpg")], "\(log)")
+            #expect(answer("cancel")?["response"] as? Int == 1, "\(log)")
+            #expect(answer("cancel")?["uris"] as? [String] == [], "\(log)")
             #expect(answer("three")?["closed"] as? Bool == true, "\(log)")
             #expect(lines.contains("picker closed"), "\(log)")
             #expect(lines.contains("desktop chooser shown"), "\(log)")
@@ -164,18 +172,18 @@ extension StudioWindowTests {
 
             let events = try Self.events(folder)
             let requests = events.filter { $0["event"] as? String == "portal-request" }.map { "\($0["kind"] ?? "")" }
-            #expect(requests == ["media", "media", "media", "media", "forwarded", "forwarded"], "\(events)")
+            #expect(requests == ["media", "media", "media", "media", "media", "forwarded", "forwarded"], "\(events)")
             let picks = events.filter { $0["event"] as? String == "portal-pick" }
-            #expect(picks.map { $0["title"] as? String } == ["Open Image", "Open Photos", "Open Image", "Open Image"])
+            #expect(picks.map { $0["title"] as? String } == ["Open Image", "Open Photos", "Open Image", "Open Image", "Open Image"])
             #expect(picks.first?["sources"] as? [String] == ["pictures", "videos"])
             #expect(picks.first?["source"] as? String == "pictures")
             #expect(picks.dropFirst().first?["extensions"] as? [String] == ["jpe", "jpeg", "jpg"])
             // Globs take exactly the extensions they match.
-            #expect(picks.dropFirst(2).first?["extensions"] as? [String] == ["jpg", "png"])
+            #expect(picks.dropFirst(3).first?["extensions"] as? [String] == ["jpg", "png"])
             let refused = events.filter { $0["event"] as? String == "selection" }.compactMap { $0["refused"] as? String }
             #expect(refused.contains("Not a type the app takes"), "\(refused)")
             let ended = events.filter { $0["event"] as? String == "portal-ended" }.map { $0["response"] as? Int }
-            #expect(ended == [0, 0], "\(events)")
+            #expect(ended == [0, 0, 1], "\(events)")
             // The backend started once, through the service file, and said where it forwards.
             let ready = events.filter { $0["event"] as? String == "portal-ready" }
             #expect(ready.count == 1)
