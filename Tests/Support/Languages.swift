@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The languages the programs are tested in. Every other test runs them in English whatever
 /// the machine's locale: `Subprocess` points them at no catalogue (`english`).
@@ -15,6 +16,16 @@ public enum TestLanguages {
     /// The environment that runs a program in `locale` ("ru_RU.UTF-8") with today's catalogues.
     public static func environment(_ locale: String) throws -> [String: String] {
         ["VIEWFINDER_LOCALEDIR": try catalogues().path, "LANG": locale, "LC_ALL": locale, "LANGUAGE": ""]
+    }
+
+    /// `message` in `locale`, as the `gettext` program (gettext-base) finds it in the compiled
+    /// catalogues: the oracle for what the programs should show. Throws when it has none.
+    public static func translation(_ message: String, _ locale: String) throws -> String {
+        let result = try Subprocess.run("env", ["TEXTDOMAINDIR=\(try catalogues().path)", "LC_ALL=\(locale)", "LANGUAGE=",
+                                                "gettext", "-d", "viewfinder", "--", message])
+        try #require(result.status == 0, "\(result.stderr)")
+        try #require(result.stdout != message, "\"\(message)\" has no translation in \(locale)")
+        return result.stdout
     }
 
     /// Whether `text` is written in `locale`'s script: Cyrillic for Russian, Han for Chinese.

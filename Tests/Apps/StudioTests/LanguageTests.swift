@@ -10,15 +10,9 @@ extension StudioWindowTests {
     struct LanguageTests {
         static let languages = ["ru_RU.UTF-8", "zh_CN.UTF-8"]
 
-        /// `message` in `locale`, as the `gettext` program (gettext-base) finds it in the
-        /// compiled catalogues: the oracle for what the app should show.
+        /// `message` in `locale`, as the `gettext` program finds it (`TestLanguages.translation`).
         static func translation(_ message: String, _ locale: String) throws -> String {
-            let catalogues = try TestLanguages.catalogues()
-            let result = try Subprocess.run("env", ["TEXTDOMAINDIR=\(catalogues.path)", "LC_ALL=\(locale)", "LANGUAGE=",
-                                                    "gettext", "-d", "viewfinder", "--", message])
-            try #require(result.status == 0, "\(result.stderr)")
-            try #require(result.stdout != message, "\"\(message)\" has no translation in \(locale)")
-            return result.stdout
+            try TestLanguages.translation(message, locale)
         }
 
         /// The app's environment for `locale`, as `env` takes it.

@@ -72,6 +72,24 @@ struct TranslationTests {
         }
     }
 
+    @Test("words an engine marks and a command shows are shown translated: a photo's colour profile in info, in each language, as the catalogue has it")
+    func engineWordsTranslated() throws {
+        let folder = TestPaths.scratchFolder("translations-engine-words")
+        let photo = folder.appendingPathComponent("plain.png")
+        let made = try Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x48", "-frames:v", "1", photo.path])
+        try #require(made.status == 0, "\(made.stderr)")
+        let english = try viewfinder("info", photo.path)
+        #expect(english.stdout.contains("none (sRGB assumed)"), "\(english.stdout)")
+        for locale in Self.languages {
+            let environment = try TestLanguages.environment(locale)
+            let translated = try Subprocess.run(TestPaths.tool, ["info", photo.path], environment: environment)
+            // The catalogue's own lookup, through gettext (the program), is the oracle.
+            let expected = try TestLanguages.translation("none (sRGB assumed)", locale)
+            #expect(translated.stdout.contains(expected), "\(locale): \(translated.stdout)")
+            #expect(!translated.stdout.contains("sRGB assumed"), "\(locale): \(translated.stdout)")
+        }
+    }
+
     @Test("Russian's three plural forms by count: 1 and 21 one, 2 to 4 another, 5 to 20 a third (the catalogue's rule, run through the tool)")
     func russianPlurals() throws {
         let folder = TestPaths.scratchFolder("translations-plural")

@@ -142,7 +142,7 @@ enum CoverCommand: Command {
                 let faces = suggestion.faces.map { $0.count == 1 ? tr("a face") : trn("{count} face", "{count} faces", $0.count) }
                 let values: KeyValuePairs<String, any CustomStringConvertible> = [
                     "rank": rank + 1, "seconds": suggestion.time.decimalString, "score": String(format: "%.3f", suggestion.score),
-                    "note": suggestion.quality.rejection ?? faces ?? "",
+                    "note": suggestion.quality.rejection.map { tr($0) } ?? faces ?? "",
                 ]
                 if suggestion.quality.rejection == nil && faces == nil {
                     // TRANSLATORS: one cover suggestion: its rank, its time and its score.

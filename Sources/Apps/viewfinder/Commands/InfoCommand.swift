@@ -213,7 +213,7 @@ enum InfoCommand: Command {
             (tr("orientation"), "\(image.orientation) (EXIF)"),
             (tr("displayed"), "\(image.displaySize.width)×\(image.displaySize.height)"),
             // TRANSLATORS: the photo's ICC colour profile.
-            (tr("profile"), image.profile.summary),
+            (tr("profile"), tr(image.profile.summary)),
             (tr("file size"), fileSize(bytes)),
         ]
         if let role = LivePhotoProbe.role(ofPhoto: url) { rows.append((tr("live"), role.summary)) }
