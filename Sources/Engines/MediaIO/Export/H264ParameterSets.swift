@@ -82,6 +82,37 @@ struct AVCConfiguration: Equatable {
         return sequenceParameterSets.count <= 31 && pictureParameterSets.count <= 255
     }
 
+    /// The sequence parameter set whose decoded picture buffer size and reorder depth pictures
+    /// joined to this track's must claim too: the record's, when every one it lists reads and
+    /// they agree; nil otherwise.
+    var bufferModel: H264SequenceParameterSet? {
+        let sets = sequenceParameterSets.compactMap(H264SequenceParameterSet.init(nal:))
+        guard let first = sets.first, sets.count == sequenceParameterSets.count, first.decodedPictureBufferFrames != nil,
+              sets.allSatisfy({ $0.decodedPictureBufferFrames == first.decodedPictureBufferFrames
+                                && $0.reorderFrames == first.reorderFrames
+                                && $0.widthInMacroblocks == first.widthInMacroblocks
+                                && $0.heightInMacroblocks == first.heightInMacroblocks }) else { return nil }
+        return first
+    }
+
+    /// An encoder's parameter sets with each SPS rewritten to claim this track's decoded picture
+    /// buffer size and reorder depth (see `H264SequenceParameterSet`), so that a decoder
+    /// switching between them at an IDR outputs every picture still waiting. Where that cannot
+    /// be done for every SPS, the units as they are.
+    func matchingBuffer(_ units: [[UInt8]]) -> [[UInt8]] {
+        guard let model = bufferModel else { return units }
+        var out: [[UInt8]] = []
+        for unit in units {
+            guard unit.first.map({ $0 & 0x1F == 7 }) == true else {
+                out.append(unit)
+                continue
+            }
+            guard let rewritten = H264SequenceParameterSet(nal: unit)?.matchingBuffer(of: model) else { return units }
+            out.append(rewritten)
+        }
+        return out
+    }
+
     /// The id of a sequence parameter set NAL unit (header byte included).
     static func sequenceParameterSetID(_ nal: [UInt8]) -> Int? {
         var reader = BitReader(rbsp: nal.dropFirst())
@@ -166,12 +197,15 @@ struct AVCConfiguration: Equatable {
 
 /// Reads bits from a NAL unit's payload, dropping emulation-prevention bytes.
 struct BitReader {
-    private var bytes: [UInt8] = []
-    private var position = 0
+    /// The payload without its emulation-prevention bytes (the RBSP).
+    private(set) var bytes: [UInt8] = []
+    /// The next bit's index into `bytes`.
+    private(set) var position = 0
 
-    init<S: Sequence>(rbsp source: S) where S.Element == UInt8 {
+    /// Reads the first `limit` bytes of `source` (the ids a header starts with need no more).
+    init<S: Sequence>(rbsp source: S, limit: Int = 64) where S.Element == UInt8 {
         var zeros = 0
-        for byte in source.prefix(64) {
+        for byte in source.prefix(limit) {
             if zeros >= 2 && byte == 3 { zeros = 0; continue }
             bytes.append(byte)
             zeros = byte == 0 ? zeros + 1 : 0
@@ -187,6 +221,26 @@ struct BitReader {
     mutating func skip(_ count: Int) -> Bool {
         position += count
         return position <= bytes.count * 8
+    }
+
+    /// `count` bits (at most 32) as an unsigned number.
+    mutating func bits(_ count: Int) -> Int? {
+        var value = 0
+        for _ in 0..<count {
+            guard let b = bit() else { return nil }
+            value = value << 1 | b
+        }
+        return value
+    }
+
+    mutating func flag() -> Bool? {
+        bit().map { $0 == 1 }
+    }
+
+    /// se(v): 0, 1, -1, 2, -2, ...
+    mutating func signedExpGolomb() -> Int? {
+        guard let code = unsignedExpGolomb() else { return nil }
+        return code % 2 == 1 ? (code + 1) / 2 : -(code / 2)
     }
 
     mutating func unsignedExpGolomb() -> Int? {

@@ -38,7 +38,7 @@ final class EncoderLanes {
         let format = AVPixelFormat(rawValue: par.format)
         let formatName = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown"
         let sar = par.sample_aspect_ratio.num > 0 ? par.sample_aspect_ratio : AVRational(num: 0, den: 1)
-        let match: VideoEncoder.Match
+        var match: VideoEncoder.Match
         switch source {
         case .avc(let config):
             if format != AV_PIX_FMT_YUV420P && format != AV_PIX_FMT_YUVJ420P {
@@ -69,10 +69,16 @@ final class EncoderLanes {
         // the copied packets' at every join.
         var quality = session.plan.quality
         quality.bFrames = 0
+        // The re-encoded SPS is to claim the source's picture buffer and reference frames (see
+        // `AVCConfiguration.matchingBuffer`): x264 is given the source's number of references.
+        if case .avc(let config) = source, let model = config.bufferModel {
+            match.referenceFrames = max(1, model.maxNumReferenceFrames)
+        }
         let global = match.codec == .h264
+        let matched = match
         make = { () throws(MediaIOError) in
             try VideoEncoder(size: coded, timeBase: video.pointee.time_base, frameRate: rate, quality: quality,
-                             globalHeader: global, path: path, colour: colour, match: match)
+                             globalHeader: global, path: path, colour: colour, match: matched)
         }
         if unavailable != nil {
             // Say why without opening an encoder that cannot be matched.
@@ -83,7 +89,7 @@ final class EncoderLanes {
         }
         shared = try make()
         if case .avc(var config) = source {
-            let units = shared.headerUnits
+            let units = config.matchingBuffer(shared.headerUnits)
             if !config.add(sequence: units.filter { $0[0] & 0x1F == 7 }, picture: units.filter { $0[0] & 0x1F == 8 }) {
                 unavailable = tr("the re-encoded parameter sets do not fit beside the source's")
             }

@@ -37,6 +37,9 @@ final class VideoEncoder {
         var level: Int32
         /// x264's `sps-id` (x265 has none: HEVC stretches carry their parameter sets in band).
         var parameterSetID: Int
+        /// x264's `ref`: the source's number of reference frames, so that the SPS of both can
+        /// say the same. Nil: the preset's.
+        var referenceFrames: Int? = nil
     }
 
     /// x264, else FFmpeg's MPEG-4 Part 2; nil when this FFmpeg has neither.
@@ -123,6 +126,7 @@ final class VideoEncoder {
             if quality.fixedKeyframes { params.append("scenecut=0") }
             if let match {
                 params.append("sps-id=\(match.parameterSetID)")
+                if let references = match.referenceFrames { params.append("ref=\(references)") }
                 av_opt_set(enc.pointee.priv_data, "profile", match.profile, 0)
                 enc.pointee.level = match.level
             }
