@@ -1,0 +1,118 @@
+internal import CFFmpeg
+internal import CPipeWireShim
+import Foundation
+import ViewfinderCore
+
+/// A PipeWire camera, read through libpipewire: each picture is copied once, out of PipeWire's
+/// buffer into a frame of the matching FFmpeg pixel format, and stamped on the capture clock.
+final class PipeWireCameraInput: CameraInput {
+    let device: CaptureDevice
+    let size: PixelSize
+    let frameRate: Int
+    private let stream: OpaquePointer
+    private let pixelFormat: AVPixelFormat
+    /// The first picture's stamp (CLOCK_MONOTONIC nanoseconds): times are counted from it.
+    private var firstTaken: Int64?
+
+    /// How long a camera may go without sending a picture before it counts as stopped.
+    static let pictureTimeout: TimeInterval = 5
+
+    init(device: CaptureDevice, size chosen: PixelSize, frameRate rate: Int) throws(MediaIOError) {
+        self.device = device
+        let fd = try PipeWireCameras.descriptor(for: device.viaPortal ? .cameraPortal : .session)
+        let target = String(device.id.dropFirst("pipewire:".count))
+        var code: Int32 = 0
+        var message = [CChar](repeating: 0, count: 256)
+        guard let opened = vf_pw_stream_open(fd, target, Int32(chosen.width), Int32(chosen.height), Int32(rate),
+                                             Int32(PipeWireCameras.answerTimeout * 1000), &code, &message, message.count) else {
+            if -code == ENOENT || -code == ECONNREFUSED { throw PipeWireCameras.failure(-code, remote: device.viaPortal ? .cameraPortal : .session) }
+            throw .unreadable(path: device.id, reason: tr("cannot open the camera: {reason}", ["reason": Self.text(message)]))
+        }
+        var format = VF_PW_FORMAT_UNKNOWN
+        var width: Int32 = 0, height: Int32 = 0, num: Int32 = 0, den: Int32 = 0
+        vf_pw_stream_format(opened, &format, &width, &height, &num, &den)
+        guard let pixels = Self.pixelFormat(of: format) else {
+            vf_pw_stream_close(opened)
+            throw .unreadable(path: device.id, reason: tr("it offers no picture format Viewfinder reads (raw YUV or RGB)"))
+        }
+        stream = opened
+        pixelFormat = pixels
+        size = PixelSize(width: Int(width), height: Int(height))
+        // A variable rate (0/1) records at the rate asked for.
+        frameRate = num > 0 && den > 0 ? max(1, Int((Double(num) / Double(den)).rounded())) : rate
+    }
+
+    deinit {
+        vf_pw_stream_close(stream)
+    }
+
+    private static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func pixelFormat(of format: vf_pw_format) -> AVPixelFormat? {
+        switch format {
+        case VF_PW_FORMAT_YUY2: return AV_PIX_FMT_YUYV422
+        case VF_PW_FORMAT_UYVY: return AV_PIX_FMT_UYVY422
+        case VF_PW_FORMAT_I420: return AV_PIX_FMT_YUV420P
+        case VF_PW_FORMAT_NV12: return AV_PIX_FMT_NV12
+        case VF_PW_FORMAT_RGBX: return AV_PIX_FMT_RGB0
+        case VF_PW_FORMAT_BGRX: return AV_PIX_FMT_BGR0
+        case VF_PW_FORMAT_RGBA: return AV_PIX_FMT_RGBA
+        case VF_PW_FORMAT_BGRA: return AV_PIX_FMT_BGRA
+        case VF_PW_FORMAT_RGB: return AV_PIX_FMT_RGB24
+        case VF_PW_FORMAT_BGR: return AV_PIX_FMT_BGR24
+        case VF_PW_FORMAT_GRAY8: return AV_PIX_FMT_GRAY8
+        default: return nil
+        }
+    }
+
+    func next() throws(MediaIOError) -> (OwnedFrame, MediaTime, TimeInterval) {
+        var picture = vf_pw_frame()
+        var message = [CChar](repeating: 0, count: 256)
+        let status = vf_pw_stream_read(stream, Int32(Self.pictureTimeout * 1000), &picture, &message, message.count)
+        if status == -ETIMEDOUT {
+            throw .unreadable(path: device.id, reason: tr("the camera sent no picture for {seconds} seconds", ["seconds": Int(Self.pictureTimeout)]))
+        }
+        guard status == 0 else {
+            throw .unreadable(path: device.id, reason: tr("the camera stopped: {reason}", ["reason": Self.text(message)]))
+        }
+        let frame = try copy(picture)
+        // On the capture clock however its epoch relates to CLOCK_MONOTONIC: how long ago.
+        let takenAt = CaptureClock.now - Double(vf_pw_monotonic_ns() - picture.taken_ns) / 1e9
+        let first = firstTaken ?? picture.taken_ns
+        firstTaken = first
+        return (frame, MediaTime(value: picture.taken_ns - first, timescale: 1_000_000_000), takenAt)
+    }
+
+    /// The picture in a frame of its own (PipeWire's buffer goes back to the camera at once).
+    private func copy(_ picture: vf_pw_frame) throws(MediaIOError) -> OwnedFrame {
+        guard let frame = OwnedFrame() else { throw .unreadable(path: device.id, reason: tr("out of memory")) }
+        let f = frame.pointer
+        f.pointee.format = pixelFormat.rawValue
+        f.pointee.width = picture.width
+        f.pointee.height = picture.height
+        guard av_frame_get_buffer(f, 0) >= 0 else { throw .unreadable(path: device.id, reason: tr("out of memory")) }
+        var source = picture
+        let planes = Int(picture.plane_count)
+        withUnsafeBytes(of: &source.planes) { sources in
+            withUnsafeBytes(of: &source.strides) { strides in
+                withUnsafeBytes(of: &source.rows) { rows in
+                    withUnsafeMutableBytes(of: &f.pointee.data) { targets in
+                        withUnsafeBytes(of: &f.pointee.linesize) { lines in
+                            let from = sources.bindMemory(to: UnsafePointer<UInt8>?.self)
+                            let to = targets.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)
+                            let stride = strides.bindMemory(to: Int32.self), count = rows.bindMemory(to: Int32.self)
+                            let line = lines.bindMemory(to: Int32.self)
+                            for p in 0..<min(planes, 4) {
+                                guard let target = to[p], let origin = from[p] else { continue }
+                                av_image_copy_plane(target, line[p], origin, stride[p], stride[p], count[p])
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return frame
+    }
+}
