@@ -230,6 +230,7 @@ static void on_global(void *data, uint32_t id, uint32_t permissions, const char 
     l->node_count++;
     pw_proxy_add_object_listener(entry->proxy, &entry->listener, &node_events, entry);
     pw_node_enum_params((struct pw_node *)entry->proxy, 0, SPA_PARAM_EnumFormat, 0, UINT32_MAX, NULL);
+    pw_thread_loop_signal(l->connection.loop, false);
 }
 
 static const struct pw_registry_events registry_events = {
@@ -255,7 +256,7 @@ static const struct pw_core_events listing_core_events = {
     .error = on_core_error,
 };
 
-int vf_pw_list_cameras(int fd, vf_pw_camera *out, int capacity, int timeout_ms) {
+int vf_pw_list_cameras(int fd, vf_pw_camera *out, int capacity, int timeout_ms, int settle_ms) {
     struct listing *l = calloc(1, sizeof *l);
     if (!l) {
         if (fd >= 0) close(fd);
@@ -275,6 +276,22 @@ int vf_pw_list_cameras(int fd, vf_pw_camera *out, int capacity, int timeout_ms) 
         pw_registry_add_listener(l->registry, &l->registry_listener, &registry_events, l);
         l->first_sync = pw_core_sync(l->connection.core, PW_ID_CORE, 0);
         status = wait_until(l->connection.loop, &l->done, &l->connection.core_error, &deadline);
+        if (status == 0 && l->count == 0 && settle_ms > 0) {
+            // A portal's connection sees cameras only once the session manager has given it the
+            // right to, which may come after the first answer: wait for a camera to appear,
+            // then for its formats.
+            struct timespec settled;
+            pw_thread_loop_get_time(l->connection.loop, &settled, (int64_t)settle_ms * SPA_NSEC_PER_MSEC);
+            while (l->count == 0 && !l->connection.core_error) {
+                if (pw_thread_loop_timed_wait_full(l->connection.loop, &settled) == -ETIMEDOUT) break;
+            }
+            if (l->count > 0) {
+                l->done = 0;
+                l->first_sync = -1;
+                l->second_sync = pw_core_sync(l->connection.core, PW_ID_CORE, 0);
+                status = wait_until(l->connection.loop, &l->done, &l->connection.core_error, &deadline);
+            }
+        }
         if (status == 0 && l->connection.core_error) status = l->connection.core_error;
     } else {
         status = -ENOMEM;

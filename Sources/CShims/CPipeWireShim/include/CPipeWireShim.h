@@ -44,8 +44,10 @@ void vf_pw_start(void);
 /// Lists the cameras of a PipeWire daemon: the user's own (`fd` < 0) or the remote at `fd`
 /// (the Camera portal's; it is taken over and closed). Returns how many were written into
 /// `out` (at most `capacity`), or -errno: -ENOENT/-ECONNREFUSED when no daemon runs,
-/// -ETIMEDOUT when it does not answer within `timeout_ms`.
-int vf_pw_list_cameras(int fd, vf_pw_camera *out, int capacity, int timeout_ms);
+/// -ETIMEDOUT when it does not answer within `timeout_ms`. When it shows no camera at first,
+/// one that appears within `settle_ms` is waited for (a portal's connection is given the right
+/// to see cameras only after it connects).
+int vf_pw_list_cameras(int fd, vf_pw_camera *out, int capacity, int timeout_ms, int settle_ms);
 
 typedef struct vf_pw_stream vf_pw_stream;
 

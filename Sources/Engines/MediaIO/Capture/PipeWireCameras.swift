@@ -32,7 +32,9 @@ public enum PipeWireCameras {
     public static func list(through remote: PipeWireRemote) throws(MediaIOError) -> [CaptureDevice] {
         let fd = try descriptor(for: remote)
         var found = [vf_pw_camera](repeating: vf_pw_camera(), count: 32)
-        let count = Int(vf_pw_list_cameras(fd, &found, Int32(found.count), Int32(answerTimeout * 1000)))
+        // Through the portal, cameras may show a moment after the connection (see the shim).
+        let settle: Int32 = remote == .cameraPortal ? 1000 : 0
+        let count = Int(vf_pw_list_cameras(fd, &found, Int32(found.count), Int32(answerTimeout * 1000), settle))
         guard count >= 0 else { throw failure(-Int32(count), remote: remote) }
         return found.prefix(count).map { camera(from: $0, remote: remote) }
     }
