@@ -36,6 +36,7 @@ struct vf_pw_stream {
     char failure[256];
     struct picture latest, front;
     uint64_t latest_sequence, read_sequence;
+    int closing_sync, closed;
 };
 
 static int bytes_per_pixel(vf_pw_format format) {
@@ -345,8 +346,36 @@ int vf_pw_stream_read(vf_pw_stream *s, int timeout_ms, vf_pw_frame *frame, char 
     return 0;
 }
 
+static void on_close_done(void *data, uint32_t id, int seq) {
+    struct vf_pw_stream *s = data;
+    if (id == PW_ID_CORE && seq == s->closing_sync) {
+        s->closed = 1;
+        pw_thread_loop_signal(s->connection.loop, false);
+    }
+}
+
+static const struct pw_core_events closing_core_events = {
+    PW_VERSION_CORE_EVENTS,
+    .done = on_close_done,
+    .error = on_stream_core_error,
+};
+
 void vf_pw_stream_close(vf_pw_stream *s) {
     if (!s) return;
     pw_thread_loop_lock(s->connection.loop);
+    // Pause, then leave, and let the daemon answer (at most a second) before the connection
+    // goes: the link is taken down in order and the camera's light goes off at once.
+    if (s->stream && !s->failed) {
+        pw_stream_set_active(s->stream, false);
+        pw_stream_disconnect(s->stream);
+        spa_hook_remove(&s->connection.core_listener);
+        pw_core_add_listener(s->connection.core, &s->connection.core_listener, &closing_core_events, s);
+        s->closing_sync = pw_core_sync(s->connection.core, PW_ID_CORE, 0);
+        struct timespec deadline;
+        pw_thread_loop_get_time(s->connection.loop, &deadline, 1000 * SPA_NSEC_PER_MSEC);
+        while (!s->closed && !s->failed) {
+            if (pw_thread_loop_timed_wait_full(s->connection.loop, &deadline) == -ETIMEDOUT) break;
+        }
+    }
     destroy(s);
 }
