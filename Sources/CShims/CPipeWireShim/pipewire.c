@@ -198,8 +198,17 @@ static void on_node_param(void *data, int seq, uint32_t id, uint32_t index, uint
     }
 }
 
+/// The node's full properties: the registry announces a few, libcamera's location is not among them.
+static void on_node_info(void *data, const struct pw_node_info *info) {
+    struct node_entry *entry = data;
+    if (!info || !info->props) return;
+    const char *location = spa_dict_lookup(info->props, "api.libcamera.location");
+    if (location) snprintf(entry->camera->location, sizeof entry->camera->location, "%s", location);
+}
+
 static const struct pw_node_events node_events = {
     PW_VERSION_NODE_EVENTS,
+    .info = on_node_info,
     .param = on_node_param,
 };
 

@@ -72,7 +72,7 @@ final class PipeWireCameraInput: CameraInput {
         var message = [CChar](repeating: 0, count: 256)
         let status = vf_pw_stream_read(stream, Int32(Self.pictureTimeout * 1000), &picture, &message, message.count)
         if status == -ETIMEDOUT {
-            throw .unreadable(path: device.id, reason: tr("the camera sent no picture for {seconds} seconds", ["seconds": Int(Self.pictureTimeout)]))
+            throw .unreadable(path: device.id, reason: tr("the camera sent no picture in {seconds} s", ["seconds": Int(Self.pictureTimeout)]))
         }
         guard status == 0 else {
             throw .unreadable(path: device.id, reason: tr("the camera stopped: {reason}", ["reason": Self.text(message)]))
