@@ -113,6 +113,12 @@ public final class PipeWireSession: @unchecked Sendable {
         if groupID > 0 { kill(-groupID, SIGKILL) }
         groupID = 0
         _ = try? group.finish(timeout: 10)
+        // The document portal, which the portal starts, mounts a FUSE folder in the runtime
+        // folder; its end leaves the mount behind.
+        let documents = folder.appendingPathComponent("doc")
+        if (try? String(contentsOfFile: "/proc/mounts", encoding: .utf8))?.contains(" \(documents.path) ") == true {
+            _ = try? Subprocess.run("fusermount3", ["-u", "-z", documents.path], timeout: 10)
+        }
         try? FileManager.default.removeItem(at: folder)
     }
 
