@@ -157,11 +157,15 @@ public final class PipeWireSession: @unchecked Sendable {
     public func publish(_ pipeline: String, node: String) throws {
         let exports = environment.map { "export \($0.key)='\($0.value)'" }.sorted().joined(separator: "\n")
         let file = folder.appendingPathComponent("publisher-\(node)")
+        let log = folder.appendingPathComponent("publisher-\(node).log")
         let started = try Subprocess.start(URL(fileURLWithPath: "/usr/bin/setsid"),
-                                           ["-w", "bash", "-c", "echo $$ >\(file.path)\n\(exports)\nexec gst-launch-1.0 -q \(pipeline) </dev/null"])
+                                           ["-w", "bash", "-c", "echo $$ >\(file.path)\n\(exports)\nexec gst-launch-1.0 \(pipeline) </dev/null >\(log.path) 2>&1"])
         publishers.append((started, try Self.groupID(in: file)))
-        try waitFor("PipeWire to list the node \(node) (gst-launch-1.0 \(pipeline))", timeout: 30) {
-            try nodeNames().contains(node)
+        // Listed, and its pipeline playing (a consumer that comes earlier may get no picture).
+        try waitFor("PipeWire to list the node \(node) and its pipeline to play (gst-launch-1.0 \(pipeline))", timeout: 30) {
+            let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            guard said.contains("Setting pipeline to PLAYING") else { return false }
+            return try nodeNames().contains(node)
         }
     }
 
