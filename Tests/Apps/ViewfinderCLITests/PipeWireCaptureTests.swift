@@ -130,13 +130,28 @@ struct PipeWireCaptureTests {
         #expect(items.filter { $0["kind"] as? String == "camera" }.allSatisfy { $0["through"] as? String == "v4l2" })
     }
 
+    /// Run as if sandboxed: cameras come through the Camera portal alone.
+    static let sandboxed = ["VIEWFINDER_CAMERA_PORTAL": "1"]
+
+    /// A session with the Camera portal and the test camera, whose permission store says
+    /// whether programs outside a sandbox may use cameras.
+    static func portalSession(allowed: Bool) throws -> PipeWireSession {
+        let session = try PipeWireSession(portal: true)
+        do {
+            try publishCamera(in: session)
+            try session.setCameraPermission(allowed)
+        } catch {
+            session.stop()
+            throw error
+        }
+        return session
+    }
+
     @Test("sandboxed, the Camera portal hands over PipeWire's cameras when the permission store allows it")
     func portalGranted() throws {
-        let session = try PipeWireSession(portal: true)
+        let session = try Self.portalSession(allowed: true)
         defer { session.stop() }
-        try Self.publishCamera(in: session)
-        try session.setCameraPermission(true)
-        let sandboxed = ["VIEWFINDER_CAMERA_PORTAL": "1"]
+        let sandboxed = Self.sandboxed
         let text = try session.viewfinder(["devices"], extra: sandboxed)
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.split(separator: "\n").first == "pipewire:vf-test-cam\tTest Camera\tfront\t320x240\t15 fps\tno flash\tthrough PipeWire (Camera portal)")
@@ -152,11 +167,9 @@ struct PipeWireCaptureTests {
 
     @Test("a camera the permission store refuses is 'permission denied' with what to do: one line, exit 1, nothing written")
     func portalDenied() throws {
-        let session = try PipeWireSession(portal: true)
+        let session = try Self.portalSession(allowed: false)
         defer { session.stop() }
-        try Self.publishCamera(in: session)
-        try session.setCameraPermission(false)
-        let sandboxed = ["VIEWFINDER_CAMERA_PORTAL": "1"]
+        let sandboxed = Self.sandboxed
         let expected = "viewfinder: cannot open camera portal: permission denied: allow Viewfinder to use the camera in your desktop's privacy settings (Settings › Privacy › Camera), then try again\n"
         let listed = try session.viewfinder(["devices"], extra: sandboxed)
         #expect(listed.status == 1)
