@@ -113,6 +113,25 @@ struct PipeWireCaptureTests {
         Self.expectColour(try Self.middleColour(of: still))
     }
 
+    @Test("a PipeWire camera that agrees a format but never sends a picture is an error in one line after 5 s, not a hang")
+    func silentCamera() throws {
+        let session = try PipeWireSession()
+        defer { session.stop() }
+        // The valve lets the format through and drops every picture.
+        try session.publishCamera(
+            name: "vf-silent-cam", description: "Silent Camera",
+            source: "videotestsrc is-live=true ! video/x-raw,format=YUY2,width=320,height=240,framerate=15/1 ! valve drop=true drop-mode=forward-sticky-events")
+        let folder = TestPaths.scratchFolder("pipewire-silent")
+        let started = Date()
+        let result = try session.viewfinder(["capture", "photo", "--device", "pipewire:vf-silent-cam", "-o", folder.appendingPathComponent("p.jpg").path],
+                                            timeout: 60)
+        let took = Date().timeIntervalSince(started)
+        #expect(result.status == 1)
+        #expect(result.stderr == "viewfinder: cannot read pipewire:vf-silent-cam: the camera sent no picture in 5 s\n")
+        #expect(took >= 5 && took < 20, "\(took) s")
+        #expect(leftovers(in: folder).isEmpty)
+    }
+
     @Test("without a PipeWire daemon, devices says so in one line and every camera comes through V4L2")
     func noDaemon() throws {
         let text = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"),
