@@ -56,8 +56,7 @@ public enum CameraDiscovery {
         }
         let nodes = CaptureDevice.cameras()
         // Nodes this user may not open: the portal can still hand the cameras over.
-        if !nodes.isEmpty, !nodes.contains(where: \.isUsable), CameraPortal.isAllowed(environment),
-           PipeWireCameras.daemonRuns(environment) {
+        if !nodes.isEmpty, !nodes.contains(where: \.isUsable), CameraPortal.isAllowed(environment) {
             let portal = throughPortal(note: note)
             if !portal.cameras.isEmpty { return portal }
         }
