@@ -79,8 +79,9 @@ public enum CameraDiscovery {
         let found = listing(environment: environment)
         if let camera = found.cameras.first(where: { $0.id == id }) { return camera }
         if let failure = found.failure { throw failure }
-        // The listing chose V4L2: ask PipeWire itself for the camera named.
-        guard found.source == .v4l2, PipeWireCameras.daemonRuns(environment) else { return nil }
+        // The listing chose V4L2: ask PipeWire itself for the camera named (without a daemon,
+        // that is the error to show).
+        guard found.source == .v4l2 else { return nil }
         return try PipeWireCameras.list(through: .session).first { $0.id == id }
     }
 }

@@ -166,6 +166,18 @@ struct PipeWireCaptureTests {
         return session
     }
 
+    @Test("a PipeWire camera named without a daemon running is an error that says so")
+    func namedWithoutDaemon() throws {
+        let folder = TestPaths.scratchFolder("pipewire-none")
+        let result = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                        ["-u", "PIPEWIRE_REMOTE", "-u", "PIPEWIRE_RUNTIME_DIR", "XDG_RUNTIME_DIR=/nonexistent",
+                                         "VIEWFINDER_CAMERA_PORTAL=0", TestPaths.tool.path, "capture", "photo", "--device", "pipewire:nothing",
+                                         "-o", folder.appendingPathComponent("p.jpg").path], timeout: 30)
+        #expect(result.status == 1)
+        #expect(result.stderr == "viewfinder: cannot open pipewire: no PipeWire daemon is running\n")
+        #expect(leftovers(in: folder).isEmpty)
+    }
+
     @Test("sandboxed, the Camera portal hands over PipeWire's cameras when the permission store allows it")
     func portalGranted() throws {
         let session = try Self.portalSession(allowed: true)

@@ -43,7 +43,7 @@ void vf_pw_start(void);
 
 /// Lists the cameras of a PipeWire daemon: the user's own (`fd` < 0) or the remote at `fd`
 /// (the Camera portal's; it is taken over and closed). Returns how many were written into
-/// `out` (at most `capacity`), or -errno: -ENOENT/-ECONNREFUSED when no daemon runs,
+/// `out` (at most `capacity`), or -errno: -EHOSTDOWN (or -ENOENT, -ECONNREFUSED) when no daemon runs,
 /// -ETIMEDOUT when it does not answer within `timeout_ms`. When it shows no camera at first,
 /// one that appears within `settle_ms` is waited for (a portal's connection is given the right
 /// to see cameras only after it connects).

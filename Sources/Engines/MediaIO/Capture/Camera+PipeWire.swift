@@ -25,7 +25,7 @@ final class PipeWireCameraInput: CameraInput {
         var message = [CChar](repeating: 0, count: 256)
         guard let opened = vf_pw_stream_open(fd, target, Int32(chosen.width), Int32(chosen.height), Int32(rate),
                                              Int32(PipeWireCameras.answerTimeout * 1000), &code, &message, message.count) else {
-            if -code == ENOENT || -code == ECONNREFUSED { throw PipeWireCameras.failure(-code, remote: device.viaPortal ? .cameraPortal : .session) }
+            if [ENOENT, ECONNREFUSED, EHOSTDOWN].contains(-code) { throw PipeWireCameras.failure(-code, remote: device.viaPortal ? .cameraPortal : .session) }
             throw .unreadable(path: device.id, reason: tr("cannot open the camera: {reason}", ["reason": Self.text(message)]))
         }
         var format = VF_PW_FORMAT_UNKNOWN

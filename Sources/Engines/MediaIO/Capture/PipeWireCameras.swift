@@ -51,7 +51,8 @@ public enum PipeWireCameras {
     static func failure(_ code: Int32, remote: PipeWireRemote) -> MediaIOError {
         let device = remote == .session ? "pipewire" : "camera portal"
         switch code {
-        case ENOENT, ECONNREFUSED: return .deviceUnavailable(device: device, reason: tr("no PipeWire daemon is running"))
+        // libpipewire says EHOSTDOWN when it finds no socket to connect to.
+        case ENOENT, ECONNREFUSED, EHOSTDOWN: return .deviceUnavailable(device: device, reason: tr("no PipeWire daemon is running"))
         case ETIMEDOUT: return .deviceUnavailable(device: device, reason: tr("the PipeWire daemon did not answer"))
         default: return .deviceUnavailable(device: device, reason: String(cString: strerror(code)))
         }
