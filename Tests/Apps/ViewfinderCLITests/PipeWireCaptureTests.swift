@@ -196,6 +196,27 @@ struct PipeWireCaptureTests {
         Self.expectColour(try Self.middleColour(of: photo))
     }
 
+    @Test("when no /dev/video* node may be opened and PipeWire's socket cannot be seen, the Camera portal is asked")
+    func portalWhenNodesRefuse() throws {
+        let session = try Self.portalSession(allowed: true)
+        defer { session.stop() }
+        // A node that cannot be opened (a folder named video0: EISDIR, even for root), and a
+        // PipeWire socket the program cannot see, as in a sandbox that shows neither.
+        let nodes = TestPaths.scratchFolder("unopenable-nodes")
+        try FileManager.default.createDirectory(at: nodes.appendingPathComponent("video0"), withIntermediateDirectories: true)
+        let hidden = ["VIEWFINDER_DEVICES": nodes.path, "PIPEWIRE_REMOTE": "hidden-socket"]
+        let text = try session.viewfinder(["devices"], extra: hidden)
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "pipewire:vf-test-cam\tTest Camera\tfront\t320x240\t15 fps\tno flash\tthrough PipeWire (Camera portal)", "\(lines)")
+        #expect(lines.contains("no PipeWire daemon is running: cameras are looked for through V4L2 (/dev/video*)"))
+        let photo = TestPaths.scratchFolder("portal-fallback").appendingPathComponent("p.jpg")
+        let taken = try session.viewfinder(["capture", "photo", "-o", photo.path, "--json"], extra: hidden)
+        #expect(taken.status == 0, "\(taken.stderr)")
+        #expect(jsonObject(taken)?["device"] as? String == "pipewire:vf-test-cam")
+        Self.expectColour(try Self.middleColour(of: photo))
+    }
+
     @Test("a camera the permission store refuses is 'permission denied' with what to do: one line, exit 1, nothing written")
     func portalDenied() throws {
         let session = try Self.portalSession(allowed: false)
