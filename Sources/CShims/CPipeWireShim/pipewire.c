@@ -152,12 +152,15 @@ static void add_rate(vf_pw_camera *camera, struct spa_fraction rate) {
     if (camera->rate_count < VF_PW_MAX_RATES) camera->fps[camera->rate_count++] = fps;
 }
 
-static void add_format(vf_pw_camera *camera, uint32_t spa) {
-    vf_pw_format format = vf_pw_format_from_spa(spa);
+static void add_vf_format(vf_pw_camera *camera, vf_pw_format format) {
     if (format == VF_PW_FORMAT_UNKNOWN) return;
     for (int i = 0; i < camera->format_count; i++)
         if (camera->formats[i] == format) return;
     if (camera->format_count < VF_PW_MAX_FORMATS) camera->formats[camera->format_count++] = format;
+}
+
+static void add_format(vf_pw_camera *camera, uint32_t spa) {
+    add_vf_format(camera, vf_pw_format_from_spa(spa));
 }
 
 /// The values a property offers: one (no choice), or the default then the alternatives (an
@@ -177,7 +180,9 @@ static void on_node_param(void *data, int seq, uint32_t id, uint32_t index, uint
     if (id != SPA_PARAM_EnumFormat || !param || !spa_pod_is_object(param)) return;
     uint32_t media_type = 0, media_subtype = 0;
     if (spa_format_parse(param, &media_type, &media_subtype) < 0) return;
-    if (media_type != SPA_MEDIA_TYPE_video || media_subtype != SPA_MEDIA_SUBTYPE_raw) return;
+    if (media_type != SPA_MEDIA_TYPE_video) return;
+    if (media_subtype != SPA_MEDIA_SUBTYPE_raw && media_subtype != SPA_MEDIA_SUBTYPE_mjpg) return;
+    if (media_subtype == SPA_MEDIA_SUBTYPE_mjpg) add_vf_format(entry->camera, VF_PW_FORMAT_MJPG);
     const struct spa_pod_object *object = (const struct spa_pod_object *)param;
     const struct spa_pod_prop *prop;
     SPA_POD_OBJECT_FOREACH(object, prop) {

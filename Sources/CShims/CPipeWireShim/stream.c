@@ -37,6 +37,9 @@ struct vf_pw_stream {
     struct picture latest, front;
     uint64_t latest_sequence, read_sequence;
     int closing_sync, closed;
+    /// -1 until the first picture, then whether the producer's stamps are used.
+    int stamps_from_producer;
+    int64_t last_taken;
 };
 
 static int bytes_per_pixel(vf_pw_format format) {
@@ -82,7 +85,22 @@ static void fail(struct vf_pw_stream *s, const char *why) {
 
 /// Copies the buffer's planes into `latest`; returns 0, or -EINVAL for a buffer smaller than
 /// its format (skipped).
+/// An MJPEG picture: the JPEG's bytes as they came.
+static int copy_jpeg(struct vf_pw_stream *s, struct spa_buffer *buffer) {
+    struct spa_data *d = &buffer->datas[0];
+    if (buffer->n_datas == 0 || !d->data || !d->chunk || d->maxsize == 0) return -EINVAL;
+    uint32_t offset = d->chunk->offset % d->maxsize;
+    size_t size = SPA_MIN(d->chunk->size, d->maxsize - offset);
+    if (size == 0 || grow(&s->latest, size) < 0) return -EINVAL;
+    memcpy(s->latest.bytes, (const uint8_t *)d->data + offset, size);
+    s->latest.plane_count = 1;
+    s->latest.offsets[0] = 0;
+    s->latest.strides[0] = (int)size;
+    return 0;
+}
+
 static int copy_picture(struct vf_pw_stream *s, struct spa_buffer *buffer) {
+    if (s->format == VF_PW_FORMAT_MJPG) return copy_jpeg(s, buffer);
     int rows[4] = {0}, row_bytes[4] = {0};
     int width = (int)s->info.size.width, height = (int)s->info.size.height;
     int planes = layout(s->format, width, height, rows, row_bytes);
@@ -143,12 +161,17 @@ static void on_process(void *data) {
         struct spa_meta_header *header = spa_buffer_find_meta_data(b->buffer, SPA_META_Header, sizeof *header);
         int corrupted = header && (header->flags & SPA_META_HEADER_FLAG_CORRUPTED);
         if (!corrupted && copy_picture(s, b->buffer) == 0) {
-            // The producer's stamp when it is on CLOCK_MONOTONIC (within a second of now, as
-            // cameras stamp); else the arrival.
+            // The producer's stamps when they are on CLOCK_MONOTONIC (the first within a second
+            // before now, as cameras stamp), else the arrival times: decided on the first
+            // picture, so one stream never mixes two clocks.
             int64_t pts = header ? header->pts : 0;
             int plausible = pts > 0 && pts <= arrived && arrived - pts < SPA_NSEC_PER_SEC;
-            s->latest.taken_ns = plausible ? pts : arrived;
-            s->latest.stamped = plausible;
+            if (s->stamps_from_producer < 0) s->stamps_from_producer = plausible;
+            int64_t taken = s->stamps_from_producer && plausible ? pts : arrived;
+            if (taken <= s->last_taken) taken = s->last_taken + 1;
+            s->last_taken = taken;
+            s->latest.taken_ns = taken;
+            s->latest.stamped = s->stamps_from_producer && plausible;
             s->latest_sequence++;
             pw_thread_loop_signal(s->connection.loop, false);
         }
@@ -161,18 +184,33 @@ static void on_param_changed(void *data, uint32_t id, const struct spa_pod *para
     if (id != SPA_PARAM_Format || !param) return;
     uint32_t media_type = 0, media_subtype = 0;
     if (spa_format_parse(param, &media_type, &media_subtype) < 0) return;
-    if (media_type != SPA_MEDIA_TYPE_video || media_subtype != SPA_MEDIA_SUBTYPE_raw) {
-        fail(s, "the camera sends no raw video");
-        return;
-    }
     struct spa_video_info_raw info;
     memset(&info, 0, sizeof info);
-    if (spa_format_video_raw_parse(param, &info) < 0 || info.size.width == 0 || info.size.height == 0) {
+    if (media_type == SPA_MEDIA_TYPE_video && media_subtype == SPA_MEDIA_SUBTYPE_mjpg) {
+        struct spa_video_info_mjpg jpeg;
+        memset(&jpeg, 0, sizeof jpeg);
+        if (spa_format_video_mjpg_parse(param, &jpeg) < 0) {
+            fail(s, "the camera's video format cannot be read");
+            return;
+        }
+        info.size = jpeg.size;
+        info.framerate = jpeg.framerate;
+        s->format = VF_PW_FORMAT_MJPG;
+    } else if (media_type == SPA_MEDIA_TYPE_video && media_subtype == SPA_MEDIA_SUBTYPE_raw) {
+        if (spa_format_video_raw_parse(param, &info) < 0) {
+            fail(s, "the camera's video format cannot be read");
+            return;
+        }
+        s->format = vf_pw_format_from_spa(info.format);
+    } else {
+        fail(s, "the camera sends neither raw video nor MJPEG");
+        return;
+    }
+    if (info.size.width == 0 || info.size.height == 0) {
         fail(s, "the camera's video format cannot be read");
         return;
     }
     s->info = info;
-    s->format = vf_pw_format_from_spa(info.format);
     uint8_t buffer[512];
     struct spa_pod_builder builder = SPA_POD_BUILDER_INIT(buffer, sizeof buffer);
     const struct spa_pod *params[2];
@@ -235,6 +273,7 @@ vf_pw_stream *vf_pw_stream_open(int fd, const char *target, int width, int heigh
         *error = -ENOMEM;
         return NULL;
     }
+    s->stamps_from_producer = -1;
     int status = vf_pw_connect(&s->connection, fd, &stream_core_events, s);
     if (status < 0) {
         free(s);
@@ -259,7 +298,7 @@ vf_pw_stream *vf_pw_stream_open(int fd, const char *target, int width, int heigh
     struct spa_rectangle smallest = SPA_RECTANGLE(1, 1), largest = SPA_RECTANGLE(16384, 16384);
     struct spa_fraction rate = SPA_FRACTION(fps > 0 ? (uint32_t)fps : 30, 1);
     struct spa_fraction slowest = SPA_FRACTION(0, 1), fastest = SPA_FRACTION(1000, 1);
-    const struct spa_pod *params[1];
+    const struct spa_pod *params[2];
     params[0] = spa_pod_builder_add_object(&builder, SPA_TYPE_OBJECT_Format, SPA_PARAM_EnumFormat,
         SPA_FORMAT_mediaType, SPA_POD_Id(SPA_MEDIA_TYPE_video),
         SPA_FORMAT_mediaSubtype, SPA_POD_Id(SPA_MEDIA_SUBTYPE_raw),
@@ -269,8 +308,14 @@ vf_pw_stream *vf_pw_stream_open(int fd, const char *target, int width, int heigh
             SPA_VIDEO_FORMAT_BGRA, SPA_VIDEO_FORMAT_RGB, SPA_VIDEO_FORMAT_BGR, SPA_VIDEO_FORMAT_GRAY8),
         SPA_FORMAT_VIDEO_size, SPA_POD_CHOICE_RANGE_Rectangle(&size, &smallest, &largest),
         SPA_FORMAT_VIDEO_framerate, SPA_POD_CHOICE_RANGE_Fraction(&rate, &slowest, &fastest));
+    // MJPEG after the raw formats: many USB cameras offer their larger sizes only so.
+    params[1] = spa_pod_builder_add_object(&builder, SPA_TYPE_OBJECT_Format, SPA_PARAM_EnumFormat,
+        SPA_FORMAT_mediaType, SPA_POD_Id(SPA_MEDIA_TYPE_video),
+        SPA_FORMAT_mediaSubtype, SPA_POD_Id(SPA_MEDIA_SUBTYPE_mjpg),
+        SPA_FORMAT_VIDEO_size, SPA_POD_CHOICE_RANGE_Rectangle(&size, &smallest, &largest),
+        SPA_FORMAT_VIDEO_framerate, SPA_POD_CHOICE_RANGE_Fraction(&rate, &slowest, &fastest));
     status = pw_stream_connect(s->stream, PW_DIRECTION_INPUT, PW_ID_ANY,
-                               PW_STREAM_FLAG_AUTOCONNECT | PW_STREAM_FLAG_MAP_BUFFERS, params, 1);
+                               PW_STREAM_FLAG_AUTOCONNECT | PW_STREAM_FLAG_MAP_BUFFERS, params, 2);
     if (status < 0) {
         *error = status;
         snprintf(message, message_size, "%s", spa_strerror(status));
@@ -330,6 +375,7 @@ int vf_pw_stream_read(vf_pw_stream *s, int timeout_ms, vf_pw_frame *frame, char 
     int rows[4] = {0}, row_bytes[4] = {0};
     int width = (int)s->info.size.width, height = (int)s->info.size.height;
     layout(s->format, width, height, rows, row_bytes);
+    if (s->format == VF_PW_FORMAT_MJPG) rows[0] = 1;
     pw_thread_loop_unlock(s->connection.loop);
     memset(frame, 0, sizeof *frame);
     frame->format = s->format;

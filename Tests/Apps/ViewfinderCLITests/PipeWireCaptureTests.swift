@@ -76,6 +76,39 @@ struct PipeWireCaptureTests {
         Self.expectColour(colour)
     }
 
+    /// GStreamer's pipewiresink sends an MJPEG consumer only its first few pictures here (raw
+    /// ones flow on), so this checks the listing and what those pictures decode to, not a rate.
+    @Test("an MJPEG PipeWire camera is listed as readable and its pictures are decoded by FFmpeg's JPEG decoder")
+    func mjpegCamera() throws {
+        let session = try PipeWireSession()
+        defer { session.stop() }
+        try session.publishCamera(
+            name: "vf-jpeg-cam", description: "JPEG Camera",
+            source: "videotestsrc is-live=true pattern=solid-color foreground-color=\(Self.colour) ! video/x-raw,width=320,height=240,framerate=15/1 ! jpegenc quality=95 ! image/jpeg")
+        let listed = try session.viewfinder(["devices"])
+        #expect(listed.stdout.split(separator: "\n").first == "pipewire:vf-jpeg-cam\tJPEG Camera\tunspecified\t320x240\t15 fps\tno flash\tthrough PipeWire",
+                "\(listed.stdout)")
+        let out = TestPaths.scratchFolder("pipewire-jpeg").appendingPathComponent("v.mp4")
+        let recorded = try session.viewfinder(["capture", "video", "--device", "pipewire:vf-jpeg-cam", "--max-duration", "1",
+                                               "--microphone", "none", "-q", "-o", out.path])
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let still = out.deletingLastPathComponent().appendingPathComponent("frame.png")
+        let extract = try Subprocess.run("ffmpeg", ["-v", "error", "-i", out.path, "-frames:v", "1", still.path])
+        #expect(extract.status == 0, "\(extract.stderr)")
+        let colour = try Self.middleColour(of: still)
+        #expect(colour.width == 320 && colour.height == 240)
+        // The oracle: the same JPEG as GStreamer writes it, decoded by ffmpeg (jpegenc keeps
+        // videotestsrc's limited-range YUV, which every JPEG reader takes as full range).
+        let reference = out.deletingLastPathComponent().appendingPathComponent("reference.jpg")
+        let made = try Subprocess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "pattern=solid-color", "foreground-color=\(Self.colour)",
+                                                         "!", "video/x-raw,width=320,height=240", "!", "jpegenc", "quality=95", "!",
+                                                         "filesink", "location=\(reference.path)"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let expected = try Self.middleColour(of: reference)
+        #expect(abs(colour.r - expected.r) <= 6 && abs(colour.g - expected.g) <= 6 && abs(colour.b - expected.b) <= 6,
+                "decoded \(colour), ffmpeg's decoding of the same JPEG \(expected)")
+    }
+
     @Test("without --device, capture takes the first PipeWire camera")
     func photoFromFirstCamera() throws {
         let session = try PipeWireSession()

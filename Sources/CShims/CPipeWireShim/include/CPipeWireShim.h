@@ -8,12 +8,13 @@
 // types. Failures are negative errno values; a message, where there is one, is written into
 // the caller's buffer.
 
-/// Pixel layouts a PipeWire camera is read in (the raw video formats FFmpeg has a match for).
+/// Pixel layouts a PipeWire camera is read in (the raw video formats FFmpeg has a match for),
+/// and MJPEG (each picture a JPEG, handed over as its bytes: one plane, one row).
 typedef enum {
     VF_PW_FORMAT_UNKNOWN = 0,
     VF_PW_FORMAT_YUY2, VF_PW_FORMAT_UYVY, VF_PW_FORMAT_I420, VF_PW_FORMAT_NV12,
     VF_PW_FORMAT_RGBX, VF_PW_FORMAT_BGRX, VF_PW_FORMAT_RGBA, VF_PW_FORMAT_BGRA,
-    VF_PW_FORMAT_RGB, VF_PW_FORMAT_BGR, VF_PW_FORMAT_GRAY8
+    VF_PW_FORMAT_RGB, VF_PW_FORMAT_BGR, VF_PW_FORMAT_GRAY8, VF_PW_FORMAT_MJPG
 } vf_pw_format;
 
 #define VF_PW_MAX_SIZES 32

@@ -4,13 +4,16 @@ import Foundation
 import ViewfinderCore
 
 /// A PipeWire camera, read through libpipewire: each picture is copied once, out of PipeWire's
-/// buffer into a frame of the matching FFmpeg pixel format, and stamped on the capture clock.
+/// buffer into a frame of the matching FFmpeg pixel format (an MJPEG picture is decoded by
+/// FFmpeg's JPEG decoder), and stamped on the capture clock.
 final class PipeWireCameraInput: CameraInput {
     let device: CaptureDevice
     let size: PixelSize
     let frameRate: Int
     private let stream: OpaquePointer
-    private let pixelFormat: AVPixelFormat
+    /// The raw layout's FFmpeg pixel format, or nil for MJPEG (then `jpeg` decodes).
+    private let pixelFormat: AVPixelFormat?
+    private let jpeg: JPEGDecoder?
     /// The first picture's stamp (CLOCK_MONOTONIC nanoseconds): times are counted from it.
     private var firstTaken: Int64?
 
@@ -31,12 +34,22 @@ final class PipeWireCameraInput: CameraInput {
         var format = VF_PW_FORMAT_UNKNOWN
         var width: Int32 = 0, height: Int32 = 0, num: Int32 = 0, den: Int32 = 0
         vf_pw_stream_format(opened, &format, &width, &height, &num, &den)
-        guard let pixels = Self.pixelFormat(of: format) else {
+        let pixels = Self.pixelFormat(of: format)
+        var decoder: JPEGDecoder?
+        if format == VF_PW_FORMAT_MJPG {
+            do {
+                decoder = try JPEGDecoder(path: device.id)
+            } catch {
+                vf_pw_stream_close(opened)
+                throw error
+            }
+        } else if pixels == nil {
             vf_pw_stream_close(opened)
-            throw .unreadable(path: device.id, reason: tr("it offers no picture format Viewfinder reads (raw YUV or RGB)"))
+            throw .unreadable(path: device.id, reason: tr("it offers no picture format Viewfinder reads (raw YUV or RGB, or MJPEG)"))
         }
         stream = opened
         pixelFormat = pixels
+        jpeg = decoder
         size = PixelSize(width: Int(width), height: Int(height))
         // A variable rate (0/1) records at the rate asked for.
         frameRate = num > 0 && den > 0 ? max(1, Int((Double(num) / Double(den)).rounded())) : rate
@@ -87,7 +100,11 @@ final class PipeWireCameraInput: CameraInput {
 
     /// The picture in a frame of its own (PipeWire's buffer goes back to the camera at once).
     private func copy(_ picture: vf_pw_frame) throws(MediaIOError) -> OwnedFrame {
-        guard let frame = OwnedFrame() else { throw .unreadable(path: device.id, reason: tr("out of memory")) }
+        if let jpeg {
+            guard let bytes = picture.planes.0 else { throw .unreadable(path: device.id, reason: tr("out of memory")) }
+            return try jpeg.decode(UnsafeRawBufferPointer(start: bytes, count: Int(picture.strides.0)))
+        }
+        guard let pixelFormat, let frame = OwnedFrame() else { throw .unreadable(path: device.id, reason: tr("out of memory")) }
         let f = frame.pointer
         f.pointee.format = pixelFormat.rawValue
         f.pointee.width = picture.width
@@ -112,6 +129,47 @@ final class PipeWireCameraInput: CameraInput {
                     }
                 }
             }
+        }
+        return frame
+    }
+}
+
+/// FFmpeg's JPEG decoder, for the pictures of an MJPEG camera: one JPEG in, one frame out.
+final class JPEGDecoder {
+    private let context: UnsafeMutablePointer<AVCodecContext>
+    private let path: String
+
+    init(path: String) throws(MediaIOError) {
+        self.path = path
+        guard let codec = avcodec_find_decoder(AV_CODEC_ID_MJPEG) else {
+            throw .unsupportedCodec(path: path, codec: "mjpeg")
+        }
+        guard let ctx = avcodec_alloc_context3(codec) else { throw .unreadable(path: path, reason: tr("out of memory")) }
+        context = ctx
+        ctx.pointee.thread_count = 1
+        let result = avcodec_open2(ctx, codec, nil)
+        guard result >= 0 else {
+            throw .corrupt(path: path, detail: tr("cannot open the {codec} decoder: {reason}", ["codec": "mjpeg", "reason": ffmpegMessage(result)]))
+        }
+    }
+
+    deinit {
+        var ctx: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&ctx)
+    }
+
+    /// The picture in `bytes`; a JPEG the decoder refuses is an error (the camera sent damage).
+    func decode(_ bytes: UnsafeRawBufferPointer) throws(MediaIOError) -> OwnedFrame {
+        guard let packet = OwnedPacket(), let frame = OwnedFrame(),
+              av_new_packet(packet.pointer, Int32(bytes.count)) >= 0, let data = packet.pointer.pointee.data,
+              let source = bytes.baseAddress else {
+            throw .unreadable(path: path, reason: tr("out of memory"))
+        }
+        data.update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        var status = avcodec_send_packet(context, packet.pointer)
+        if status >= 0 { status = avcodec_receive_frame(context, frame.pointer) }
+        guard status >= 0 else {
+            throw .corrupt(path: path, detail: tr("the camera sent a picture that cannot be decoded: {reason}", ["reason": ffmpegMessage(status)]))
         }
         return frame
     }

@@ -77,7 +77,7 @@ public enum PipeWireCameras {
         let readable = node.format_count > 0
         return CaptureDevice(id: "pipewire:" + name, name: text(node.description), position: position, sizes: sizes,
                              frameRates: (0..<Int(node.rate_count)).map { Int(rates[$0]) }, hasFlash: false,
-                             unavailableReason: readable ? nil : tr("it offers no picture format Viewfinder reads (raw YUV or RGB)"),
+                             unavailableReason: readable ? nil : tr("it offers no picture format Viewfinder reads (raw YUV or RGB, or MJPEG)"),
                              through: .pipewire, viaPortal: remote == .cameraPortal)
     }
 }
