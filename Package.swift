@@ -56,6 +56,18 @@ let package = Package(
         // libadwaita 1.2: the GNOME look (application window, header bar, toasts, leaflet, the
         // style manager that follows the desktop's light or dark preference).
         .systemLibrary(name: "CAdwaita", path: "Sources/CShims/CAdwaita", pkgConfig: "libadwaita-1", providers: [.apt(["libadwaita-1-dev"])]),
+        // PipeWire (cameras on today's desktops, libcamera's among them) and GIO's D-Bus client
+        // (the Camera portal that hands a sandboxed app its PipeWire connection). Linked
+        // directly rather than through GStreamer: one library, no pipeline to parse, and a
+        // picture is copied once from PipeWire's buffer into the frame FFmpeg encodes.
+        // libpipewire's pkg-config file lists -D_REENTRANT and gio-unix-2.0's -pthread, which
+        // SwiftPM drops with the same warning as above (glibc needs neither).
+        .systemLibrary(name: "CPipeWire", path: "Sources/CShims/CPipeWire", pkgConfig: "libpipewire-0.3",
+                       providers: [.apt(["libpipewire-0.3-dev"])]),
+        .systemLibrary(name: "CGio", path: "Sources/CShims/CGio", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // SPA's API is inline functions and macros over variable-size pods: a plain-C face over
+        // the few calls capture needs (list cameras, read a stream, ask the portal).
+        .target(name: "CPipeWireShim", dependencies: ["CPipeWire", "CGio"], path: "Sources/CShims/CPipeWireShim"),
         .target(
             name: "CVipsShim",
             dependencies: ["CVips"], path: "Sources/CShims/CVipsShim",
@@ -79,7 +91,7 @@ let package = Package(
         ),
 
         // Engines.
-        .target(name: "MediaIO", dependencies: ["ViewfinderCore", "CFFmpeg", "CImageQuant"], path: "Sources/Engines/MediaIO"),
+        .target(name: "MediaIO", dependencies: ["ViewfinderCore", "CFFmpeg", "CImageQuant", "CPipeWireShim"], path: "Sources/Engines/MediaIO"),
         .target(name: "Imaging", dependencies: ["ViewfinderCore", "CVips", "CVipsShim", "CCairo", "CExivShim"], path: "Sources/Engines/Imaging"),
         .target(name: "Store", dependencies: ["ViewfinderCore", "CSQLite", "CCrypto"], path: "Sources/Engines/Store"),
         .target(name: "Faces", dependencies: ["ViewfinderCore", "CFaceShim"], path: "Sources/Engines/Faces"),

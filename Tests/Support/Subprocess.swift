@@ -97,6 +97,9 @@ public final class RunningProcess: @unchecked Sendable {
     /// Whether it is still running.
     public var isRunning: Bool { process.isRunning }
 
+    /// Its process id.
+    public var processID: pid_t { process.processIdentifier }
+
     /// Waits for it to end, with a time limit that turns a hang into a test failure (the
     /// program is terminated then).
     public func finish(timeout: TimeInterval) throws -> RunResult {

@@ -8,11 +8,11 @@ import ViewfinderUI
 
 extension Studio {
     /// The cameras offered: the real ones, plus those `--device` names (comma-separated:
-    /// `virtual`, `virtual-front`, device paths), in that order.
+    /// `virtual`, `virtual-front`, device paths, `pipewire:` node names), in that order.
     var cameras: [CaptureDevice] {
         var found = CameraSession.availableCameras(includeVirtual: false)
         for id in (options.device ?? "").split(separator: ",").map(String.init) {
-            if let named = CaptureDevice.named(id), !found.contains(named) { found.append(named) }
+            if let named = try? CameraDiscovery.named(id), !found.contains(named) { found.append(named) }
         }
         return found
     }

@@ -23,10 +23,10 @@ public final class CameraSession {
         case failed(String)
     }
 
-    /// The real (V4L2) cameras on this machine that can be opened, and the virtual test camera
-    /// when asked.
+    /// The real cameras on this machine that can be opened (through PipeWire, the Camera portal
+    /// or V4L2: `CameraDiscovery`), and the virtual test camera when asked.
     public static func availableCameras(includeVirtual: Bool) -> [CaptureDevice] {
-        CaptureDevice.cameras().filter(\.isUsable) + (includeVirtual ? [.virtual] : [])
+        CameraDiscovery.listing().cameras.filter(\.isUsable) + (includeVirtual ? [.virtual] : [])
     }
 
     /// The microphone a recording from `device` uses unless told otherwise: the virtual one for

@@ -170,7 +170,17 @@ final class CameraWorker: @unchecked Sendable {
             return state
         }
         if let leftover {
-            if discarding { discard(leftover) } else { finish(leftover) }
+            if discarding {
+                discard(leftover)
+            } else if let failure, leftover.frameCount == 0 {
+                // The camera gave no picture to record: say why, rather than what an empty
+                // file is.
+                locked { recording = nil }
+                leftover.discard()
+                continuation.yield(.recordingFailed(failure.description))
+            } else {
+                finish(leftover)
+            }
         }
         for waiter in waiters { waiter.resume(throwing: failure ?? closedError) }
         if let failure { continuation.yield(.cameraFailed(failure)) }

@@ -37,10 +37,10 @@ public struct MediaSources: Sendable {
     /// What the library holds; nil without a library.
     public let library: LibraryContents?
 
-    /// Looks at this machine: the V4L2 cameras that open, and the virtual camera if
+    /// Looks at this machine: the cameras that open (`CameraDiscovery`), and the virtual camera if
     /// `allowVirtualCamera`; `library` is what the caller's library holds.
     public init(library: LibraryContents?, allowVirtualCamera: Bool = false, cameras: [CaptureDevice]? = nil) {
-        var found = (cameras ?? CaptureDevice.cameras()).filter(\.isUsable)
+        var found = (cameras ?? CameraDiscovery.listing().cameras).filter(\.isUsable)
         if allowVirtualCamera { found.append(.virtual) }
         self.cameras = found
         self.library = library

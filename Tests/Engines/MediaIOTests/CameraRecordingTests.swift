@@ -1,5 +1,5 @@
 import Foundation
-import MediaIO
+@testable import MediaIO
 import Testing
 import ViewfinderCore
 import ViewfinderTestSupport
@@ -28,5 +28,27 @@ struct CameraRecordingTests {
         #expect(samples.count <= 24_000 + 1024, "\(samples.count) samples for 0.5 s of pictures")
         #expect(samples.count >= 12_000, "the sound heard while the pictures were taken is there: \(samples.count) samples")
         #expect(try FFmpegOracle.decodeErrors(of: url).isEmpty)
+    }
+
+    /// A PipeWire camera hands over its newest picture, so a camera thread that falls behind
+    /// misses frames: numbering frames by count pulled every later picture earlier than its
+    /// sound (a 6 s recording drifted by 0.23 s).
+    @Test("a frame the camera thread missed leaves a gap in time, not a shift: later frames keep their times")
+    func missedFrames() throws {
+        let url = TestPaths.scratchFolder("camera-missed").appendingPathComponent("missed.mp4")
+        let camera = try Camera(device: .virtual, size: PixelSize(width: 320, height: 240), frameRate: 30)
+        let recording = try CameraRecording(to: url, size: camera.size, frameRate: camera.frameRate, quality: .low, maxDuration: nil)
+        for index in 0..<20 {
+            let (frame, time, takenAt) = try camera.nextFrame()
+            if (5..<10).contains(index) { continue }
+            try recording.append(frame, at: time, takenAt: takenAt)
+        }
+        let result = try recording.finish()
+        #expect(result.frameCount == 15)
+        #expect(result.duration == MediaTime(value: 20, timescale: 30))
+        let times = try FFmpegOracle.frameEntries(of: url, select: "v:0", entries: "pts_time")
+            .compactMap { ($0["pts_time"] as? String).flatMap(Double.init) }
+        #expect(times.count == 15)
+        #expect(times.count == 15 && abs(times[4] - 4.0 / 30) < 0.001 && abs(times[5] - 10.0 / 30) < 0.001, "\(times)")
     }
 }

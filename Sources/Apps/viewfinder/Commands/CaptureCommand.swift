@@ -14,7 +14,7 @@ enum CaptureCommand: Command {
     static let positionalCount = 1...1
     static let verbs = ["photo", "video"]
     static let options = [
-        OptionSpec("device", value: "ID", help: N_("A /dev/video* path, or virtual (default: the first camera).")),
+        OptionSpec("device", value: "ID", help: N_("A camera as 'viewfinder devices' lists it (pipewire:NAME or a /dev/video* path), or virtual (default: the first camera).")),
         OptionSpec("size", value: "WxH", help: N_("Picture size (default: the camera's first).")),
         // TRANSLATORS: "video:" names `capture video`, the subcommand the option is for; keep it.
         OptionSpec("quality", value: "Q", help: tr("video: {choices} (default high): the export presets highest, medium and low.",
@@ -79,11 +79,14 @@ enum CaptureCommand: Command {
         }
         let device: CaptureDevice
         if let id = arguments.value("device") {
-            guard let found = CaptureDevice.named(id) else { throw CaptureError.unknownDevice(id) }
+            guard let found = try CameraDiscovery.named(id) else { throw CaptureError.unknownDevice(id) }
             device = found
         } else {
-            // The first camera that opens; when none does, the first one's reason.
-            let cameras = CaptureDevice.cameras()
+            // The first camera that opens; when none does, the first one's reason (or the
+            // portal's refusal).
+            let listing = CameraDiscovery.listing()
+            if let failure = listing.failure { throw failure }
+            let cameras = listing.cameras
             guard let first = cameras.first(where: \.isUsable) ?? cameras.first else { throw CaptureError.noCamera }
             device = first
         }

@@ -7,8 +7,10 @@ import ViewfinderCore
 /// recorded beside the pictures as AAC.
 ///
 /// The file is written beside its destination and moved into place by `finish()`; a recording
-/// discarded or dropped unfinished leaves nothing. Frames are numbered at the camera's constant
-/// rate; sound is placed by when it was heard against when the first frame was taken.
+/// discarded or dropped unfinished leaves nothing. Frames are placed on the camera's constant
+/// rate by when each was taken (a frame the camera thread missed leaves the one before on
+/// screen longer instead of pulling every later picture earlier than its sound); sound is placed
+/// by when it was heard against when the first frame was taken.
 public final class CameraRecording {
     /// Where the finished file goes.
     public let url: URL
@@ -16,6 +18,8 @@ public final class CameraRecording {
     public let maxDuration: MediaTime?
     /// Frames written so far.
     public private(set) var frameCount = 0
+    /// The slot (at the frame rate, from the first frame) the next frame may take.
+    private var nextSlot: Int64 = 0
     /// True once a frame arrived at or past `maxDuration`: the recording is complete.
     public private(set) var isFull = false
     /// The microphone recorded, nil without sound.
@@ -77,7 +81,7 @@ public final class CameraRecording {
     }
 
     /// The length recorded so far.
-    public var duration: MediaTime { MediaTime(value: Int64(frameCount), timescale: Int64(frameRate)) }
+    public var duration: MediaTime { MediaTime(value: nextSlot, timescale: Int64(frameRate)) }
 
     /// Encodes a frame the camera read at `time` (taken at `takenAt` on the capture clock) with
     /// the sound heard until then; past `maxDuration` it only marks the recording full.
@@ -90,7 +94,15 @@ public final class CameraRecording {
             isFull = true
             return
         }
-        try write(try encoder.encode(frame, pts: Int64(frameCount)), from: timeBase, to: stream)
+        // Its slot by when it was taken, never one already used (a late stamp goes next).
+        let taken = Int64(((time.subtracting(first) ?? .zero).seconds * Double(frameRate)).rounded())
+        let slot = max(nextSlot, taken)
+        if let maxDuration, MediaTime(value: slot, timescale: Int64(frameRate)) >= maxDuration {
+            isFull = true
+            return
+        }
+        try write(try encoder.encode(frame, pts: slot), from: timeBase, to: stream)
+        nextSlot = slot + 1
         frameCount += 1
         try writeSound(final: false)
     }

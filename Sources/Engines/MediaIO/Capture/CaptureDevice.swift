@@ -2,16 +2,27 @@ internal import CFFmpeg
 import Foundation
 import ViewfinderCore
 
-/// A camera: a V4L2 device, or the virtual test camera (an FFmpeg test source behind the same
-/// code path, so capture can be tested without hardware).
+/// A camera: a V4L2 device, a PipeWire video source (reached directly or through the Camera
+/// portal), or the virtual test camera (an FFmpeg test source behind the same code path, so
+/// capture can be tested without hardware).
 public struct CaptureDevice: Sendable, Equatable {
+    /// The way pictures come from the camera.
+    public enum Path: String, Sendable {
+        /// A /dev/video* node, read through libavdevice.
+        case v4l2
+        /// A PipeWire node (libcamera's and V4L2's cameras, as today's desktops offer them).
+        case pipewire
+        /// The virtual test camera.
+        case virtual
+    }
+
     /// Which way a camera faces: what the firmware says in sysfs (`position(ofNode:)`), often
     /// nothing on a desktop, so it is usually `unspecified` or `external`.
     public enum Position: String, Sendable {
         case front, rear, external, unspecified
     }
 
-    /// "/dev/video0", or "virtual".
+    /// "/dev/video0", "pipewire:" and the node's name, or "virtual".
     public let id: String
     public let name: String
     public let position: Position
@@ -24,13 +35,18 @@ public struct CaptureDevice: Sendable, Equatable {
     /// Why it cannot be opened, in the user's words ("permission denied: add your user to the
     /// video group"); nil when it can.
     public let unavailableReason: String?
+    /// How pictures come from it.
+    public let through: Path
+    /// For a PipeWire camera: whether it is reached through the Camera portal's connection
+    /// (sandboxed, or when /dev/video* cannot be opened) instead of the user's daemon.
+    public let viaPortal: Bool
 
     /// Whether it can be opened.
     public var isUsable: Bool { unavailableReason == nil }
 
     /// A camera as a device listing describes it.
     public init(id: String, name: String, position: Position, sizes: [PixelSize], frameRates: [Int], hasFlash: Bool,
-                unavailableReason: String? = nil) {
+                unavailableReason: String? = nil, through: Path? = nil, viaPortal: Bool = false) {
         self.id = id
         self.name = name
         self.position = position
@@ -38,6 +54,8 @@ public struct CaptureDevice: Sendable, Equatable {
         self.frameRates = frameRates
         self.hasFlash = hasFlash
         self.unavailableReason = unavailableReason
+        self.through = through ?? (id.hasPrefix("virtual") ? .virtual : .v4l2)
+        self.viaPortal = viaPortal
     }
 
     /// True for a virtual test camera.
