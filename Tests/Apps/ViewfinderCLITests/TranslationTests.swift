@@ -103,7 +103,8 @@ struct TranslationTests {
                                                              "import"] + files.map(\.path), environment: environment)
             #expect(result.status == 1, "\(result.stderr)")
             let line = result.stderr.split(separator: "\n").first { $0.hasPrefix("viewfinder: \(count) ") }
-            said[count] = try #require(line.map(String.init), "\(count): \(result.stderr)")
+            let found: String = try #require(line.map(String.init), "\(count): \(result.stderr)")
+            said[count] = found
         }
         let form = said.mapValues { $0.split(separator: " ")[2] }  // "viewfinder: 5 файлов …" → the noun
         #expect(form[1] == form[21] && form[2] == form[4] && form[5] == form[11], "\(said)")

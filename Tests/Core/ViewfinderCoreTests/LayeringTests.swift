@@ -9,14 +9,16 @@ import ViewfinderTestSupport
 @Suite("Layering")
 struct LayeringTests {
     static let core: Set = ["Foundation"]
-    static let cModules: Set = ["CFFmpeg", "CImageQuant", "CVips", "CVipsShim", "CExivShim", "CCairo", "CSQLite", "CCrypto", "CGtk", "CAdwaita", "CFaceShim", "CGExiv2", "CIntl"]
+    static let cModules: Set = ["CFFmpeg", "CImageQuant", "CVips", "CVipsShim", "CExivShim", "CCairo", "CSQLite", "CCrypto", "CGtk", "CAdwaita", "CFaceShim", "CGExiv2", "CIntl",
+                               "CPipeWire", "CPipeWireShim", "CGio"]
     static let engines: Set = ["MediaIO", "Imaging", "Store", "Faces"]
 
     /// What each module may import (besides itself); C modules only as `internal import`.
     static let allowed: [String: Set<String>] = [
         // gettext (glibc's libintl) for the translations, behind `tr`.
         "ViewfinderCore": core.union(["CIntl"]),
-        "MediaIO": core.union(["ViewfinderCore", "Glibc", "CFFmpeg", "CImageQuant"]),
+        // PipeWire cameras (and the Camera portal) through a C shim over libpipewire and GIO.
+        "MediaIO": core.union(["ViewfinderCore", "Glibc", "CFFmpeg", "CImageQuant", "CPipeWireShim"]),
         "Imaging": core.union(["ViewfinderCore", "Glibc", "CVips", "CVipsShim", "CCairo", "CExivShim"]),
         "Store": core.union(["ViewfinderCore", "CSQLite", "CCrypto"]),
         "Faces": core.union(["ViewfinderCore", "CFaceShim"]),
