@@ -62,19 +62,30 @@ public final class CameraRecording {
                                    quality: settings, globalHeader: output.needsGlobalHeader, path: url.path, colour: .bt709)
         stream = try output.addStream(for: encoder.context)
         if let microphone {
-            let opened = try Microphone(device: microphone)
-            let first = try opened.read()
-            let f = first.frame.pointer.pointee
-            let aac = try AACEncoder(inputLayout: f.ch_layout, format: AVSampleFormat(rawValue: f.format), rate: f.sample_rate,
-                                     globalHeader: output.needsGlobalHeader, path: url.path)
-            let audio = try output.addStream(for: aac.context)
-            sound = (SoundListener(opened, first: first), aac, audio)
+            // The first block says what the sound is; a microphone that sends none (a source
+            // the server never feeds) is an error after `firstSoundWithin`, never a wait for ever.
+            let listener = SoundListener(try Microphone(device: microphone))
+            do {
+                let first = try listener.start(firstWithin: Self.firstSoundWithin)
+                let f = first.frame.pointer.pointee
+                let aac = try AACEncoder(inputLayout: f.ch_layout, format: AVSampleFormat(rawValue: f.format), rate: f.sample_rate,
+                                         globalHeader: output.needsGlobalHeader, path: url.path)
+                let audio = try output.addStream(for: aac.context)
+                sound = (listener, aac, audio)
+                try output.start()
+            } catch {
+                listener.stop()
+                output.abandon()
+                throw error
+            }
         } else {
             sound = nil
+            try output.start()
         }
-        try output.start()
-        sound?.listener.start()
     }
+
+    /// How long a microphone may take to send its first sound.
+    static let firstSoundWithin: TimeInterval = 5
 
     deinit {
         sound?.listener.stop()
@@ -191,27 +202,49 @@ final class SoundListener: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var started = false
 
-    init(_ microphone: Microphone, first: HeardSound) {
+    /// Signalled when the first block is heard or the microphone failed first.
+    private let firstHeard = DispatchSemaphore(value: 0)
+
+    init(_ microphone: Microphone) {
         self.microphone = microphone
-        heard = [first]
+        heard = []
     }
 
-    func start() {
+    /// Starts the thread and waits for its first block of sound, at most `seconds`: the block
+    /// (kept for the recording too), or why there is none. A microphone that sends nothing
+    /// leaves the thread waiting in its read (a sound server's read cannot be interrupted); it
+    /// ends there once told to stop, and holds the microphone until then.
+    func start(firstWithin seconds: TimeInterval) throws(MediaIOError) -> HeardSound {
         started = true
         let thread = Thread { [self] in listen() }
         thread.name = "viewfinder-microphone"
         thread.start()
+        guard firstHeard.wait(timeout: .now() + seconds) == .success else {
+            throw .deviceUnavailable(device: microphone.device.id,
+                                     reason: tr("it sent no sound within {seconds} s; use --microphone none to record without sound",
+                                                ["seconds": Int(seconds)]))
+        }
+        return try locked { () throws(MediaIOError) -> HeardSound in
+            if let first = heard.first { return first }
+            throw failure ?? .deviceUnavailable(device: microphone.device.id, reason: tr("it gives no sound"))
+        }
     }
 
     private func listen() {
         defer { done.signal() }
+        var first = true
         while locked({ running }) {
             do {
                 let sound = try microphone.read()
                 locked { heard.append(sound) }
             } catch {
                 locked { failure = error }
+                if first { firstHeard.signal() }
                 return
+            }
+            if first {
+                first = false
+                firstHeard.signal()
             }
         }
     }
@@ -239,9 +272,9 @@ final class SoundListener: @unchecked Sendable {
         return locked { failure }
     }
 
-    private func locked<T>(_ body: () -> T) -> T {
+    private func locked<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
         lock.lock()
         defer { lock.unlock() }
-        return body()
+        return try body()
     }
 }
