@@ -189,7 +189,7 @@ let package = Package(
         .testTarget(name: "ViewfinderCLITests", dependencies: ["ViewfinderCore", "Store", "ViewfinderTestSupport"], path: "Tests/Apps/ViewfinderCLITests"),
         .testTarget(name: "ViewfinderUITests", dependencies: ["ViewfinderCore", "ViewfinderUI", "MediaLibrary", "Capture"], path: "Tests/UI/ViewfinderUITests"),
         // The desktop app, driven under Xvfb; reads its screenshots with Imaging.
-        .testTarget(name: "StudioTests", dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "MediaLibrary", "ViewfinderTestSupport"], path: "Tests/Apps/StudioTests",
+        .testTarget(name: "StudioTests", dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "MediaLibrary", "Capture", "ViewfinderTestSupport"], path: "Tests/Apps/StudioTests",
                     // The HUD's golden screenshots, read from the source tree by path.
                     exclude: ["Goldens", "atspi-read.py", "portal-client.py"]),
     ],

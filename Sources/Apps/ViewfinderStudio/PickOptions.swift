@@ -35,6 +35,17 @@ struct PickRequest: Equatable {
     /// `pick photo --edit`: the crop step after Take Photo; `ratio` its width / height (nil: free).
     var edit = false
     var ratio: Double?
+
+    /// Whether the pick reads or keeps anything in the library: a cover of a VIDEO given, or an
+    /// avatar of a PHOTO given, neither opens nor creates one.
+    var needsLibrary: Bool {
+        switch kind {
+        case .media: folder == nil
+        case .cover: input == nil
+        case .avatar: input == nil || camera
+        case .photo, .video: true
+        }
+    }
     var print: PrintForm = .json
     /// The file extensions a picked item may have (a portal request's types); nil: any.
     var fileExtensions: Set<String>?

@@ -13,7 +13,7 @@ import ViewfinderUI
 extension Studio {
     /// How a pick ended, for the exit status: the JSON printed (0), cancelled (3), failed (1).
     enum PickEnd {
-        case result(Any)
+        case result(PickResult)
         case cancelled
         case failed(String)
     }
@@ -24,7 +24,7 @@ extension Studio {
         case .media:
             pickFromLibrary(request, kinds: request.type == .photo ? [.photo] : request.type == .video ? [.video] : MediaType.allCases,
                             limit: request.multiple) { [unowned self] items in
-                self.endPick(.result(items.map(Self.json)))
+                self.endPick(.result(.media(items.map(Self.picked))))
             }
         case .cover:
             if let input = request.input { return pickCover(input, request) }
@@ -40,7 +40,7 @@ extension Studio {
                 if let item = items.first { self.pickAvatar(item.file, request) }
             }
         case .photo, .video:
-            pickCapture(request) { [unowned self] capture in self.endPick(.result(Self.json(capture))) }
+            pickCapture(request) { [unowned self] capture in self.endPick(.result(.capture(Self.picked(capture)))) }
         }
     }
 
@@ -50,16 +50,16 @@ extension Studio {
         if portalPick != nil { return endPortalPick(end) }
         guard pickStatus == nil else { return }
         switch end {
-        case .result(let object):
+        case .result(let result):
             let text: String
             if options.pick?.print == .paths {
-                let paths = Self.paths(in: object)
+                let paths = result.paths
                 guard !paths.contains(where: { $0.contains("\n") }) else {
                     return endPick(.failed(tr("a path holds a line break, which one path per line cannot show: use --print json")))
                 }
                 text = paths.map { $0 + "\n" }.joined()
             } else {
-                guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+                guard let data = try? result.json() else {
                     return endPick(.failed(tr("the result cannot be written as JSON")))
                 }
                 text = String(decoding: data, as: UTF8.self) + "\n"
@@ -75,14 +75,6 @@ extension Studio {
         events.emit("pick-ended", ["status": Int(pickStatus ?? 1)])
         // A script still running (waiting on this event) ends the app itself.
         if options.script == nil { application.quit() }
-    }
-
-    /// The files a result names, for `--print paths`: each picked item's file, the cover, the
-    /// avatar, or a capture's file (its edited copy when there is one).
-    static func paths(in result: Any) -> [String] {
-        if let items = result as? [[String: Any]] { return items.compactMap { $0["file"] as? String } }
-        guard let object = result as? [String: Any] else { return [] }
-        return ["edited", "cover", "avatar", "file"].lazy.compactMap { object[$0] as? String }.first.map { [$0] } ?? []
     }
 
     private func ended<Value>(_ outcome: PickerOutcome<Value>, then done: (Value) -> Void) {
@@ -141,8 +133,8 @@ extension Studio {
                 guard let target = self.writeResult(.cover, of: video, ext: "jpg", request, { try CoverFlow.write(choice.image, to: $0) }) else {
                     return
                 }
-                self.endPick(.result(["video": choice.video.path, "cover": target.path, "time": choice.time.seconds,
-                                      "frame": choice.frame.map { $0 as Any } ?? NSNull()]))
+                self.endPick(.result(.cover(PickedCover(video: choice.video.path, cover: target.path, time: choice.time.seconds,
+                                                        frame: choice.frame))))
             }
         }
     }
@@ -153,8 +145,7 @@ extension Studio {
                 guard let target = self.writeResult(.avatar, of: photo, ext: "png", request, { try ImageEncoder.write(avatar.image, to: $0) }) else {
                     return
                 }
-                let spec = (try? JSONSerialization.jsonObject(with: Data(avatar.spec.json().utf8))) ?? avatar.spec.json()
-                self.endPick(.result(["original": avatar.original.path, "avatar": target.path, "spec": spec]))
+                self.endPick(.result(.avatar(PickedAvatar(original: avatar.original.path, avatar: target.path, spec: avatar.spec))))
             }
         }
     }
@@ -187,34 +178,29 @@ extension Studio {
         }
     }
 
-    // MARK: - JSON
+    // MARK: - Results
 
     /// Results go beside the file given, else into the current folder.
     private static func resultFolder(beside input: URL?) -> URL {
         input?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }
 
-    private static let dateFormat: ISO8601DateFormatter = {
-        let format = ISO8601DateFormatter()
-        format.formatOptions = [.withInternetDateTime]
-        return format
-    }()
-
-    static func json(_ item: MediaPicker.Item) -> [String: Any] {
-        ["id": item.id, "file": item.file.path, "kind": item.kind.rawValue, "width": item.size.width, "height": item.size.height,
-         "duration": item.duration.map { $0.seconds as Any } ?? NSNull(), "date": dateFormat.string(from: item.date)]
+    static func picked(_ item: MediaPicker.Item) -> PickedItem {
+        let kind: PickedItem.Kind = switch item.kind {
+        case .photo: .photo
+        case .video: .video
+        case .live: .live
+        }
+        return PickedItem(id: item.id, file: item.file.path, kind: kind,
+                   width: item.size.width, height: item.size.height, duration: item.duration?.seconds, date: item.date)
     }
 
-    static func json(_ capture: CameraView.Capture) -> [String: Any] {
-        var metadata: [String: Any] = ["date": dateFormat.string(from: capture.date), "device": capture.device,
-                                       "orientation": capture.orientation]
-        if let size = capture.size {
-            metadata["width"] = size.width
-            metadata["height"] = size.height
-        }
-        let crop = capture.cropRect.map { ["x": $0.minX, "y": $0.minY, "width": $0.width, "height": $0.height] as Any }
-        return ["mediaType": capture.kind.rawValue, "original": capture.file.path,
-                "file": capture.kind == .video ? capture.file.path as Any : NSNull(), "metadata": metadata,
-                "edited": capture.edited.map { $0.path as Any } ?? NSNull(), "cropRect": crop ?? NSNull()]
+    static func picked(_ capture: CameraView.Capture) -> PickedCapture {
+        let metadata = PickedCapture.Metadata(date: capture.date, device: capture.device, orientation: capture.orientation,
+                                              width: capture.size?.width, height: capture.size?.height)
+        let crop = capture.cropRect.map { PickedCapture.CropRect(x: $0.minX, y: $0.minY, width: $0.width, height: $0.height) }
+        return PickedCapture(mediaType: capture.kind == .video ? .video : .photo, original: capture.file.path,
+                             file: capture.kind == .video ? capture.file.path : nil, metadata: metadata,
+                             edited: capture.edited?.path, cropRect: crop)
     }
 }

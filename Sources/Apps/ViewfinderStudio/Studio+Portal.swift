@@ -133,9 +133,9 @@ extension Studio {
         let response: FileChooserPortal.Response
         var files: [URL] = []
         switch end {
-        case .result(let object):
+        case .result(let result):
             response = .chosen
-            files = Self.paths(in: object).map { URL(fileURLWithPath: $0) }
+            files = result.paths.map { URL(fileURLWithPath: $0) }
         case .cancelled:
             response = .cancelled
         case .failed(let message):

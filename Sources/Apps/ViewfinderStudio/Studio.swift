@@ -80,7 +80,7 @@ final class Studio {
                 library = try LibraryBrowser(folder: libraryFolder)
                 library?.startWatching()
             }
-        } else {
+        } else if options.pick?.needsLibrary != false {
             library = try LibraryBrowser(folder: libraryFolder)
             // Imports, deletions and covers made by another program show up within a quarter second.
             library?.startWatching()

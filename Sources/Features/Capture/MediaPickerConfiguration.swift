@@ -13,7 +13,7 @@ public enum MediaSource: String, Sendable, CaseIterable {
 }
 
 /// What a source can give.
-public enum MediaType: String, Sendable, CaseIterable {
+public enum MediaType: String, Sendable, CaseIterable, Codable {
     case photo
     case video
 }

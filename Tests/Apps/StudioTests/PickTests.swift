@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Capture
 import Imaging
 import Testing
 import ViewfinderCore
@@ -12,9 +13,24 @@ extension StudioWindowTests {
     /// script, read the JSON on stdout and the exit status (0 done, 3 cancelled, 1 error, 2 usage).
     @Suite("Studio: pick for other programs")
     struct PickTests {
-        /// The JSON a pick printed on stdout.
+        /// The JSON a pick printed on stdout. It must also be one of the documented result
+        /// types (`Capture.PickResult`), and say exactly what that type says when encoded again.
         static func result(_ run: StudioRun) throws -> Any {
-            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
+            let data = Data(run.stdout.utf8)
+            let object = try JSONSerialization.jsonObject(with: data)
+            #expect(try Self.typed(data).map { try JSONSerialization.jsonObject(with: $0.json()) as? NSObject } == object as? NSObject,
+                    "the printed JSON is not a documented pick result: \(run.stdout)")
+            return object
+        }
+
+        /// The printed result decoded as the first of the documented types that reads it.
+        static func typed(_ data: Data) throws -> PickResult? {
+            let decoder = PickResult.decoder
+            if let items = try? decoder.decode([PickedItem].self, from: data) { return .media(items) }
+            if let cover = try? decoder.decode(PickedCover.self, from: data) { return .cover(cover) }
+            if let avatar = try? decoder.decode(PickedAvatar.self, from: data) { return .avatar(avatar) }
+            if let capture = try? decoder.decode(PickedCapture.self, from: data) { return .capture(capture) }
+            return nil
         }
 
         /// The lines of stderr that are not events.
@@ -196,6 +212,8 @@ extension StudioWindowTests {
                 "wait cover-ready", "drag-slider 0 0.5", "wait-exact", "press done", "wait pick-ended",
             ], arguments: ["pick", "cover", video.path, "-o", output.path, "--library", folder.appendingPathComponent("lib").path], in: folder)
             #expect(run.status == 0, "stderr: \(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("lib").path),
+                    "a cover of a video given opens no library, and makes none")
             let object = try #require(try Self.result(run) as? [String: Any])
             #expect(object["cover"] as? String == output.path)
             #expect(object["video"] as? String == video.path)
@@ -273,6 +291,8 @@ extension StudioWindowTests {
             ], arguments: ["pick", "avatar", photo.path, "--size", "256", "-o", output.path,
                            "--library", folder.appendingPathComponent("lib").path], in: folder)
             #expect(run.status == 0, "stderr: \(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("lib").path),
+                    "an avatar of a photo given opens no library, and makes none")
             let object = try #require(try Self.result(run) as? [String: Any])
             #expect(object["original"] as? String == photo.path)
             #expect(object["avatar"] as? String == output.path)
@@ -297,6 +317,20 @@ extension StudioWindowTests {
             let metadata = try #require(object["metadata"] as? [String: Any])
             #expect(metadata["width"] as? Int == photo.size.width && metadata["height"] as? Int == photo.size.height)
             #expect(metadata["device"] as? String == "virtual")
+        }
+
+        @Test("pick photo --camera --print paths: the photo's path (a photo's result has no `file`, and nothing was printed)")
+        func cameraPhotoPath() async throws {
+            let folder = TestPaths.scratchFolder("pick-photo-path")
+            let run = try await StudioHarness.pick([
+                "wait camera-preview", "press photo", "wait pick-ended",
+            ], arguments: ["pick", "photo", "--camera", "--device", "virtual", "--print", "paths",
+                           "--library", folder.appendingPathComponent("lib").path], in: folder)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count == 2 && lines[1].isEmpty, "one path, one line: \(run.stdout)")
+            let photo = try Photo(url: URL(fileURLWithPath: String(lines[0])))
+            #expect(photo.size.width > 0)
         }
 
         @Test("pick video --camera --max-duration 1 --quality low: Record stops itself after a second and prints the video's info")
