@@ -40,7 +40,38 @@ import ViewfinderCore
             let units = AVCConfiguration.annexBUnits(buffer)
             found += units.count
             _ = AVCConfiguration.lengthPrefixed(units, lengthSize: 4)
+            for unit in units { found += rewriteSequenceParameterSet(Array(unit)) }
         }
+        found += rewriteSequenceParameterSet(bytes)
         return found
+    }
+
+    /// Reads `nal` as an H.264 SPS and, when it is one, rewrites it as a smart cut does and
+    /// checks that each rewrite reads back with what was asked and nothing else changed; a
+    /// mismatch traps (a rewrite the parser cannot read would reach a decoder). 1 when parsed.
+    static func rewriteSequenceParameterSet(_ nal: [UInt8]) -> Int {
+        guard let sps = H264SequenceParameterSet(nal: nal) else { return 0 }
+        func sameExceptBuffer(_ other: H264SequenceParameterSet?) -> H264SequenceParameterSet {
+            guard let other else { preconditionFailure("a rewritten SPS does not read back") }
+            precondition(other.profile == sps.profile && other.constraints == sps.constraints && other.id == sps.id
+                && other.chromaFormat == sps.chromaFormat && other.widthInMacroblocks == sps.widthInMacroblocks
+                && other.heightInMacroblocks == sps.heightInMacroblocks, "a rewrite changed the picture's description")
+            return other
+        }
+        let same = sameExceptBuffer(H264SequenceParameterSet(nal: sps.nal(restriction: sps.restriction)))
+        // Field by field: the source may end in trailing zero bytes, which a rewrite drops.
+        precondition(same.restriction == sps.restriction && same.level == sps.level && same.hasVUI == sps.hasVUI
+            && same.maxNumReferenceFrames == sps.maxNumReferenceFrames, "rewriting an SPS with its own restriction changed it")
+        let reorder = min(sps.restriction?.maxNumReorderFrames ?? 1, 16)
+        let asked = H264SequenceParameterSet.Restriction(maxNumReorderFrames: reorder, maxDecFrameBuffering: max(reorder, 4))
+        let restricted = sameExceptBuffer(H264SequenceParameterSet(nal: sps.nal(restriction: asked, referenceFrames: 4)))
+        precondition(restricted.restriction == asked && restricted.maxNumReferenceFrames == 4 && restricted.level == sps.level,
+                     "a rewritten restriction or reference count did not read back")
+        if let matched = sps.matchingBuffer(of: same) {
+            let read = sameExceptBuffer(H264SequenceParameterSet(nal: matched))
+            precondition(read.decodedPictureBufferFrames == sps.decodedPictureBufferFrames
+                && read.reorderFrames == sps.reorderFrames, "an SPS matched to itself changed its buffer")
+        }
+        return 1
     }
 }
