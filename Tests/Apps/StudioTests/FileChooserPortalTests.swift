@@ -130,8 +130,18 @@ extension StudioWindowTests {
             focused() { xdotool search --name '^Open Notes$' windowfocus --sync >/dev/null 2>&1 \
                 && [ "$(xdotool getwindowfocus getwindowname)" = 'Open Notes' ]; }
             until_true focused && echo "desktop chooser shown"
-            # A path typed from "/" opens GTK's location entry.
-            xdotool type --delay 20 '\(notes)'; xdotool key Return
+            # A path typed from "/" opens GTK's location entry. GTK 3's chooser drops keys while
+            # it is still filling its first view, and shows nothing a test can wait for without
+            # an accessibility bus; so, as a person would, the path is typed again (the entry
+            # emptied first) while the chooser has not answered.
+            answered() { [ -s $F/$1.json ]; }
+            for attempt in 1 2 3 4 5 6; do
+                focused || break
+                xdotool key ctrl+l ctrl+a; xdotool type --delay 20 '\(notes)'; xdotool key Return
+                for _ in $(seq 100); do answered four && break; sleep 0.1; done
+                answered four && break
+                echo "chooser retyped ($attempt)"
+            done
             wait $c; echo "four: $(cat $F/four.json)"
             # Saving is the desktop's chooser's too.
             client 'Save Notes' '[]' --save 'notes copy.txt' --token fifth > $F/five.json &
@@ -139,7 +149,13 @@ extension StudioWindowTests {
             saving() { xdotool search --name '^Save Notes$' windowfocus --sync >/dev/null 2>&1 \
                 && [ "$(xdotool getwindowfocus getwindowname)" = 'Save Notes' ]; }
             until_true saving && echo "desktop save dialog shown"
-            xdotool key ctrl+a; xdotool type --delay 20 '\(saved)'; xdotool key Return
+            for attempt in 1 2 3 4 5 6; do
+                saving || break
+                xdotool key ctrl+a; xdotool type --delay 20 '\(saved)'; xdotool key Return
+                for _ in $(seq 100); do answered five && break; sleep 0.1; done
+                answered five && break
+                echo "save dialog retyped ($attempt)"
+            done
             wait $c; echo "five: $(cat $F/five.json)"
             """
             let (stdout, log) = try await Self.play(shell, timeout: 300)
