@@ -15,24 +15,17 @@ public struct SystemClock: ClockSource {
 }
 
 /// A clock that moves only when told to: for tests and offline rendering.
-public final class VirtualClock: ClockSource, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: TimeInterval
+public final class VirtualClock: ClockSource, Sendable {
+    private let current: Locked<TimeInterval>
 
     public init(startingAt start: TimeInterval = 0) {
-        current = start
+        current = Locked(start)
     }
 
-    public var now: TimeInterval {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
-    }
+    public var now: TimeInterval { current.value }
 
     /// Moves time forward by `seconds` (negative values are ignored: time never goes back).
     public func advance(by seconds: TimeInterval) {
-        lock.lock()
-        defer { lock.unlock() }
-        if seconds > 0 { current += seconds }
+        current.withLock { if seconds > 0 { $0 += seconds } }
     }
 }

@@ -130,54 +130,53 @@ public struct LibraryImporter: Sendable {
     }
 }
 
-/// The lanes' outcomes, one slot per file, collected under a lock.
-private final class ImportResults: @unchecked Sendable {
+/// The lanes' outcomes, one slot per file, collected under one lock (`Locked`).
+private final class ImportResults: Sendable {
     enum Outcome {
         case new(Asset)
         case duplicate(Asset)
         case failed(ImportFailure)
     }
 
-    private let lock = NSLock()
-    private var outcomes: [Outcome?]
+    /// What the lanes write, all of it behind the one lock.
+    private struct State {
+        var outcomes: [Outcome?]
+        var laneFailures: [ImportFailure] = []
+        var done = 0
+        var bytes: Int64 = 0
+    }
+
+    private let state: Locked<State>
     private let paths: [String]
-    private var laneFailures: [ImportFailure] = []
-    private var done = 0
-    private var bytes: Int64 = 0
 
     init(_ files: [URL]) {
-        outcomes = Array(repeating: nil, count: files.count)
+        state = Locked(State(outcomes: Array(repeating: nil, count: files.count)))
         paths = files.map(\.path)
     }
 
     func set(_ index: Int, _ outcome: Outcome) {
-        lock.lock()
-        outcomes[index] = outcome
-        lock.unlock()
+        state.withLock { $0.outcomes[index] = outcome }
     }
 
     func laneFailed(_ failure: ImportFailure) {
-        lock.lock()
-        laneFailures.append(failure)
-        lock.unlock()
+        state.withLock { $0.laneFailures.append(failure) }
     }
 
     /// Counts a finished file; returns how many are done.
     func add(bytes size: Int64, to progress: Progress) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        done += 1
-        bytes += size
-        // Under the lock, so that lanes finishing together never move the progress backwards.
-        progress.completedUnitCount = bytes
-        return done
+        state.withLock { state in
+            state.done += 1
+            state.bytes += size
+            // Under the lock, so that lanes finishing together never move the progress backwards.
+            progress.completedUnitCount = state.bytes
+            return state.done
+        }
     }
 
     var report: ImportReport {
-        lock.lock()
-        defer { lock.unlock() }
-        var report = ImportReport(failures: laneFailures)
-        for (path, outcome) in zip(paths, outcomes) {
+        let state = state.value
+        var report = ImportReport(failures: state.laneFailures)
+        for (path, outcome) in zip(paths, state.outcomes) {
             switch outcome {
             case .new(let asset)?:
                 // Both files of a Live Photo pair are new, but they make one asset: it is listed

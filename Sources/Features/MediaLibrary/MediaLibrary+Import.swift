@@ -344,7 +344,7 @@ extension MediaLibrary {
             }
             total += Int64(count)
         }
-        ImportProbes.afterCopy(of: url)
+        afterCopy?(url)
         var after = stat()
         var extra: UInt8 = 0
         guard Glibc.read(fd, &extra, 1) == 0, fstat(fd, &after) == 0, after.st_size == before.st_size,
@@ -373,29 +373,5 @@ extension MediaLibrary {
     static func safeExtension(_ ext: String) -> String {
         let cleaned = ext.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
         return String(cleaned.prefix(8))
-    }
-}
-
-/// A place where tests act between an import's copy and its final look at the source (to
-/// change the file at exactly that moment); keyed by path, so parallel imports of other files
-/// never see another test's action. Empty outside tests.
-enum ImportProbes {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var actions: [String: @Sendable () -> Void] = [:]
-
-    /// Runs `action` when an import of `path` has read its bytes, until `remove` is called.
-    static func afterCopy(of path: String, run action: @escaping @Sendable () -> Void) {
-        lock.lock(); actions[path] = action; lock.unlock()
-    }
-
-    static func remove(_ path: String) {
-        lock.lock(); actions[path] = nil; lock.unlock()
-    }
-
-    static func afterCopy(of url: URL) {
-        lock.lock()
-        let action = actions[url.path]
-        lock.unlock()
-        action?()
     }
 }

@@ -17,6 +17,9 @@ public final class MediaLibrary {
     /// True when opened (or found) read-only: changes throw `permissionDenied`.
     public let isReadOnly: Bool
     let database: Database
+    /// A test seam: runs between an import's copy of a file and its last look at the source (to
+    /// change the file at exactly that moment). Nil outside tests.
+    var afterCopy: ((URL) -> Void)?
 
     /// `$VIEWFINDER_LIBRARY`, else `$XDG_DATA_HOME/viewfinder/Library`, else
     /// `~/.local/share/viewfinder/Library`.

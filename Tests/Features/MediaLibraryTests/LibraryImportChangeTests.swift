@@ -20,7 +20,7 @@ struct LibraryImportChangeTests {
         try FileManager.default.copyItem(at: Self.photo, to: source)
         let library = try MediaLibrary(folder: folder.appendingPathComponent("Lib"))
         let path = source.path
-        ImportProbes.afterCopy(of: path) {
+        library.afterCopy = { _ in
             guard let handle = FileHandle(forUpdatingAtPath: path) else { return }
             defer { try? handle.close() }
             switch how {
@@ -38,7 +38,6 @@ struct LibraryImportChangeTests {
                 try? FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: path)
             }
         }
-        defer { ImportProbes.remove(path) }
         #expect(throws: LibraryError.changedDuringImport(path: path)) { try library.importFile(source) }
         #expect(try library.assets().isEmpty)
         #expect(try library.check(repair: false, verify: true).isClean, "nothing half-imported is left")

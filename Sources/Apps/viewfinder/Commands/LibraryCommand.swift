@@ -392,16 +392,14 @@ enum LibraryCommand: Command {
     }
 
     /// Files done so far, shared between the import lanes and the HUD.
-    final class FileCounter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var done = 0
+    final class FileCounter: Sendable {
+        private let done = Locked(0)
         let total: Int
         init(total: Int) { self.total = total }
-        func set(done count: Int) { lock.lock(); done = max(done, count); lock.unlock() }
+        func set(done count: Int) { done.withLock { $0 = max($0, count) } }
         /// "3 of 10 files", in the user's language.
         var text: String {
-            lock.lock(); defer { lock.unlock() }
-            return trn("{done} of {count} files", "{done} of {count} files", total, ["done": done])
+            trn("{done} of {count} files", "{done} of {count} files", total, ["done": done.value])
         }
     }
 }

@@ -325,9 +325,8 @@ public final class MediaHeader {
 }
 
 /// Counts opens per path across threads.
-final class OpenCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var counts: [String: Int] = [:]
-    func add(_ path: String) { lock.lock(); counts[path, default: 0] += 1; lock.unlock() }
-    func count(of path: String) -> Int { lock.lock(); defer { lock.unlock() }; return counts[path] ?? 0 }
+final class OpenCounter: Sendable {
+    private let counts = Locked<[String: Int]>([:])
+    func add(_ path: String) { counts.withLock { $0[path, default: 0] += 1 } }
+    func count(of path: String) -> Int { counts.value[path] ?? 0 }
 }
