@@ -187,6 +187,7 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["ViewfinderCore", "MediaIO", "Capture", "Imaging", "ViewfinderTestSupport"], path: "Tests/Features/CaptureTests"),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"], path: "Tests/Apps/CommandLineKitTests"),
         .testTarget(name: "ViewfinderCLITests", dependencies: ["ViewfinderCore", "Store", "ViewfinderTestSupport"], path: "Tests/Apps/ViewfinderCLITests"),
+        .testTarget(name: "StudioKitTests", dependencies: ["ViewfinderCore", "StudioKit"], path: "Tests/UI/StudioKitTests"),
         .testTarget(name: "ViewfinderUITests", dependencies: ["ViewfinderCore", "ViewfinderUI", "MediaLibrary", "Capture"], path: "Tests/UI/ViewfinderUITests"),
         // The desktop app, driven under Xvfb; reads its screenshots with Imaging.
         .testTarget(name: "StudioTests", dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "MediaLibrary", "Capture", "ViewfinderTestSupport"], path: "Tests/Apps/StudioTests",

@@ -104,10 +104,15 @@ public final class Variant: @unchecked Sendable {
     /// Reads a value in `gdbus`'s text form with the type signature `type` (for tests and
     /// fixed replies); nil when the text is not such a value.
     public convenience init?(parsing text: String, type: String) {
+        // g_variant_type_new asserts a valid signature: check it first.
+        guard g_variant_type_string_is_valid(type) != 0 else { return nil }
         let variantType = g_variant_type_new(type)
         defer { g_variant_type_free(variantType) }
-        guard g_variant_type_string_is_valid(type) != 0,
-              let value = g_variant_parse(variantType, text, nil, nil, nil) else { return nil }
+        var error: UnsafeMutablePointer<GError>?
+        guard let value = g_variant_parse(variantType, text, nil, nil, &error) else {
+            g_clear_error(&error)
+            return nil
+        }
         self.init(adopting: value)
     }
 }
