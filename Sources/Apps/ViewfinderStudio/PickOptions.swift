@@ -84,12 +84,12 @@ struct PickRequest: Equatable {
 
     /// Options every kind takes (the app's own).
     static let common = [
-        OptionSpec("library", value: "DIR", help: N_("The library to pick from (default: as the app's).")),
-        OptionSpec("device", value: "ID[,ID]", help: N_("Also offer these cameras: 'virtual', 'virtual-front' or /dev/video paths.")),
-        OptionSpec("dark", help: N_("Use the dark theme.")),
-        OptionSpec("light", help: N_("Use the light theme.")),
+        StudioOptions.library,
+        StudioOptions.device,
+        StudioOptions.dark,
+        StudioOptions.light,
         OptionSpec("print", value: "json|paths", help: N_("Print the result as JSON (default) or as the files made or chosen, one per line.")),
-        OptionSpec("script", value: "FILE", help: N_("Play the steps in FILE as a user would act (see 'script steps' below; events go to stderr).")),
+        StudioOptions.script,
     ]
 
     static var usage: String {
@@ -170,13 +170,7 @@ struct PickRequest: Equatable {
         if parsed.wantsHelp { return nil }
         var request = PickRequest(kind: kind)
         request.input = parsed.positionals.first.map { URL(fileURLWithPath: $0) }
-        app.library = parsed.value("library").map { URL(fileURLWithPath: $0) }
-        app.device = parsed.value("device")
-        app.script = parsed.value("script").map { URL(fileURLWithPath: $0) }
-        if parsed.flag("dark") && parsed.flag("light") {
-            throw UsageError(message: tr("choose --dark or --light, not both"), command: "pick")
-        }
-        app.darkTheme = parsed.flag("dark") ? true : parsed.flag("light") ? false : nil
+        try app.readShared(parsed, command: "pick")
         if let text = parsed.value("type") {
             // TRANSLATORS: the reasons given to `parsed.invalid` follow the option's name and a
             // colon ("--type: photo, video or any, not 'x'"); {value} is what was given.
@@ -184,12 +178,7 @@ struct PickRequest: Equatable {
             request.type = type
         }
         request.multiple = try parsed.integer("multiple", in: 1...10_000, default: 1)
-        if let text = parsed.value("max-duration") {
-            guard case .time(let time)? = try? TimePosition(parsing: text), time > .zero else {
-                throw parsed.invalid("max-duration", tr("a number of seconds above 0, not '{value}'", ["value": text]))
-            }
-            request.maxDuration = time
-        }
+        request.maxDuration = try parsed.seconds("max-duration", .positive())
         request.camera = parsed.flag("camera")
         request.folder = parsed.value("folder").map { URL(fileURLWithPath: $0) }
         if request.folder != nil && app.library != nil {

@@ -38,16 +38,7 @@ enum AnimateCommand: Command {
             }
         }
         // Usage first: a bad number is a usage error whatever the scene file is.
-        var at = 0.0
-        if let text = arguments.value("at") {
-            guard case .time(let t)? = try? TimePosition(parsing: text) else {
-                throw arguments.invalid("at", tr("expected seconds, not '{text}'", ["text": text]))
-            }
-            guard t.seconds <= SceneLimits.maxDuration else {
-                throw arguments.invalid("at", tr("{text} is out of range (0…{maximum} seconds)", ["text": text, "maximum": Int(SceneLimits.maxDuration)]))
-            }
-            at = t.seconds
-        }
+        let at = try arguments.seconds("at", .nonNegative(upTo: Int(SceneLimits.maxDuration)))?.seconds ?? 0
         let fps = try arguments.integer("fps", in: 1...120, default: 30)
         _ = try checkReadableMediaFile(sceneURL)
         let scene = try Scene.load(contentsOf: sceneURL)
@@ -62,14 +53,7 @@ enum AnimateCommand: Command {
             guard let parsed = Arguments.pixelSize(text) else { throw arguments.invalid("size", tr("expected WxH, not '{text}'", ["text": text])) }
             size = parsed
         }
-        var duration = scene.duration ?? 2
-        if let text = arguments.value("duration") {
-            guard case .time(let t)? = try? TimePosition(parsing: text), t > .zero, t.seconds <= SceneLimits.maxDuration else {
-                throw arguments.invalid("duration", tr("expected seconds from 0 to {maximum}, not '{text}'",
-                                                       ["maximum": Int(SceneLimits.maxDuration), "text": text]))
-            }
-            duration = t.seconds
-        }
+        let duration = try arguments.seconds("duration", .positive(upTo: Int(SceneLimits.maxDuration)))?.seconds ?? scene.duration ?? 2
         guard let format = SceneExport.Format(pathExtension: output.pathExtension) else {
             throw arguments.invalid("output", tr("'{file}' must end in .mp4, .gif or .png", ["file": output.lastPathComponent]))
         }

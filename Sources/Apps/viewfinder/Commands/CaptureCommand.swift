@@ -70,13 +70,7 @@ enum CaptureCommand: Command {
             }
             quality = parsed
         }
-        var maxDuration: MediaTime?
-        if let text = arguments.value("max-duration") {
-            guard case .time(let t)? = try? TimePosition(parsing: text), t > .zero else {
-                throw arguments.invalid("max-duration", tr("expected positive seconds, not '{text}'", ["text": text]))
-            }
-            maxDuration = t
-        }
+        let maxDuration = try arguments.seconds("max-duration", .positive())
         let device: CaptureDevice
         if let id = arguments.value("device") {
             guard let found = try CameraDiscovery.named(id) else { throw CaptureError.unknownDevice(id) }

@@ -19,11 +19,8 @@ enum ConvertCommand: Command {
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let input = URL(fileURLWithPath: arguments.positionals[0])
         var settings = try ExportOptions.settings(arguments)
-        if let text = arguments.value("max-duration") {
-            guard case .time(let seconds)? = try? TimePosition(parsing: text) else {
-                throw arguments.invalid("max-duration", tr("expected seconds (0 = no limit), not '{text}'", ["text": text]))
-            }
-            settings.maxDuration = seconds > .zero ? seconds : nil
+        if let seconds = try arguments.seconds("max-duration", .nonNegative()) {
+            settings.maxDuration = seconds > .zero ? seconds : nil  // 0: no limit
         }
         return try ExportOptions.perform(input: input, arguments: arguments, settings: settings,
                                          label: tr("Converting {file}", ["file": input.lastPathComponent]),

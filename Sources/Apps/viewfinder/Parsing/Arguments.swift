@@ -49,10 +49,7 @@ enum Arguments {
 
     /// `--max-duration S` (default 30 s, 0 = no limit).
     static func durationLimit(_ arguments: ParsedArguments) throws(UsageError) -> DurationLimit {
-        guard let text = arguments.value("max-duration") else { return .standard }
-        guard case .time(let seconds)? = try? TimePosition(parsing: text) else {
-            throw arguments.invalid("max-duration", tr("expected seconds (0 = no limit), not '{text}'", ["text": text]))
-        }
+        guard let seconds = try arguments.seconds("max-duration", .nonNegative()) else { return .standard }
         return DurationLimit(seconds: seconds)
     }
 
