@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderCore
 
 /// What a frame's picture measures, on a small copy (luma and colour in 0…1).
 public struct FrameQuality: Sendable, Equatable {
