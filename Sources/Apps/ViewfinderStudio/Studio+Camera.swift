@@ -54,8 +54,7 @@ extension Studio {
         }
         camera.completion = { [unowned self, unowned camera] outcome in
             if let finish { return finish(outcome) }
-            switch outcome {
-            case .done(let capture):
+            self.settle(outcome, of: camera, staysOnFailure: true) { capture in
                 Task {
                     do {
                         try await self.storeCapture(capture.file, kind: capture.kind == .photo ? "photo" : "recording")
@@ -63,9 +62,6 @@ extension Studio {
                         self.report(error, doing: capture.kind == .photo ? tr("Cannot take the photo") : tr("Cannot keep the recording"))
                     }
                 }
-            case .cancelled: self.leave(camera)
-            case .failed(let failure):
-                self.report(failure)
             }
         }
         push(camera)

@@ -126,6 +126,20 @@ extension Studio {
     }
 
     /// Shows a component's failure as the HUD's cross, and as an event.
+    /// The one way the app takes a screen's outcome (a pick's `finish` takes it before): Done
+    /// goes to `done`; Cancel leaves `screen`; a failure is shown on the HUD and leaves `screen`
+    /// too, unless `staysOnFailure` (the camera: the next photo may work).
+    func settle<Value>(_ outcome: PickerOutcome<Value>, of screen: any Component, staysOnFailure: Bool = false,
+                       done: (Value) -> Void) {
+        switch outcome {
+        case .done(let value): done(value)
+        case .cancelled: leave(screen)
+        case .failed(let failure):
+            if !staysOnFailure { leave(screen) }
+            report(failure)
+        }
+    }
+
     func report(_ failure: PickerFailure) {
         hudOverlay.flash(.error, label: failure.what, details: failure.message)
         events.emit("error", ["what": failure.what, "message": failure.message])
@@ -191,13 +205,8 @@ extension Studio {
         if finish == nil && !live { chooser.onTrim = { [unowned self] in self.openTrim(origin) } }
         chooser.completion = { [unowned self, unowned chooser] outcome in
             if let finish { return finish(outcome) }
-            switch outcome {
-            case .done(let cover) where live: self.saveKeyPhoto(cover, origin: origin, chooser: chooser)
-            case .done(let cover): self.saveCover(cover, origin: origin)
-            case .cancelled: self.leave(chooser)
-            case .failed(let failure):
-                self.leave(chooser)
-                self.report(failure)
+            self.settle(outcome, of: chooser) { cover in
+                if live { self.saveKeyPhoto(cover, origin: origin, chooser: chooser) } else { self.saveCover(cover, origin: origin) }
             }
         }
         push(chooser)
@@ -265,17 +274,12 @@ extension Studio {
         }
         picker.completion = { [unowned self, unowned picker] outcome in
             if let finish { return finish(outcome) }
-            switch outcome {
-            case .done(let avatar):
+            self.settle(outcome, of: picker) { avatar in
                 let stem = (origin.displayName as NSString).deletingPathExtension + " avatar"
                 self.save(kind: .avatar, stem: stem, ext: "png", origin: origin, album: "Avatars",
                           fields: ["spec": avatar.spec.json()]) { url in
                     try ImageEncoder.write(avatar.image, to: url)
                 }
-            case .cancelled: self.leave(picker)
-            case .failed(let failure):
-                self.leave(picker)
-                self.report(failure)
             }
         }
         push(picker)

@@ -165,8 +165,7 @@ extension Studio {
             self.exported(outcome, output: editor.lastExport, origin: origin)
         }
         editor.completion = { [unowned self, unowned editor] outcome in
-            self.leave(editor)
-            if case .failed(let failure) = outcome { self.report(failure) }
+            self.settle(outcome, of: editor) { _ in self.leave(editor) }
         }
         push(editor)
         editor.start()
