@@ -98,6 +98,8 @@ public final class CoverPickerSession {
     private var refinement: Task<Void, Never>?
     /// The background work that finds the suggestions; cancelled when the screen closes.
     private var suggesting: Task<Void, Never>?
+    /// The work `cancel()` stopped, until `stopped()` has seen it end.
+    private var stopping: [Task<Void, Never>] = []
     private let suggestionProgress = Progress(totalUnitCount: 1)
     /// Slider moves decoding now: the strip's work waits for them (the newest work first).
     private var slidersInFlight = 0
@@ -267,6 +269,14 @@ public final class CoverPickerSession {
         await refinement?.value
     }
 
+    /// Waits until the background work `cancel()` stopped has ended: after it nothing more is
+    /// told about the strip or the suggestions.
+    public func stopped() async {
+        let tasks = stopping
+        stopping = []
+        for task in tasks { await task.value }
+    }
+
     /// Done: the exact frame at the slider as the cover.
     public func complete() async throws(CoverPickerError) -> Cover {
         guard phase == .ready, let service else { throw phase == .cancelled ? .cancelled : .notOpen }
@@ -287,6 +297,7 @@ public final class CoverPickerSession {
         phase = .cancelled
         generation += 1
         service = nil
+        stopping += [refinement, suggesting].compactMap { $0 }
         refinement?.cancel()
         refinement = nil
         suggesting?.cancel()

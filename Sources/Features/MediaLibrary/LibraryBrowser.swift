@@ -128,6 +128,7 @@ public final class LibraryBrowser {
                     seen = now
                     self.reloadIfChanged()
                 }
+                self.afterWatchCheck?()
             }
         }
     }
@@ -142,6 +143,10 @@ public final class LibraryBrowser {
         onChange = callback
         if groups != oldGroups || assets != oldAssets || lastError != nil { onChange?() }
     }
+
+    /// A test seam: called after each look at the catalogue while watching (a test waits for
+    /// looks instead of sleeping).
+    var afterWatchCheck: (@MainActor () -> Void)?
 
     /// Stops watching for changes made elsewhere.
     public func stopWatching() {

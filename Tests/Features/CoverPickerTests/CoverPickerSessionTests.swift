@@ -152,7 +152,7 @@ struct CoverPickerSessionTests {
         try await session.open()
         session.cancel()
         #expect(!session.isRefiningStrip)
-        try await Task.sleep(nanoseconds: 300_000_000)
+        await session.stopped()
         #expect(told == 0)
         #expect(session.strip.map(\.isExact) == [true, false, true, true, false, true])
     }

@@ -260,7 +260,17 @@ struct LibraryBrowserTests {
         }
         #expect(browser.assets.isEmpty, "the deletion shows within a second")
         #expect(changes == 2)
-        try await Task.sleep(for: .milliseconds(600))
+        // Three more looks at an unchanged catalogue tell nothing.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            var looks = 0
+            browser.afterWatchCheck = {
+                looks += 1
+                if looks == 3 {
+                    browser.afterWatchCheck = nil
+                    done.resume()
+                }
+            }
+        }
         #expect(changes == 2, "no reload without a change")
     }
 }
