@@ -44,7 +44,7 @@ extension StudioWindowTests {
             return Rect(x: centre.x - size.width / 2, y: centre.y - size.height / 2, width: size.width, height: size.height)
         }
 
-        @Test("Take Photo, then →, →, ↓, +, +, − and Ctrl+Return: the crop rect in the original's pixels is the one worked out, the edited PNG is the CLI's replay byte for byte, the metadata is the photo's", .timeLimit(.minutes(3)))
+        @Test("Take Photo, then →, →, ↓, +, +, − and Ctrl+Return: the crop rect in the original's pixels is the one worked out, the edited PNG is the CLI's replay byte for byte, the metadata is the photo's")
         func edit() async throws {
             let folder = TestPaths.scratchFolder("camera-edit")
             let keys = ["Right", "Right", "Down", "plus", "plus", "minus"]
@@ -84,7 +84,7 @@ extension StudioWindowTests {
             #expect(try StudioHarness.matchesReplay(edited, photo: original, spec: Data(spec.json().utf8), in: folder))
         }
 
-        @Test("--ratio 1:1 makes a square crop; Escape in the editor cancels: exit 3, nothing on stdout", .timeLimit(.minutes(3)))
+        @Test("--ratio 1:1 makes a square crop; Escape in the editor cancels: exit 3, nothing on stdout")
         func cancel() async throws {
             let folder = TestPaths.scratchFolder("camera-edit-cancel")
             let square = try await KeyboardTests.pick(["photo", "--camera", "--edit", "--ratio", "1:1", "--device", "virtual"],
