@@ -76,7 +76,7 @@ public struct PickedItem: Codable, Sendable, Equatable {
     public var width: Int
     public var height: Int
     /// A video's length in seconds; nil for a photo.
-    public var duration: Double?
+    @WrittenAsNull public var duration: Double?
     /// When it was taken.
     public var date: Date
 
@@ -91,18 +91,6 @@ public struct PickedItem: Codable, Sendable, Equatable {
         self.date = date
     }
 
-    private enum CodingKeys: String, CodingKey { case id, file, kind, width, height, duration, date }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(file, forKey: .file)
-        try c.encode(kind, forKey: .kind)
-        try c.encode(width, forKey: .width)
-        try c.encode(height, forKey: .height)
-        try c.encode(duration, forKey: .duration)  // null for a photo, as documented
-        try c.encode(date, forKey: .date)
-    }
 }
 
 /// The result of `pick cover`.
@@ -114,7 +102,7 @@ public struct PickedCover: Codable, Sendable, Equatable {
     /// The chosen frame's presentation time, in seconds.
     public var time: Double
     /// The chosen frame's index in display order, when the video's frames could be counted.
-    public var frame: Int?
+    @WrittenAsNull public var frame: Int?
 
     /// A cover result with every field given.
     public init(video: String, cover: String, time: Double, frame: Int?) {
@@ -124,15 +112,6 @@ public struct PickedCover: Codable, Sendable, Equatable {
         self.frame = frame
     }
 
-    private enum CodingKeys: String, CodingKey { case video, cover, time, frame }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(video, forKey: .video)
-        try c.encode(cover, forKey: .cover)
-        try c.encode(time, forKey: .time)
-        try c.encode(frame, forKey: .frame)
-    }
 }
 
 /// The result of `pick avatar`.
@@ -164,8 +143,8 @@ public struct PickedCapture: Codable, Sendable, Equatable {
         /// The EXIF orientation of the file (1…8, 1 upright).
         public var orientation: Int
         /// The picture's size in pixels, when known.
-        public var width: Int?
-        public var height: Int?
+        @WrittenAsNull public var width: Int?
+        @WrittenAsNull public var height: Int?
 
         /// Metadata with every field given.
         public init(date: Date, device: String, orientation: Int, width: Int?, height: Int?) {
@@ -176,16 +155,6 @@ public struct PickedCapture: Codable, Sendable, Equatable {
             self.height = height
         }
 
-        private enum CodingKeys: String, CodingKey { case date, device, orientation, width, height }
-
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(date, forKey: .date)
-            try c.encode(device, forKey: .device)
-            try c.encode(orientation, forKey: .orientation)
-            try c.encode(width, forKey: .width)
-            try c.encode(height, forKey: .height)
-        }
     }
 
     /// The part of the original an edited photo shows, in the original's pixels.
@@ -209,13 +178,13 @@ public struct PickedCapture: Codable, Sendable, Equatable {
     /// The file the camera wrote.
     public var original: String
     /// The recording's path for a video (the same as `original`); nil for a photo.
-    public var file: String?
+    @WrittenAsNull public var file: String?
     /// Facts about the capture.
     public var metadata: Metadata
     /// The edited photo (PNG beside the original), after an editing step.
-    public var edited: String?
+    @WrittenAsNull public var edited: String?
     /// What the edited photo shows of the original.
-    public var cropRect: CropRect?
+    @WrittenAsNull public var cropRect: CropRect?
 
     /// A capture result with every field given.
     public init(mediaType: MediaType, original: String, file: String?, metadata: Metadata, edited: String?, cropRect: CropRect?) {
@@ -227,15 +196,34 @@ public struct PickedCapture: Codable, Sendable, Equatable {
         self.cropRect = cropRect
     }
 
-    private enum CodingKeys: String, CodingKey { case mediaType, original, file, metadata, edited, cropRect }
+}
+
+/// An optional field written as `null` when empty, where synthesized `Codable` would leave the
+/// key out: the schema promises every key. A missing key still reads as empty.
+@propertyWrapper
+public struct WrittenAsNull<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+    /// The value; nil is written as `null`.
+    public var wrappedValue: Value?
+
+    /// Wraps `wrappedValue`.
+    public init(wrappedValue: Value?) {
+        self.wrappedValue = wrappedValue
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        wrappedValue = container.decodeNil() ? nil : try container.decode(Value.self)
+    }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(mediaType, forKey: .mediaType)
-        try c.encode(original, forKey: .original)
-        try c.encode(file, forKey: .file)
-        try c.encode(metadata, forKey: .metadata)
-        try c.encode(edited, forKey: .edited)
-        try c.encode(cropRect, forKey: .cropRect)
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A `WrittenAsNull` field whose key is missing reads as empty, as a plain optional would.
+    public func decode<Value>(_ type: WrittenAsNull<Value>.Type, forKey key: Key) throws -> WrittenAsNull<Value> {
+        try decodeIfPresent(type, forKey: key) ?? WrittenAsNull(wrappedValue: nil)
     }
 }

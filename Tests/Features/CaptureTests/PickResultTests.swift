@@ -64,6 +64,12 @@ struct PickResultTests {
         #expect(try PickResult.decoder.decode(PickedCapture.self, from: PickResult.capture(edited).json()) == edited)
     }
 
+    @Test("an empty field's key left out (an older or hand-made result) reads as empty")
+    func missingOptionalKeys() throws {
+        let cover = try PickResult.decoder.decode(PickedCover.self, from: Data(#"{"cover":"/c.jpg","time":2,"video":"/v.mp4"}"#.utf8))
+        #expect(cover == PickedCover(video: "/v.mp4", cover: "/c.jpg", time: 2, frame: nil))
+    }
+
     @Test("a result that is not one of the kinds does not decode as one")
     func wrongShapes() {
         let decoder = PickResult.decoder
