@@ -77,7 +77,7 @@ struct SmartCutStateMachine {
     }
 
     /// What is known of the range between actions.
-    struct Progress: Equatable, Sendable {
+    struct Status: Equatable, Sendable {
         var head: StretchState
         var tail: StretchState
         /// Whether every packet to copy is written or held (true when nothing is copied).
@@ -101,11 +101,11 @@ struct SmartCutStateMachine {
     /// The state of the range.
     enum State: Equatable, Sendable {
         /// Between packets.
-        case reading(Progress)
+        case reading(Status)
         /// Handling the video packet at decode position `position`, waiting on `step`.
-        case handling(Progress, position: Int, step: Step)
+        case handling(Status, position: Int, step: Step)
         /// Every packet read (or none more needed): draining what is still open, waiting on `step`.
-        case ending(Progress, step: Step)
+        case ending(Status, step: Step)
         /// Written.
         case finished
         /// Cancelled: nothing more is written.
@@ -135,40 +135,40 @@ struct SmartCutStateMachine {
         copy = plan.copy
         leading = plan.leading
         self.audioWindow = audioWindow
-        state = .reading(Progress(head: head, tail: tail, copyDone: plan.copy == nil, audioDone: audioWindow == nil))
+        state = .reading(Status(head: head, tail: tail, copyDone: plan.copy == nil, audioDone: audioWindow == nil))
     }
 
     // MARK: - Packet events
 
     /// A video packet at decode position `position` (nil when the index has no such packet).
     mutating func videoPacket(at position: Int?) -> Action {
-        guard case .reading(let progress) = state else { return unexpected("a video packet") }
-        if progress.videoDone || position.map({ $0 < firstPosition }) == true { return .readPacket }
+        guard case .reading(let status) = state else { return unexpected("a video packet") }
+        if status.videoDone || position.map({ $0 < firstPosition }) == true { return .readPacket }
         guard let position else {
             state = .failed
             return .fail(.packetMoved)
         }
-        if progress.head == .open {
-            return handling(progress, position, position <= headLast ? .headFed : .headFlushed)
+        if status.head == .open {
+            return handling(status, position, position <= headLast ? .headFed : .headFlushed)
         }
-        return tailStep(progress, position)
+        return tailStep(status, position)
     }
 
     /// An audio packet shown at `time` of the input (nil when it carries no time).
     mutating func audioPacket(at time: MediaTime?) -> Action {
-        guard case .reading(var progress) = state else { return unexpected("an audio packet") }
-        guard let window = audioWindow, !progress.audioDone, let time else { return .readPacket }
+        guard case .reading(var status) = state else { return unexpected("an audio packet") }
+        guard let window = audioWindow, !status.audioDone, let time else { return .readPacket }
         if time >= window.end {
-            progress.audioDone = true
-            return betweenPackets(progress)
+            status.audioDone = true
+            return betweenPackets(status)
         }
         return time >= window.start ? .writeAudio : .readPacket
     }
 
     /// The file has no more packets.
     mutating func endOfStream() -> Action {
-        guard case .reading(let progress) = state else { return unexpected("the end of the file") }
-        return ending(progress, after: nil)
+        guard case .reading(let status) = state else { return unexpected("the end of the file") }
+        return ending(status, after: nil)
     }
 
     /// The export was cancelled.
@@ -182,30 +182,30 @@ struct SmartCutStateMachine {
     /// The stretch took the packet (or was drained) and now stands `finished` or not.
     mutating func fed(_ stretch: Stretch, finished: Bool) -> Action {
         switch state {
-        case .handling(var progress, let position, let step):
+        case .handling(var status, let position, let step):
             switch (stretch, step) {
             case (.head, .headFed):
-                progress.head = finished ? .finished : .open
-                if !finished && position >= headLast { return handling(progress, position, .headFlushed) }
-                return afterHead(progress, position)
+                status.head = finished ? .finished : .open
+                if !finished && position >= headLast { return handling(status, position, .headFlushed) }
+                return afterHead(status, position)
             case (.head, .headFlushed):
-                progress.head = finished ? .finished : .open
-                return afterHead(progress, position)
+                status.head = finished ? .finished : .open
+                return afterHead(status, position)
             case (.tail, .tailFed):
-                progress.tail = finished ? .finished : .open
-                return copyStep(progress, position)
+                status.tail = finished ? .finished : .open
+                return copyStep(status, position)
             default:
                 return unexpected("the \(stretch) fed")
             }
-        case .ending(var progress, let step):
+        case .ending(var status, let step):
             switch (stretch, step) {
             case (.head, .headFlushed):
-                progress.head = .finished
-                return ending(progress, after: .headFlushed)
+                status.head = .finished
+                return ending(status, after: .headFlushed)
             case (.tail, .tailFlushed):
-                progress.tail = .finished
-                progress.heldTail = true
-                return ending(progress, after: .tailFlushed)
+                status.tail = .finished
+                status.heldTail = true
+                return ending(status, after: .tailFlushed)
             default:
                 return unexpected("the \(stretch) drained")
             }
@@ -216,29 +216,29 @@ struct SmartCutStateMachine {
 
     /// The packet asked for by `copy` is written or held.
     mutating func copied() -> Action {
-        guard case .handling(var progress, let position, .copied) = state, let copy else { return unexpected("a copy") }
-        progress.copied += 1
-        if progress.head == .open { progress.heldCopies += 1 }
-        guard position == copy.upperBound - 1 else { return packetDone(progress) }
-        progress.copyDone = true
-        return progress.heldTail ? handling(progress, position, .heldTailWritten) : packetDone(progress)
+        guard case .handling(var status, let position, .copied) = state, let copy else { return unexpected("a copy") }
+        status.copied += 1
+        if status.head == .open { status.heldCopies += 1 }
+        guard position == copy.upperBound - 1 else { return packetDone(status) }
+        status.copyDone = true
+        return status.heldTail ? handling(status, position, .heldTailWritten) : packetDone(status)
     }
 
     /// The packets held back, asked for by `writeHeldCopies` or `writeHeldTail`, are written.
     mutating func released() -> Action {
         switch state {
-        case .handling(var progress, let position, .heldCopiesWritten):
-            progress.heldCopies = 0
-            return tailStep(progress, position)
-        case .handling(var progress, _, .heldTailWritten):
-            progress.heldTail = false
-            return packetDone(progress)
-        case .ending(var progress, .heldCopiesWritten):
-            progress.heldCopies = 0
-            return ending(progress, after: .heldCopiesWritten)
-        case .ending(var progress, .heldTailWritten):
-            progress.heldTail = false
-            return ending(progress, after: .heldTailWritten)
+        case .handling(var status, let position, .heldCopiesWritten):
+            status.heldCopies = 0
+            return tailStep(status, position)
+        case .handling(var status, _, .heldTailWritten):
+            status.heldTail = false
+            return packetDone(status)
+        case .ending(var status, .heldCopiesWritten):
+            status.heldCopies = 0
+            return ending(status, after: .heldCopiesWritten)
+        case .ending(var status, .heldTailWritten):
+            status.heldTail = false
+            return ending(status, after: .heldTailWritten)
         default:
             return unexpected("held packets written")
         }
@@ -247,48 +247,48 @@ struct SmartCutStateMachine {
     // MARK: - Steps of one video packet
 
     /// Waits on `step` of the packet at `position`, asking for the action it needs.
-    private mutating func handling(_ progress: Progress, _ position: Int, _ step: Step) -> Action {
-        state = .handling(progress, position: position, step: step)
+    private mutating func handling(_ status: Status, _ position: Int, _ step: Step) -> Action {
+        state = .handling(status, position: position, step: step)
         switch step {
         case .headFed: return .feed(.head, holding: false)
         case .headFlushed: return .flush(.head, holding: false)
         case .heldCopiesWritten: return .writeHeldCopies
-        case .tailFed: return .feed(.tail, holding: !progress.copyDone)
+        case .tailFed: return .feed(.tail, holding: !status.copyDone)
         case .tailFlushed: return .flush(.tail, holding: true)
-        case .copied: return .copy(startsStretch: position == copy?.lowerBound, holding: progress.head == .open)
+        case .copied: return .copy(startsStretch: position == copy?.lowerBound, holding: status.head == .open)
         case .heldTailWritten: return .writeHeldTail
         }
     }
 
     /// Once the head has had the packet: the copies it held go out when it has just finished.
-    private mutating func afterHead(_ progress: Progress, _ position: Int) -> Action {
-        if progress.head == .finished && progress.heldCopies > 0 { return handling(progress, position, .heldCopiesWritten) }
-        return tailStep(progress, position)
+    private mutating func afterHead(_ status: Status, _ position: Int) -> Action {
+        if status.head == .finished && status.heldCopies > 0 { return handling(status, position, .heldCopiesWritten) }
+        return tailStep(status, position)
     }
 
-    private mutating func tailStep(_ progress: Progress, _ position: Int) -> Action {
-        guard progress.tail == .open, let from = tailDecodeFrom, position >= from else { return copyStep(progress, position) }
-        var progress = progress
+    private mutating func tailStep(_ status: Status, _ position: Int) -> Action {
+        guard status.tail == .open, let from = tailDecodeFrom, position >= from else { return copyStep(status, position) }
+        var status = status
         // Until the copy is written, what the tail encodes waits: it follows the copy.
-        if !progress.copyDone { progress.heldTail = true }
-        return handling(progress, position, .tailFed)
+        if !status.copyDone { status.heldTail = true }
+        return handling(status, position, .tailFed)
     }
 
-    private mutating func copyStep(_ progress: Progress, _ position: Int) -> Action {
-        if let copy, copy.contains(position), !leading.contains(position) { return handling(progress, position, .copied) }
-        return packetDone(progress)
+    private mutating func copyStep(_ status: Status, _ position: Int) -> Action {
+        if let copy, copy.contains(position), !leading.contains(position) { return handling(status, position, .copied) }
+        return packetDone(status)
     }
 
     /// The packet is handled: the range reads on, or ends when nothing more is wanted.
-    private mutating func packetDone(_ progress: Progress) -> Action {
-        var progress = progress
-        progress.videoDone = progress.head != .open && progress.copyDone && progress.tail != .open
-        return betweenPackets(progress)
+    private mutating func packetDone(_ status: Status) -> Action {
+        var status = status
+        status.videoDone = status.head != .open && status.copyDone && status.tail != .open
+        return betweenPackets(status)
     }
 
-    private mutating func betweenPackets(_ progress: Progress) -> Action {
-        if progress.videoDone && progress.audioDone { return ending(progress, after: nil) }
-        state = .reading(progress)
+    private mutating func betweenPackets(_ status: Status) -> Action {
+        if status.videoDone && status.audioDone { return ending(status, after: nil) }
+        state = .reading(status)
         return .readPacket
     }
 
@@ -300,17 +300,17 @@ struct SmartCutStateMachine {
 
     /// The first step of the end after `step` (nil: from the start) that has work to do, or
     /// the finish.
-    private mutating func ending(_ progress: Progress, after step: Step?) -> Action {
+    private mutating func ending(_ status: Status, after step: Step?) -> Action {
         let start = step.flatMap { Self.endSteps.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
         for next in Self.endSteps[start...] {
             let needed = switch next {
-            case .headFlushed: progress.head == .open
-            case .heldCopiesWritten: progress.heldCopies > 0
-            case .tailFlushed: progress.tail == .open
-            default: progress.heldTail
+            case .headFlushed: status.head == .open
+            case .heldCopiesWritten: status.heldCopies > 0
+            case .tailFlushed: status.tail == .open
+            default: status.heldTail
             }
             guard needed else { continue }
-            state = .ending(progress, step: next)
+            state = .ending(status, step: next)
             return switch next {
             case .headFlushed: .flush(.head, holding: false)
             case .heldCopiesWritten: .writeHeldCopies
@@ -319,7 +319,7 @@ struct SmartCutStateMachine {
             }
         }
         state = .finished
-        return .finish(copied: progress.copied)
+        return .finish(copied: status.copied)
     }
 
     private mutating func unexpected(_ event: String) -> Action {
