@@ -47,6 +47,10 @@ extension CoverPicker {
         return (art, frame)
     }
 
+    /// Writes a video with its cover attached: the settings (cover included), a reader of the
+    /// input already open, and the progress to advance.
+    public typealias Exporting = (ExportSettings, FrameReader, Progress?) throws(MediaIOError) -> ExportResult
+
     /// Writes `input` to `output` as `settings` say (a passthrough copies every packet as it
     /// is) with the frame `choice` names attached as the video's cover art; a cover the input
     /// carried is not copied, so this one replaces it. The cover frame is read and encoded by a
@@ -54,9 +58,12 @@ extension CoverPicker {
     /// the export copies packets (the picture is needed only before the MP4's trailer), so on two
     /// cores the cover costs little more than the remux alone. A cover that cannot be made fails
     /// the export and leaves nothing behind.
+    /// `exporting` writes the file (settings with the cover attached, the open reader, the
+    /// progress); by default MediaIO's `VideoExporter`, and a trim passes VideoEditing's editor.
     /// Returns what the export did and the cover it attached.
     public static func export(_ input: URL, to output: URL, settings: ExportSettings, cover choice: CoverChoice,
-                              limit: DurationLimit, progress: Progress? = nil) throws(CoverPickerError) -> (result: ExportResult, cover: CoverArt) {
+                              limit: DurationLimit, progress: Progress? = nil,
+                              exporting: Exporting? = nil) throws(CoverPickerError) -> (result: ExportResult, cover: CoverArt) {
         // The cover starts first, on a reader of its own that skips the probe where the header
         // says enough, so its decode overlaps this thread's probe as well as the remux (the
         // cover is the longer of the two). The probe this thread makes anyway then checks that
@@ -82,7 +89,11 @@ extension CoverPicker {
         withCover.cover = attachment
         let result: ExportResult
         do {
-            result = try VideoExporter(input: input, output: output, settings: withCover).run(progress: progress, reading: reader)
+            if let exporting {
+                result = try exporting(withCover, reader, progress)
+            } else {
+                result = try VideoExporter(input: input, output: output, settings: withCover).run(progress: progress, reading: reader)
+            }
         } catch {
             // The cover's own error says more than the muxer's "could not be made".
             if case .encodeFailed = error, let failure = attachment.failure as? CoverPickerError { throw failure }

@@ -30,14 +30,23 @@ public struct VideoEditor: Sendable {
         VideoExporter.canEdit(url)
     }
 
+    /// Runs the edit on the calling thread, for a front end that shows its own progress
+    /// (`viewfinder trim`): the same edit as `run`, its cancellation the thrown
+    /// `MediaIOError.cancelled`. `reader`, when given, is a reader of `input` already open (one
+    /// open for a caller that read a frame first, such as the cover it attaches).
+    public func export(progress: Progress? = nil, reading reader: FrameReader? = nil) throws(MediaIOError) -> ExportResult {
+        if let reader { return try exporter.run(progress: progress, reading: reader) }
+        return try exporter.run(progress: progress)
+    }
+
     /// Runs the edit on a thread of its own. `progress` follows the output written; cancelling
     /// it — or the calling task — stops the edit and removes what was written.
     public func run(progress: Progress = Progress(totalUnitCount: 1)) async -> Outcome {
-        let exporter = exporter
+        let editor = self
         let box = Lent(progress)
         return await BlockingWork.run(named: "viewfinder-export", cancelling: box) { () -> Outcome in
             do throws(MediaIOError) {
-                return .saved(exporter.output, try exporter.run(progress: box.value))
+                return .saved(editor.output, try editor.export(progress: box.value))
             } catch MediaIOError.cancelled {
                 return .cancelled
             } catch {

@@ -174,6 +174,24 @@ struct VideoExportTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("c.mp4").path))
     }
 
+    @Test("on the calling thread (as `viewfinder trim` runs it) the editor makes a smart trim, with a reader already open or its own; cancelled, it throws and leaves nothing")
+    func exportOnCallingThread() throws {
+        let fixture = try FixtureFactory.shared.fixture(Self.long)
+        let folder = TestPaths.scratchFolder("editor-sync")
+        let out = folder.appendingPathComponent("out.mp4")
+        let settings = ExportSettings(range: ExportRange(start: .frame(10), end: .frame(100)))
+        for reader in [nil, try FrameReader(url: fixture.url)] {
+            let result = try VideoEditor(input: fixture.url, output: out, settings: settings).export(reading: reader)
+            #expect(result.method == "smart" && result.frameCount == 90)
+            #expect(try frameIndices(out) == (10..<100).map { $0 })
+        }
+        let cancelled = folder.appendingPathComponent("c.mp4")
+        #expect(throws: MediaIOError.cancelled) {
+            try VideoEditor(input: fixture.url, output: cancelled, settings: settings).export(progress: CancelAt(0.3))
+        }
+        #expect(!FileManager.default.fileExists(atPath: cancelled.path))
+    }
+
     @Test("cancelling the calling task cancels the edit; nothing is written")
     func taskCancellation() async throws {
         let fixture = try FixtureFactory.shared.fixture(Self.long)

@@ -93,7 +93,8 @@ enum TrimCommand: Command {
         }
         return try ExportOptions.perform(input: input, arguments: arguments, settings: settings,
                                          label: tr("Trimming {file}", ["file": input.lastPathComponent]),
-                                         cover: try ExportOptions.coverChoice(arguments.value("cover"), option: "cover", in: arguments))
+                                         cover: try ExportOptions.coverChoice(arguments.value("cover"), option: "cover", in: arguments),
+                                         editing: true)
     }
 
     /// The `--keep` ranges, checked: each runs forwards, none overlaps another, none lies past

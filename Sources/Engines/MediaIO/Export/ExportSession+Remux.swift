@@ -88,6 +88,7 @@ extension ExportSession {
                                 end: plan.trimsEnd ? .time(plan.endTime) : nil)
         switch try smartCut(ranges: [range], copying: true) {
         case .written(let result): return result.noting(tr("{reason}, so it is cut as trim cuts: the frames a copy cannot carry are re-encoded", ["reason": why]))
+        case .cancelled: throw .cancelled
         case .unavailable: return try transcode(note: tr("{reason}, so the video is re-encoded", ["reason": why]))
         }
     }

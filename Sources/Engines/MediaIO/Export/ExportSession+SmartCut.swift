@@ -3,10 +3,12 @@ import Foundation
 import ViewfinderCore
 
 extension ExportSession {
-    /// How a smart cut ended: written, or not possible on this input (the caller re-encodes).
+    /// How a smart cut ended: written, not possible on this input (the caller re-encodes), or
+    /// cancelled (nothing is left behind).
     enum SmartOutcome {
         case written(ExportResult)
         case unavailable(String)
+        case cancelled
     }
 
     /// Writes `ranges` joined in order. With `copying`, each range is a smart cut: the frames up
@@ -22,8 +24,8 @@ extension ExportSession {
             case .failure(let why): return .unavailable(why.reason)
             }
         }
-        let index = try PacketIndex.scan(container, video: video, track: track) { () throws(MediaIOError) in
-            try checkCancelled()
+        guard let index = try PacketIndex.scan(container, video: video, track: track, isCancelled: { cancellationRequested() }) else {
+            return .cancelled
         }
         guard !index.shown.isEmpty else { throw .noFrameDecoded(path: path, detail: tr("the video track holds no packets")) }
         guard index.position.count == index.entries.count else {
@@ -31,18 +33,17 @@ extension ExportSession {
         }
 
         // Resolve the ranges and lay them end to end on the output's timeline.
-        var plans: [SmartRangePlan] = []
-        var outputStart: Int64 = 0
+        var bounds: [(start: Int64, end: Int64)] = []
         for range in ranges {
             let start = try keepStart(range.start, index)
             let end = try keepEnd(range.end, index)
             guard end > start else {
                 throw .timePastEnd(path: path, requested: mapping.time(ofTimestamp: start), duration: mapping.time(ofTimestamp: end))
             }
-            let plan = index.plan(keepStart: start, keepEnd: end, outputStart: outputStart, copying: copying)
-            plans.append(plan)
-            outputStart += end - start
+            bounds.append((start, end))
         }
+        let plans = index.plans(for: bounds, copying: copying)
+        let outputStart = bounds.reduce(0) { $0 + $1.end - $1.start }
         if copying, !plans.contains(where: { $0.copy != nil }) {
             return .unavailable(tr("no IDR keyframe (or HEVC CRA) lies inside the kept range, so there is nothing to copy"))
         }
@@ -71,28 +72,26 @@ extension ExportSession {
         let writer = SmartWriter(session: self, out: out, video: outVideo, audio: outAudio, lag: lag, copying: copying)
         var parts: [ExportPart] = []
         for range in plans {
-            parts += try writeRange(range, index: index, lanes: lanes, writer: writer)
+            switch try writeRange(range, index: index, lanes: lanes, writer: writer) {
+            case .written(let written): parts += written
+            case .cancelled: return .cancelled
+            }
             if let problem = writer.problem { return .unavailable(problem) }
         }
         if !copying { try writer.writeEncoded(try lanes.shared.flush(), lanes: lanes) }
-        try checkCancelled(now: true)
+        if cancellationRequested(now: true) { return .cancelled }
         let expected = plans.reduce(0) { $0 + index.shownCount(from: $1.keepStart, to: $1.keepEnd) }
         guard writer.videoPackets == expected else {
             return .unavailable(trn("the cut wrote {written} of {count} frame", "the cut wrote {written} of {count} frames", expected,
                                     ["written": writer.videoPackets]))
         }
         if let problem = writer.problem { return .unavailable(problem) }
+        // The written file is checked before it is moved into place; one that fails is deleted.
         var failure: String?
-        do {
-            try out.finish { url throws(MediaIOError) in
-                guard copying else { return }
-                if let problem = try Self.probeDecode(url, parts: parts, mapping: self.mapping) {
-                    failure = problem
-                    throw .cancelled
-                }
-            }
-        } catch {
-            if failure == nil { throw error }
+        try out.finish { url throws(MediaIOError) in
+            guard copying else { return true }
+            failure = try Self.probeDecode(url, parts: parts, mapping: self.mapping)
+            return failure == nil
         }
         if let failure { return .unavailable(failure) }
         progress.map { $0.completedUnitCount = $0.totalUnitCount }
@@ -107,110 +106,6 @@ extension ExportSession {
             duration: MediaTime.ticks(outputStart, timeBase: mapping.timeBase.num, mapping.timeBase.den) ?? .zero,
             frameCount: total, size: size, audio: audio == nil ? nil : "copied",
             reencodedFrames: copying ? reencoded : nil, copiedFrames: copying ? total - reencoded : nil, parts: parts))
-    }
-
-    // MARK: - One range
-
-    private func writeRange(_ range: SmartRangePlan, index: PacketIndex, lanes: EncoderLanes,
-                            writer: SmartWriter) throws(MediaIOError) -> [ExportPart] {
-        let first = index.entries[range.firstPosition]
-        if av_seek_frame(container.context, video.pointee.index, first.dts, AVSEEK_FLAG_BACKWARD) < 0 {
-            container.rewind()
-        }
-        let head = try range.hasHead
-            ? ReencodedStretch(session: self, lane: try lanes.lane(), first: range.keepStart, end: range.headEnd,
-                               offset: range.offset, expected: index.shownCount(from: range.keepStart, to: range.headEnd),
-                               flushes: lanes.perStretch)
-            : nil
-        let tail = try range.hasTail
-            ? ReencodedStretch(session: self, lane: try lanes.lane(), first: range.tailStart, end: range.keepEnd,
-                               offset: range.offset, expected: index.shownCount(from: range.tailStart, to: range.keepEnd),
-                               flushes: lanes.perStretch)
-            : nil
-        var copied = 0
-        var tailHeld: [OwnedPacket] = []
-        var copyDone = range.copy == nil
-        // The last packet the head needs: before the copy, or the last leading picture of the
-        // CRA it starts at (whose frames are the head's). The head is flushed right after it.
-        let headLast = range.copy.map { range.leading.isEmpty ? $0.lowerBound - 1 : range.leading.upperBound - 1 } ?? Int.max
-        // The head's pictures precede the copy in decode order, and a head before a copy from a
-        // CRA needs that CRA's leading pictures, decoded after it: copied packets wait until the
-        // head is written.
-        var copyHeld: [(packet: OwnedPacket, dts: Int64)] = []
-        func passHead(_ made: [OwnedPacket], finished: Bool) throws(MediaIOError) {
-            try writer.writeEncoded(made, lanes: lanes)
-            guard finished else { return }
-            for held in copyHeld { try writer.writeCopy(held.packet, decodedAt: held.dts, shift: range.offset) }
-            copyHeld = []
-        }
-        let tb = mapping.timeBase
-        let audioStart = MediaTime.ticks(range.keepStart, timeBase: tb.num, tb.den) ?? .zero
-        let audioEnd = MediaTime.ticks(range.keepEnd, timeBase: tb.num, tb.den) ?? .zero
-        let outputTime = MediaTime.ticks(range.keepStart + range.offset, timeBase: tb.num, tb.den) ?? .zero
-        var audioDone = audio == nil
-        var videoDone = false
-
-        while !(videoDone && audioDone), let packet = try readPacket() {
-            try checkCancelled()
-            if packet.streamIndex != video.pointee.index {
-                if let audio, !audioDone, let ts = packet.pts ?? packet.dts, let t = time(ts, in: audio) {
-                    if t >= audioEnd { audioDone = true } else if t >= audioStart {
-                        try writer.writeAudio(packet, from: audio, shift: outputTime.subtracting(audioStart) ?? .zero)
-                    }
-                }
-                continue
-            }
-            guard !videoDone, let i = index.position(of: packet) else {
-                if !videoDone { throw .corrupt(path: path, detail: tr("a video packet moved between two reads")) }
-                continue
-            }
-            if i < range.firstPosition { continue }
-            if let head, !head.finished {
-                var made = i <= headLast ? try head.feed(packet) : []
-                if i >= headLast, !head.finished { made += try head.feed(nil) }
-                try passHead(made, finished: head.finished)
-            }
-            // The tail's decoder reads first: writing a copy retimes the packet in place.
-            if let tail, let from = range.tailDecodeFrom, i >= from, !tail.finished {
-                let made = try tail.feed(packet)
-                if copyDone { try writer.writeEncoded(made, lanes: lanes) } else { tailHeld += made }
-            }
-            if let copy = range.copy, copy.contains(i), !range.leading.contains(i) {
-                guard let stored = lanes.copied(packet, startsStretch: i == copy.lowerBound) else {
-                    throw .encodeFailed(path: output.path, detail: tr("out of memory"))
-                }
-                if let head, !head.finished {
-                    copyHeld.append((stored, index.entries[i].dts))
-                } else {
-                    try writer.writeCopy(stored, decodedAt: index.entries[i].dts, shift: range.offset)
-                }
-                copied += 1
-                if i == copy.upperBound - 1 {
-                    copyDone = true
-                    try writer.writeEncoded(tailHeld, lanes: lanes)
-                    tailHeld = []
-                }
-            }
-            videoDone = (head?.finished ?? true) && copyDone && (tail?.finished ?? true)
-        }
-        // The end of the file: drain what the decoders still hold.
-        if let head, !head.finished { try passHead(try head.feed(nil), finished: true) }
-        if let tail, !tail.finished {
-            tailHeld += try tail.feed(nil)
-        }
-        try writer.writeEncoded(tailHeld, lanes: lanes)
-        for stretch in [head, tail].compactMap({ $0 }) where stretch.encoded != stretch.expected {
-            throw .endsEarly(path: path, at: mapping.time(ofTimestamp: stretch.first), expected: mapping.time(ofTimestamp: stretch.end))
-        }
-        func part(_ reencoded: Bool, _ from: Int64, _ to: Int64, _ frames: Int) -> ExportPart? {
-            guard frames > 0 else { return nil }
-            return ExportPart(reencoded: reencoded, start: mapping.time(ofTimestamp: from),
-                              duration: mapping.time(ofTimestamp: to).subtracting(mapping.time(ofTimestamp: from)) ?? .zero,
-                              frames: frames)
-        }
-        return [part(true, range.keepStart, range.headEnd, head?.encoded ?? 0),
-                range.copy == nil ? nil : part(false, range.copyShown.lowerBound, range.copyShown.upperBound, copied),
-                part(true, range.tailStart, range.keepEnd, tail?.encoded ?? 0)].compactMap { $0 }
     }
 
     // MARK: - Positions

@@ -42,10 +42,16 @@ final class ExportSession {
 
     /// Throws when the export was cancelled; looks every 16 calls (the flag takes a lock).
     func checkCancelled(now: Bool = false) throws(MediaIOError) {
+        if cancellationRequested(now: now) { throw .cancelled }
+    }
+
+    /// Whether the export was cancelled, for a caller that stops as a state rather than by
+    /// throwing (the smart cut); looks every 16 calls, as `checkCancelled` does.
+    func cancellationRequested(now: Bool = false) -> Bool {
         sinceCheck += 1
-        guard now || sinceCheck >= 16 else { return }
+        guard now || sinceCheck >= 16 else { return false }
         sinceCheck = 0
-        if progress?.isCancelled == true { throw .cancelled }
+        return progress?.isCancelled == true
     }
 
     /// Reports how much of the output exists, as milliseconds of its duration. Updates are

@@ -216,21 +216,27 @@ final class MP4Output {
         guard status >= 0 else { throw .writeFailed(path: destination.path, reason: ffmpegMessage(status)) }
     }
 
-    /// Writes the index, closes the file, lets `verify` read the complete file where it lies
-    /// (a throw leaves nothing) and moves it into place.
-    func finish(verify: ((URL) throws(MediaIOError) -> Void)? = nil) throws(MediaIOError) {
-        guard started, !finished else { return }
+    /// Writes the index, closes the file, lets `verify` read the complete file where it lies and
+    /// moves it into place; true when it did. When `verify` refuses the file (false) it is
+    /// deleted and `finish` returns false; a throw leaves nothing either.
+    @discardableResult
+    func finish(verify: ((URL) throws(MediaIOError) -> Bool)? = nil) throws(MediaIOError) -> Bool {
+        guard started, !finished else { return finished }
         if let cover, let coverStream { try writeCover(cover, to: coverStream) }
         let status = av_write_trailer(context)
         avio_closep(&context.pointee.pb)
         guard status >= 0 else { throw .writeFailed(path: destination.path, reason: ffmpegMessage(status)) }
-        try verify?(temporary)
+        if let verify, try !verify(temporary) {
+            abandon()
+            return false
+        }
         do {
             try AtomicFile.commit(temporary, to: destination)
         } catch {
             throw .writeFailed(path: destination.path, reason: error.reason)
         }
         finished = true
+        return true
     }
 
     /// Closes the file unfinished and deletes it: nothing is left.

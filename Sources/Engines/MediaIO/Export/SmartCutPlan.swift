@@ -1,14 +1,30 @@
-internal import CFFmpeg
 import Foundation
 import ViewfinderCore
 
+// Pure logic over timestamps and keyframe flags: what a smart cut copies and what it
+// re-encodes. Nothing here reads a file (`PacketIndex+Scan.swift` does), so it is tested on
+// made-up indexes (`SmartCutPlanTests`).
+
 /// The video packets of a file in decode order: what a smart cut plans from, by demuxing only.
 struct PacketIndex {
+    /// What a packet's picture is to a smart cut.
+    enum PictureKind: Equatable, Sendable {
+        /// An IDR: nothing after it refers to anything before it.
+        case idr
+        /// An HEVC CRA (or BLA): a copy may start there, made a BLA (which starts a new coded
+        /// video sequence), its leading pictures re-encoded in the head instead of copied.
+        case cleanRandomAccess
+        /// An HEVC leading picture (RADL or RASL): shown before the random access point it
+        /// follows in decode order.
+        case leading
+        case other
+    }
+
     struct Entry {
         let pts: Int64
         let dts: Int64
         let isKeyframe: Bool
-        let kind: SmartTrack.PictureKind
+        let kind: PictureKind
         let isDiscarded: Bool
 
         /// An IDR picture: nothing after it refers to anything before it.
@@ -29,12 +45,6 @@ struct PacketIndex {
     /// timestamp when the container leaves some decode times out (Matroska).
     let position: [Int64: Int]
     let keyedByPresentation: Bool
-
-    /// Where a demuxed packet of the stream lies in decode order.
-    func position(of packet: OwnedPacket) -> Int? {
-        guard let key = keyedByPresentation ? packet.pts : (packet.dts ?? packet.pts) else { return nil }
-        return position[key]
-    }
 
     /// `entries` keyed by `keys`; entries whose container gave no decode time (Matroska) get
     /// one: the presentation times in order, held back by the largest reordering, so that each
@@ -111,33 +121,14 @@ struct SmartRangePlan {
 }
 
 extension PacketIndex {
-    /// Reads every video packet's timestamps and flags (no decoding), then rewinds.
-    static func scan(_ container: MediaContainer, video: UnsafeMutablePointer<AVStream>, track: SmartTrack?,
-                     cancelled: () throws(MediaIOError) -> Void) throws(MediaIOError) -> PacketIndex {
-        container.rewind()
-        defer { container.rewind() }
-        var entries: [Entry] = []
-        var keys: [Int64] = []
-        var hasDecodeTimes = true
-        var end = Int64.min
-        let index = video.pointee.index
-        while let packet = try container.readPacket(onDamage: .fail, accepting: { $0 == index }) {
-            try cancelled()
-            let p = packet.pointer.pointee
-            guard let pts = packet.pts else { continue }
-            var kind = SmartTrack.PictureKind.other
-            if let track, let data = p.data {
-                kind = track.kind(of: UnsafeBufferPointer(start: data, count: Int(p.size)))
-                // A random access point the container does not mark as one is not trusted.
-                if !packet.isKeyframe && kind != .leading { kind = .other }
-            }
-            entries.append(Entry(pts: pts, dts: packet.dts ?? pts, isKeyframe: packet.isKeyframe, kind: kind,
-                                 isDiscarded: packet.isDiscarded))
-            keys.append(packet.dts ?? pts)
-            if packet.dts == nil { hasDecodeTimes = false }
-            if !packet.isDiscarded { end = max(end, pts + max(p.duration, 1)) }
+    /// The plans of `ranges` (`[start, end)` in stream ticks, each non-empty), laid end to end
+    /// on the output's timeline from 0 in the order given.
+    func plans(for ranges: [(start: Int64, end: Int64)], copying: Bool) -> [SmartRangePlan] {
+        var outputStart: Int64 = 0
+        return ranges.map { range in
+            defer { outputStart += range.end - range.start }
+            return plan(keepStart: range.start, keepEnd: range.end, outputStart: outputStart, copying: copying)
         }
-        return PacketIndex(entries: entries, keys: keys, end: end == Int64.min ? 0 : end, hasDecodeTimes: hasDecodeTimes)
     }
 
     /// The plan of one range `[keepStart, keepEnd)` placed at output tick `outputStart`. With

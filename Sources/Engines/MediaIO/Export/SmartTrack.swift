@@ -37,18 +37,8 @@ enum SmartTrack {
         }
     }
 
-    /// What a packet's picture is to a smart cut.
-    enum PictureKind: Equatable {
-        /// An IDR: nothing after it refers to anything before it.
-        case idr
-        /// An HEVC CRA (or BLA): a copy may start there, made a BLA (which starts a new coded
-        /// video sequence), its leading pictures re-encoded in the head instead of copied.
-        case cleanRandomAccess
-        /// An HEVC leading picture (RADL or RASL): shown before the random access point it
-        /// follows in decode order.
-        case leading
-        case other
-    }
+    /// What a packet's picture is to a smart cut: the plan's word for it, read here from the bitstream.
+    typealias PictureKind = PacketIndex.PictureKind
 
     /// The kind of the picture a packet of the track holds.
     func kind(of bytes: UnsafeBufferPointer<UInt8>) -> PictureKind {

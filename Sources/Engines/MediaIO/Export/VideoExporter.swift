@@ -211,6 +211,7 @@ public final class VideoExporter: Sendable {
             let session = try ExportSession(plan: smartPlan(reader, expected: expected), reader: reader, output: output, progress: progress)
             switch try session.smartCut(ranges: ranges, copying: true) {
             case .written(let result): return result
+            case .cancelled: throw .cancelled
             case .unavailable(let reason): note = tr("a smart cut cannot be made here ({reason}), so the video is re-encoded", ["reason": reason])
             }
             guard joins else {
@@ -224,6 +225,7 @@ public final class VideoExporter: Sendable {
         let session = try ExportSession(plan: smartPlan(fresh, expected: expected), reader: fresh, output: output, progress: progress)
         switch try session.smartCut(ranges: ranges, copying: false) {
         case .written(let result): return result.noting(note)
+        case .cancelled: throw .cancelled
         case .unavailable(let reason): throw .encodeFailed(path: output.path, detail: reason)
         }
     }

@@ -1,0 +1,134 @@
+internal import CFFmpeg
+import Foundation
+import ViewfinderCore
+
+extension ExportSession {
+    /// How writing one range of a smart cut ended.
+    enum RangeOutcome {
+        /// Written, in these parts.
+        case written([ExportPart])
+        /// The export was cancelled; the output is to be abandoned.
+        case cancelled
+    }
+
+    /// Writes one range of a smart cut: the driver of `SmartCutStateMachine`, which decides what
+    /// each packet is for; this reads the packets, feeds the decoders, copies, holds and writes.
+    func writeRange(_ range: SmartRangePlan, index: PacketIndex, lanes: EncoderLanes,
+                    writer: SmartWriter) throws(MediaIOError) -> RangeOutcome {
+        let first = index.entries[range.firstPosition]
+        if av_seek_frame(container.context, video.pointee.index, first.dts, AVSEEK_FLAG_BACKWARD) < 0 {
+            container.rewind()
+        }
+        let head = try range.hasHead
+            ? ReencodedStretch(session: self, lane: try lanes.lane(), first: range.keepStart, end: range.headEnd,
+                               offset: range.offset, expected: index.shownCount(from: range.keepStart, to: range.headEnd),
+                               flushes: lanes.perStretch)
+            : nil
+        let tail = try range.hasTail
+            ? ReencodedStretch(session: self, lane: try lanes.lane(), first: range.tailStart, end: range.keepEnd,
+                               offset: range.offset, expected: index.shownCount(from: range.tailStart, to: range.keepEnd),
+                               flushes: lanes.perStretch)
+            : nil
+        let tb = mapping.timeBase
+        let audioStart = MediaTime.ticks(range.keepStart, timeBase: tb.num, tb.den) ?? .zero
+        let audioEnd = MediaTime.ticks(range.keepEnd, timeBase: tb.num, tb.den) ?? .zero
+        let audioShift = (MediaTime.ticks(range.keepStart + range.offset, timeBase: tb.num, tb.den) ?? .zero).subtracting(audioStart) ?? .zero
+        var machine = SmartCutStateMachine(
+            plan: range, head: Self.state(of: head), tail: Self.state(of: tail),
+            audioWindow: audio == nil ? nil : SmartCutStateMachine.AudioWindow(start: audioStart, end: audioEnd))
+
+        // What the machine's actions act on: the packet last read (and its decode position),
+        // and the packets held back.
+        var packet: OwnedPacket?
+        var position: Int?
+        var copyHeld: [(packet: OwnedPacket, dts: Int64)] = []
+        var tailHeld: [OwnedPacket] = []
+        var action = SmartCutStateMachine.Action.readPacket
+        while true {
+            switch action {
+            case .readPacket:
+                packet = try readPacket()
+                guard let packet else {
+                    action = machine.endOfStream()
+                    continue
+                }
+                if cancellationRequested() {
+                    action = machine.cancel()
+                } else if packet.streamIndex == video.pointee.index {
+                    position = index.position(of: packet)
+                    action = machine.videoPacket(at: position)
+                } else {
+                    action = machine.audioPacket(at: audio.flatMap { stream in
+                        (packet.pts ?? packet.dts).flatMap { time($0, in: stream) }
+                    })
+                }
+            case .writeAudio:
+                if let packet, let audio { try writer.writeAudio(packet, from: audio, shift: audioShift) }
+                action = .readPacket
+            case .feed(let which, let holding), .flush(let which, let holding):
+                let stretch = try Self.required(which == .head ? head : tail, "the \(which)", path: path)
+                let input: OwnedPacket?
+                if case .feed = action { input = try Self.required(packet, "a packet", path: path) } else { input = nil }
+                let made = try stretch.feed(input)
+                if holding { tailHeld += made } else { try writer.writeEncoded(made, lanes: lanes) }
+                action = machine.fed(which, finished: stretch.finished)
+            case .copy(let startsStretch, let holding):
+                let read = try Self.required(packet, "a packet", path: path)
+                let i = try Self.required(position, "a decode position", path: path)
+                guard let stored = lanes.copied(read, startsStretch: startsStretch) else {
+                    throw .encodeFailed(path: output.path, detail: tr("out of memory"))
+                }
+                if holding {
+                    copyHeld.append((stored, index.entries[i].dts))
+                } else {
+                    try writer.writeCopy(stored, decodedAt: index.entries[i].dts, shift: range.offset)
+                }
+                action = machine.copied()
+            case .writeHeldCopies:
+                for held in copyHeld { try writer.writeCopy(held.packet, decodedAt: held.dts, shift: range.offset) }
+                copyHeld = []
+                action = machine.released()
+            case .writeHeldTail:
+                try writer.writeEncoded(tailHeld, lanes: lanes)
+                tailHeld = []
+                action = machine.released()
+            case .finish(let copied):
+                return .written(try parts(of: range, head: head, tail: tail, copied: copied))
+            case .abandon:
+                return .cancelled
+            case .fail(.packetMoved):
+                throw .corrupt(path: path, detail: tr("a video packet moved between two reads"))
+            case .fail(.unexpected(let what)):
+                throw .encodeFailed(path: output.path, detail: "smart cut: " + what)
+            }
+        }
+    }
+
+    /// The parts a written range is made of, after checking that each stretch encoded all its frames.
+    private func parts(of range: SmartRangePlan, head: ReencodedStretch?, tail: ReencodedStretch?,
+                       copied: Int) throws(MediaIOError) -> [ExportPart] {
+        for stretch in [head, tail].compactMap({ $0 }) where stretch.encoded != stretch.expected {
+            throw .endsEarly(path: path, at: mapping.time(ofTimestamp: stretch.first), expected: mapping.time(ofTimestamp: stretch.end))
+        }
+        func part(_ reencoded: Bool, _ from: Int64, _ to: Int64, _ frames: Int) -> ExportPart? {
+            guard frames > 0 else { return nil }
+            return ExportPart(reencoded: reencoded, start: mapping.time(ofTimestamp: from),
+                              duration: mapping.time(ofTimestamp: to).subtracting(mapping.time(ofTimestamp: from)) ?? .zero,
+                              frames: frames)
+        }
+        return [part(true, range.keepStart, range.headEnd, head?.encoded ?? 0),
+                range.copy == nil ? nil : part(false, range.copyShown.lowerBound, range.copyShown.upperBound, copied),
+                part(true, range.tailStart, range.keepEnd, tail?.encoded ?? 0)].compactMap { $0 }
+    }
+
+    private static func state(of stretch: ReencodedStretch?) -> SmartCutStateMachine.StretchState {
+        guard let stretch else { return .absent }
+        return stretch.finished ? .finished : .open
+    }
+
+    /// What an action acts on; missing, it is the machine's mistake (not the input's), said plainly.
+    private static func required<Value>(_ value: Value?, _ what: String, path: String) throws(MediaIOError) -> Value {
+        guard let value else { throw .encodeFailed(path: path, detail: "smart cut: an action needed \(what), and there was none") }
+        return value
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+import ViewfinderCore
+
+@testable import MediaIO
+
+/// A made-up index from a line of pictures in decode order, each a letter and the time it is
+/// shown: `I` an IDR, `K` a keyframe that is not an IDR (open GOP), `C` an HEVC CRA, `L` a
+/// leading picture, `P` and `B` other pictures, `D` a discarded one. Decode times are the
+/// positions less one (one B-frame of delay); `end` is the time after the last frame.
+func madeUpIndex(_ pictures: String, end: Int64, decodeTimes: Bool = true) -> PacketIndex {
+    var entries: [PacketIndex.Entry] = []
+    for (position, word) in pictures.split(separator: " ").enumerated() {
+        let pts = Int64(word.dropFirst()) ?? -1
+        let letter = word.first ?? "P"
+        let kind: PacketIndex.PictureKind = switch letter {
+        case "I": .idr
+        case "C": .cleanRandomAccess
+        case "L": .leading
+        default: .other
+        }
+        entries.append(PacketIndex.Entry(pts: pts, dts: Int64(position) - 1, isKeyframe: "IKC".contains(letter), kind: kind,
+                                         isDiscarded: letter == "D"))
+    }
+    return PacketIndex(entries: entries, keys: entries.map(\.dts), end: end, hasDecodeTimes: decodeTimes)
+}
+
+/// Closed GOPs of four with two B-frames, twelve frames (H.264 as phones and x264 write it).
+let closedGOPs = madeUpIndex("I0 P3 B1 B2 I4 P7 B5 B6 I8 P11 B9 B10", end: 12)
+/// Open GOPs: the second keyframe is not an IDR and its B-frames refer back across it.
+let openGOPs = madeUpIndex("I0 P3 B1 B2 K6 B4 B5 P9 B7 B8", end: 10)
+/// HEVC with open GOPs: a CRA whose two leading pictures (RASL) are shown before it.
+let craGOPs = madeUpIndex("I0 P2 B1 C5 L3 L4 P7 B6", end: 8)
+
+@Suite("Smart cut: the packet index")
+struct PacketIndexTests {
+    @Test("frames shown are the presentation times in order, discarded packets left out")
+    func shown() {
+        let index = madeUpIndex("I0 P3 B1 D2 B2", end: 4)
+        #expect(index.shown == [0, 1, 2, 3])
+        #expect(index.end == 4)
+        #expect(index.shownCount(from: 1, to: 3) == 2)
+        #expect(index.shownCount(from: 3, to: 1) == 0)
+        #expect(index.lowerBound(2) == 2 && index.lowerBound(5) == 4 && index.lowerBound(-1) == 0)
+    }
+
+    @Test("the smallest time shown from each decode position on, the end past the last")
+    func laterMinimum() {
+        #expect(closedGOPs.laterMinimum == [0, 1, 1, 2, 4, 5, 5, 6, 8, 9, 9, 10, 12])
+    }
+
+    @Test("packets are found by their decode times")
+    func positionsByDecodeTime() {
+        #expect(!closedGOPs.keyedByPresentation)
+        #expect(closedGOPs.position[-1] == 0 && closedGOPs.position[4] == 5 && closedGOPs.position[10] == 11)
+        #expect(closedGOPs.position.count == closedGOPs.entries.count)
+    }
+
+    @Test("without decode times (Matroska) they are made from the presentation times, held back by the reordering, and packets are found by presentation time")
+    func matroska() {
+        let index = madeUpIndex("I0 P3 B1 B2", end: 4, decodeTimes: false)
+        #expect(index.keyedByPresentation)
+        #expect(index.entries.map(\.dts) == [-1, 0, 1, 2])
+        #expect(zip(index.entries.map(\.dts), index.entries.map(\.pts)).allSatisfy { $0 <= $1 })
+        #expect(index.position[3] == 1 && index.position[1] == 2)
+    }
+
+    @Test("a copy starts at an IDR or a CRA only")
+    func copyStarts() {
+        #expect(closedGOPs.entries.map(\.startsCopy) == [true, false, false, false, true, false, false, false, true, false, false, false])
+        #expect(openGOPs.entries.filter(\.startsCopy).count == 1)
+        #expect(craGOPs.entries.map(\.startsCopy) == [true, false, false, true, false, false, false, false])
+    }
+}
+
+@Suite("Smart cut: the range plan")
+struct SmartRangePlanTests {
+    @Test("a range from one IDR to the next is copied whole: no head, no tail")
+    func onKeyframes() {
+        let plan = closedGOPs.plan(keepStart: 4, keepEnd: 8, outputStart: 0, copying: true)
+        #expect(plan.copy == 4..<8 && plan.copyShown == 4..<8 && plan.leading.isEmpty)
+        #expect(!plan.hasHead && !plan.hasTail)
+        #expect(plan.firstPosition == 4 && plan.offset == -4)
+    }
+
+    @Test("a range cut mid-GOP at both ends: the head decodes from the IDR before, the tail from the IDR at the copy's end")
+    func midGOP() {
+        let plan = closedGOPs.plan(keepStart: 5, keepEnd: 10, outputStart: 0, copying: true)
+        #expect(plan.copy == 8..<9 && plan.copyShown == 8..<9)
+        #expect(plan.headDecodeFrom == 4 && plan.headEnd == 8)
+        #expect(plan.tailDecodeFrom == 8 && plan.tailStart == 9)
+        #expect(plan.firstPosition == 4)
+    }
+
+    @Test("a range ending mid-GOP after B-frames: the copy stops where its packets show one unbroken stretch")
+    func endsMidGOP() {
+        let plan = closedGOPs.plan(keepStart: 4, keepEnd: 10, outputStart: 0, copying: true)
+        // I8 is copied (shown at 8); P11 is not: the B-frames decoded after it are re-encoded.
+        #expect(plan.copy == 4..<9 && plan.copyShown == 4..<9)
+        #expect(!plan.hasHead && plan.tailDecodeFrom == 8)
+    }
+
+    @Test("a range without a keyframe inside is all head, decoded from the keyframe before it")
+    func noKeyframe() {
+        let plan = closedGOPs.plan(keepStart: 1, keepEnd: 3, outputStart: 0, copying: true)
+        #expect(plan.copy == nil && plan.headDecodeFrom == 0 && plan.headEnd == 3 && !plan.hasTail)
+    }
+
+    @Test("not copying, every range is all head even where a copy could be made")
+    func notCopying() {
+        let plan = closedGOPs.plan(keepStart: 4, keepEnd: 8, outputStart: 0, copying: false)
+        #expect(plan.copy == nil && plan.headDecodeFrom == 4 && plan.headEnd == 8)
+    }
+
+    @Test("open GOP: a keyframe that is not an IDR starts no copy, and decoding starts one keyframe further back")
+    func openGOP() {
+        let plan = openGOPs.plan(keepStart: 7, keepEnd: 10, outputStart: 0, copying: true)
+        #expect(plan.copy == nil)
+        #expect(plan.headDecodeFrom == 0, "K6's leading B-frames refer to the GOP before it")
+    }
+
+    @Test("HEVC CRA: the copy starts at the CRA, its leading pictures left to the head")
+    func cleanRandomAccess() {
+        let plan = craGOPs.plan(keepStart: 2, keepEnd: 8, outputStart: 0, copying: true)
+        #expect(plan.copy == 3..<8 && plan.copyShown == 5..<8 && plan.leading == 4..<6)
+        #expect(plan.headDecodeFrom == 0 && plan.headEnd == 5 && !plan.hasTail)
+    }
+
+    @Test("joined ranges are laid end to end on the output's timeline, in the order given")
+    func joins() {
+        let plans = closedGOPs.plans(for: [(9, 12), (1, 3), (4, 8)], copying: true)
+        #expect(plans.map(\.offset) == [-9, 2, 1])
+        #expect(plans.map(\.keepStart) == [9, 1, 4] && plans.map(\.keepEnd) == [12, 3, 8])
+        #expect(plans.map { $0.copy != nil } == [false, false, true])
+    }
+}
