@@ -117,6 +117,35 @@ public enum FFmpegOracle {
         return times
     }
 
+    /// The presentation time (seconds) and mean luma (0–255) of every frame of `url`'s video, as
+    /// the ffmpeg CLI decodes and measures them, in order; on the same timeline as
+    /// `monoSamplesOnTimeline`.
+    public static func frameLuma(of url: URL) throws -> [(time: Double, luma: Double)] {
+        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:v:0", "-vf",
+                                                   "signalstats,metadata=print:key=lavfi.signalstats.YAVG:file=-", "-f", "null", "-"])
+        guard result.status == 0 else { throw SubprocessError.failed("ffmpeg", result.stderr) }
+        var frames: [(time: Double, luma: Double)] = []
+        var time: Double?
+        for line in result.stdout.split(separator: "\n") {
+            if let field = line.split(separator: " ").first(where: { $0.hasPrefix("pts_time:") }) {
+                time = Double(field.dropFirst("pts_time:".count))
+            } else if line.hasPrefix("lavfi.signalstats.YAVG="), let value = Double(line.dropFirst("lavfi.signalstats.YAVG=".count)), let time {
+                frames.append((time, value))
+            }
+        }
+        return frames
+    }
+
+    /// The audio of `url` as mono 16-bit samples at `rate`, placed on the file's timeline: sample
+    /// i sounds at i / rate seconds (silence is put before a stream that starts late, so its
+    /// start is kept), the timeline `frameLuma` reports frames on.
+    public static func monoSamplesOnTimeline(of url: URL, rate: Int = 48000) throws -> [Int16] {
+        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:a:0", "-af", "aresample=async=1:first_pts=0",
+                                                   "-ac", "1", "-ar", "\(rate)", "-f", "s16le", "-acodec", "pcm_s16le", "-"])
+        guard result.status == 0 else { throw SubprocessError.failed("ffmpeg", result.stderr) }
+        return result.stdoutData.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
     /// The entries ffprobe shows for every frame of one stream (`select` as in "v:0", "a:0").
     public static func frameEntries(of url: URL, select: String, entries: String) throws -> [[String: Any]] {
         let result = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", select, "-show_entries", "frame=\(entries)",

@@ -125,7 +125,7 @@ public final class CameraRecording {
     private func writeSound(final: Bool) throws(MediaIOError) {
         guard let sound, let start = firstTakenAt else { return }
         // A microphone that failed while recording leaves the sound it gave; the pictures stay.
-        if final, let failure = sound.listener.stopAndWait() {
+        if final, let failure = sound.listener.stopAndWait(within: Self.firstSoundWithin) {
             soundNote = tr("the sound stops early: {reason}", ["reason": "\(failure)"])
         }
         let end = start + duration.seconds
@@ -263,11 +263,18 @@ final class SoundListener: @unchecked Sendable {
         locked { running = false }
     }
 
-    /// Ends the thread and waits for it (at most one block of sound); returns why the
-    /// microphone failed while recording, if it did.
-    func stopAndWait() -> MediaIOError? {
+    /// Ends the thread and waits for it (one block of sound, at most `seconds`); returns why
+    /// the microphone failed while recording, if it did. A microphone that stopped sending
+    /// leaves its thread waiting in a read that cannot be interrupted: that is a failure (the
+    /// sound heard so far is kept), never a wait for ever.
+    func stopAndWait(within seconds: TimeInterval) -> MediaIOError? {
         stop()
-        if started { done.wait() }
+        if started, done.wait(timeout: .now() + seconds) == .timedOut {
+            started = false
+            // Worded as a microphone that stops while read is (the catalogues have it).
+            return locked { failure } ?? .deviceUnavailable(device: microphone.device.id,
+                                                            reason: tr("the microphone stopped: {reason}", ["reason": tr("it gives nothing")]))
+        }
         started = false
         return locked { failure }
     }
