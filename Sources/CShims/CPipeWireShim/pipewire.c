@@ -47,7 +47,18 @@ vf_pw_format vf_pw_format_from_spa(uint32_t format) {
 
 // MARK: - Connecting
 
+void vf_pw_halt(struct vf_pw_connection *c) {
+    if (!c->loop || c->halted) return;
+    c->halted = 1;
+    pw_thread_loop_unlock(c->loop);
+    pw_thread_loop_stop(c->loop);
+}
+
 void vf_pw_disconnect(struct vf_pw_connection *c) {
+    // The loop's thread ends before anything it serves is freed: freed with the lock held, a
+    // thread that was waking from its poll went on to dispatch events of sources already
+    // gone (a crash seen when recordings ended on a loaded machine).
+    vf_pw_halt(c);
     if (c->core) {
         spa_hook_remove(&c->core_listener);
         pw_core_disconnect(c->core);
@@ -58,8 +69,6 @@ void vf_pw_disconnect(struct vf_pw_connection *c) {
         c->context = NULL;
     }
     if (c->loop) {
-        pw_thread_loop_unlock(c->loop);
-        pw_thread_loop_stop(c->loop);
         pw_thread_loop_destroy(c->loop);
         c->loop = NULL;
     }
@@ -310,6 +319,7 @@ int vf_pw_list_cameras(int fd, vf_pw_camera *out, int capacity, int timeout_ms, 
     } else {
         status = -ENOMEM;
     }
+    vf_pw_halt(&l->connection);
     for (int i = 0; i < l->node_count; i++) {
         spa_hook_remove(&l->nodes[i].listener);
         pw_proxy_destroy(l->nodes[i].proxy);

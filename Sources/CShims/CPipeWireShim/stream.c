@@ -252,8 +252,9 @@ static const struct pw_core_events stream_core_events = {
     .error = on_stream_core_error,
 };
 
-/// Frees the stream (the loop locked, or never started).
+/// Frees the stream (the loop locked, or never started): the loop's thread is stopped first.
 static void destroy(struct vf_pw_stream *s) {
+    vf_pw_halt(&s->connection);
     if (s->stream) {
         spa_hook_remove(&s->stream_listener);
         pw_stream_destroy(s->stream);
