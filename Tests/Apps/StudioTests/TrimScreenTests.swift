@@ -95,10 +95,15 @@ extension StudioWindowTests {
             let exporting = try run.event("exporting")
             let output = try #require(exporting["output"] as? String)
             let phases = run.events("hud")
+            let waiting = try #require(phases.first { $0["phase"] as? String == "waitingForGraceTime" })
             let appearing = try #require(phases.first { $0["phase"] as? String == "appearing" })
-            let waited = StudioRun.time(appearing) - StudioRun.time(exporting)
-            // Never before the grace time; after it by at most a frame, or a few on a busy machine.
-            #expect(waited >= 0.3 && waited < 1.0, "the HUD appeared \(waited) s after the export began")
+            let waited = StudioRun.time(appearing) - StudioRun.time(waiting)
+            // Never before the grace time (0.3 s). Each event is stamped a little after the HUD
+            // read its own clock, so the two stamps may be closer than the clock's 0.3 s by that
+            // much (once 34 µs, against the export's stamp): 10 ms is allowed for it. How long
+            // after the grace time the HUD shows is the machine's speed, not asserted here; that
+            // it shows is the screenshot's.
+            #expect(waited >= 0.29, "the HUD appeared \(waited) s after its grace time began")
             #expect(try StudioHarness.isEmptyOverlay(early))
             #expect(try StudioHarness.showsHUDBox(shown))
             let cancelled = try run.event("export-cancelled")
