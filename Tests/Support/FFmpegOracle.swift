@@ -155,4 +155,16 @@ public enum FFmpegOracle {
         }
         return json["frames"] as? [[String: Any]] ?? []
     }
+
+    /// The packets of stream `select` of `url` in file (decode) order: their decode and
+    /// presentation times in stream ticks (nil where the container gives none).
+    public static func packetTimes(of url: URL, select: String) throws -> [(dts: Int64?, pts: Int64?)] {
+        let result = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", select, "-show_entries", "packet=pts,dts",
+                                                    "-of", "json", url.path])
+        guard result.status == 0, let json = try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any] else {
+            throw SubprocessError.failed("ffprobe", result.stderr)
+        }
+        let packets = json["packets"] as? [[String: Any]] ?? []
+        return packets.map { (($0["dts"] as? Int).map(Int64.init), ($0["pts"] as? Int).map(Int64.init)) }
+    }
 }

@@ -134,3 +134,54 @@ struct SmartRangePlanTests {
         #expect(plans.map { $0.copy != nil } == [false, false, true])
     }
 }
+
+@Suite("Smart cut: decode times")
+struct DecodeTimelineTests {
+    /// The decode times of the first `count` samples.
+    func times(_ timeline: DecodeTimeline, _ count: Int) -> [Int64] { (0..<count).map(timeline.decodeTime(ofSample:)) }
+
+    @Test("a copied GOP with B-frames: decoded one frame ahead at most, one frame apart, each at or before it is shown")
+    func copiedGOP() {
+        let plan = closedGOPs.plan(keepStart: 4, keepEnd: 8, outputStart: 0, copying: true)
+        #expect(closedGOPs.reorderDepth(of: plan) == 1)
+        let timeline = closedGOPs.decodeTimeline(of: [plan])
+        #expect(timeline.shown == [0, 1, 2, 3] && timeline.depth == 1)
+        #expect(times(timeline, 4) == [-1, 0, 1, 2])
+        // The copied samples in decode order show 0, 3, 1, 2 (the source's 4, 7, 5, 6 moved by −4).
+        #expect(zip(times(timeline, 4), [0, 3, 1, 2] as [Int64]).allSatisfy { $0 <= $1 })
+    }
+
+    @Test("a re-encoded stretch has no reordering; a range without a copy needs no delay")
+    func noCopy() {
+        let plan = closedGOPs.plan(keepStart: 1, keepEnd: 3, outputStart: 0, copying: true)
+        #expect(plan.copy == nil && closedGOPs.reorderDepth(of: plan) == 0)
+        #expect(times(closedGOPs.decodeTimeline(of: [plan]), 2) == [0, 1])
+    }
+
+    @Test("HEVC CRA: the leading pictures left out leave no hole — every sample one frame after the one before")
+    func leadingPicturesLeftOut() {
+        let plan = craGOPs.plan(keepStart: 2, keepEnd: 8, outputStart: 0, copying: true)
+        // Copied: C5 P7 B6 (the leading L3 L4 go to the head): B6 is decoded one place ahead of its rank.
+        #expect(craGOPs.reorderDepth(of: plan) == 1)
+        let timeline = craGOPs.decodeTimeline(of: [plan])
+        // Head 0 1 2 (re-encoded, in order), then the BLA at 3, P at 5, B at 4.
+        let decoded = times(timeline, 6), shownAt: [Int64] = [0, 1, 2, 3, 5, 4]
+        #expect(decoded == [-1, 0, 1, 2, 3, 4])
+        #expect(zip(decoded, shownAt).allSatisfy { $0 <= $1 })
+    }
+
+    @Test("joined ranges: one timeline over the output, as deep as the deepest copy")
+    func joins() {
+        let plans = closedGOPs.plans(for: [(9, 12), (1, 3), (4, 8)], copying: true)
+        let timeline = closedGOPs.decodeTimeline(of: plans)
+        #expect(timeline.shown == Array(0..<9) && timeline.depth == 1)
+        #expect(Set(zip(times(timeline, 9).dropFirst(), times(timeline, 9)).map { $0 - $1 }) == [1])
+    }
+
+    @Test("uneven frame times (Matroska's milliseconds): each sample decoded when the frame `depth` places before is shown")
+    func unevenTimes() {
+        let timeline = DecodeTimeline(shown: [0, 33, 67, 100], depth: 2)
+        #expect(times(timeline, 4) == [-66, -33, 0, 33])
+        #expect(DecodeTimeline(shown: [], depth: 3).decodeTime(ofSample: 0) == 0)
+    }
+}

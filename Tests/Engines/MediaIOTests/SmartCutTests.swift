@@ -112,6 +112,14 @@ struct SmartCutTests {
         let indices = try FFmpegOracle.drawnIndices(of: out, size: fixture.spec.size, autorotate: false)
         #expect(indices == c.expected, "\(c)")
         #expect(try FFmpegOracle.decodeErrors(of: out) == "", "\(c)")
+        // Samples last as long as the frames are shown: no hole where leading pictures were
+        // left out, no one-tick sample at a join (one step at a constant frame rate).
+        let packets = try FFmpegOracle.packetTimes(of: out, select: "v:0")
+        let decoded = packets.compactMap(\.dts), shown = packets.compactMap(\.pts).sorted()
+        #expect(decoded.count == c.expected.count && shown.count == c.expected.count, "\(c)")
+        let decodeSteps = Set(zip(decoded.dropFirst(), decoded).map { $0 - $1 })
+        #expect(decodeSteps == Set(zip(shown.dropFirst(), shown).map { $0 - $1 }), "\(c): decode steps \(decodeSteps)")
+        if c.spec.container != "mkv" { #expect(decodeSteps.count == 1, "\(c): \(decodeSteps)") }
         if c.copies {
             #expect(result.method == "smart" || result.method == "passthrough", "\(c): \(result.note ?? "")")
             #expect((result.copiedFrames ?? 0) > 0, "\(c)")

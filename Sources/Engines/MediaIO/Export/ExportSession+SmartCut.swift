@@ -47,9 +47,6 @@ extension ExportSession {
         if copying, !plans.contains(where: { $0.copy != nil }) {
             return .unavailable(tr("no IDR keyframe (or HEVC CRA) lies inside the kept range, so there is nothing to copy"))
         }
-        // Re-encoded pictures are written this far behind their presentation, the copied ones'
-        // own offset: decode times then rise across every join.
-        let lag = plans.compactMap { $0.copy.map { index.entries[$0.lowerBound] } }.map { $0.pts - $0.dts }.max() ?? 0
 
         let out = try MP4Output(url: output, fastStart: plan.fastStart, cover: plan.cover)
         let lanes = try EncoderLanes(session: self, track: track, output: out)
@@ -69,7 +66,8 @@ extension ExportSession {
         let outAudio = try audio.map { stream throws(MediaIOError) in try out.addCopy(of: stream) }
         try out.start()
 
-        let writer = SmartWriter(session: self, out: out, video: outVideo, audio: outAudio, lag: lag, copying: copying)
+        let writer = SmartWriter(session: self, out: out, video: outVideo, audio: outAudio,
+                                 timeline: copying ? index.decodeTimeline(of: plans) : nil)
         var parts: [ExportPart] = []
         for range in plans {
             switch try writeRange(range, index: index, lanes: lanes, writer: writer) {

@@ -41,7 +41,7 @@ extension ExportSession {
         // and the packets held back.
         var packet: OwnedPacket?
         var position: Int?
-        var copyHeld: [(packet: OwnedPacket, dts: Int64)] = []
+        var copyHeld: [OwnedPacket] = []
         var tailHeld: [OwnedPacket] = []
         var action = SmartCutStateMachine.Action.readPacket
         while true {
@@ -74,18 +74,17 @@ extension ExportSession {
                 action = machine.fed(which, finished: stretch.finished)
             case .copy(let startsStretch, let holding):
                 let read = try Self.required(packet, "a packet", path: path)
-                let i = try Self.required(position, "a decode position", path: path)
                 guard let stored = lanes.copied(read, startsStretch: startsStretch) else {
                     throw .encodeFailed(path: output.path, detail: tr("out of memory"))
                 }
                 if holding {
-                    copyHeld.append((stored, index.entries[i].dts))
+                    copyHeld.append(stored)
                 } else {
-                    try writer.writeCopy(stored, decodedAt: index.entries[i].dts, shift: range.offset)
+                    try writer.writeCopy(stored, shift: range.offset)
                 }
                 action = machine.copied()
             case .writeHeldCopies:
-                for held in copyHeld { try writer.writeCopy(held.packet, decodedAt: held.dts, shift: range.offset) }
+                for held in copyHeld { try writer.writeCopy(held, shift: range.offset) }
                 copyHeld = []
                 action = machine.released()
             case .writeHeldTail:

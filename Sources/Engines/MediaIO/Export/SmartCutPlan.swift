@@ -214,3 +214,48 @@ extension PacketIndex {
         return keyframes[keyframes.count - 2]
     }
 }
+
+// MARK: - Decode times
+
+/// The decode times of a smart cut's video samples: one frame apart, as the frames are shown.
+///
+/// The k-th sample in decode order is decoded when the frame shown `depth` places before it
+/// is shown: `shown[k - depth]` (the first `depth` samples one frame apart before the first
+/// frame). Every sample is then decoded at or before it is shown — a sample k is shown at
+/// rank k − (its reorder) ≥ k − depth — and a constant frame rate gives every sample the same
+/// duration, across joins and where a CRA's leading pictures were left out (copying their
+/// decode times instead leaves a hole there, which players read as a long frame).
+struct DecodeTimeline: Equatable {
+    /// The presentation times of every frame of the output, ascending.
+    let shown: [Int64]
+    /// How many frames a sample is decoded ahead of its rank in presentation at most.
+    let depth: Int
+
+    /// The decode time of the sample at decode position `k` (0 ..< `shown.count`).
+    func decodeTime(ofSample k: Int) -> Int64 {
+        guard !shown.isEmpty else { return 0 }
+        if k >= depth { return shown[min(k - depth, shown.count - 1)] }
+        let step = shown.count > 1 ? shown[1] - shown[0] : 1
+        return shown[0] - Int64(depth - k) * max(step, 1)
+    }
+}
+
+extension PacketIndex {
+    /// The decode timeline of a cut made of `plans`: the kept frames at their output times, and
+    /// the largest reordering of any copied stretch (re-encoded stretches have no B-frames).
+    func decodeTimeline(of plans: [SmartRangePlan]) -> DecodeTimeline {
+        let shownOut = plans.flatMap { plan in
+            shown[lowerBound(plan.keepStart)..<lowerBound(plan.keepEnd)].map { $0 + plan.offset }
+        }
+        return DecodeTimeline(shown: shownOut, depth: plans.map(reorderDepth(of:)).max() ?? 0)
+    }
+
+    /// How far ahead of its rank in presentation a copied packet of `plan` is decoded, at most
+    /// (0 without a copy): within the copied packets, decode position minus presentation rank.
+    func reorderDepth(of plan: SmartRangePlan) -> Int {
+        guard let copy = plan.copy else { return 0 }
+        let copied = copy.filter { !plan.leading.contains($0) && !entries[$0].isDiscarded }.map { entries[$0].pts }
+        let rank = Dictionary(copied.sorted().enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        return copied.enumerated().map { $0 - (rank[$1] ?? $0) }.max() ?? 0
+    }
+}

@@ -198,53 +198,54 @@ final class SmartWriter {
     private let out: MP4Output
     private let video: UnsafeMutablePointer<AVStream>
     private let audio: UnsafeMutablePointer<AVStream>?
-    private let lag: Int64
-    private let copying: Bool
+    /// Where each video sample is decoded when copying (nil: the encoder's own decode times).
+    private let timeline: DecodeTimeline?
     private var lastVideoDTS = Int64.min
     private var lastAudioDTS = Int64.min
     private(set) var videoPackets = 0
     private(set) var problem: String?
 
     init(session: ExportSession, out: MP4Output, video: UnsafeMutablePointer<AVStream>,
-         audio: UnsafeMutablePointer<AVStream>?, lag: Int64, copying: Bool) {
+         audio: UnsafeMutablePointer<AVStream>?, timeline: DecodeTimeline?) {
         self.session = session
         self.out = out
         self.video = video
         self.audio = audio
-        self.lag = lag
-        self.copying = copying
+        self.timeline = timeline
     }
 
-    /// A copied packet (decoded at `decodedAt` in the input), `shift` ticks later.
-    func writeCopy(_ packet: OwnedPacket, decodedAt: Int64, shift: Int64) throws(MediaIOError) {
+    /// A copied packet, `shift` ticks later.
+    func writeCopy(_ packet: OwnedPacket, shift: Int64) throws(MediaIOError) {
         guard problem == nil, let pts = packet.pts else { return }
-        let dts = decodedAt + shift
-        guard dts > lastVideoDTS else {
-            problem = tr("the copied packets' decode times overlap the re-encoded ones'")
-            return
-        }
         packet.pointer.pointee.pts = pts + shift
-        packet.pointer.pointee.dts = dts
+        guard stampDecodeTime(packet) else { return }
         try writeVideo(packet)
     }
 
     /// Encoder packets (already at output time).
     func writeEncoded(_ packets: [OwnedPacket], lanes: EncoderLanes) throws(MediaIOError) {
         for packet in packets where problem == nil {
-            guard let sample = lanes.sample(packet), let pts = sample.pts else {
+            guard let sample = lanes.sample(packet) else {
                 problem = tr("an encoded picture could not be stored")
                 return
             }
-            if copying {
-                let dts = max(pts - lag, lastVideoDTS + 1)
-                guard dts <= pts else {
-                    problem = tr("a re-encoded picture's decode time would follow its presentation")
-                    return
-                }
-                sample.pointer.pointee.dts = dts
-            }
+            guard stampDecodeTime(sample) else { return }
             try writeVideo(sample)
         }
+    }
+
+    /// Gives the next video sample its place on the decode timeline (when copying); false,
+    /// with the `problem` recorded, when it would be decoded after it is shown or not after
+    /// the sample before it.
+    private func stampDecodeTime(_ packet: OwnedPacket) -> Bool {
+        guard let timeline else { return true }
+        let dts = timeline.decodeTime(ofSample: videoPackets)
+        guard let pts = packet.pts, dts <= pts, dts > lastVideoDTS else {
+            problem = tr("a picture's decode time would follow its presentation")
+            return false
+        }
+        packet.pointer.pointee.dts = dts
+        return true
     }
 
     private func writeVideo(_ packet: OwnedPacket) throws(MediaIOError) {
