@@ -38,13 +38,16 @@ public enum FFmpegOracle {
     }
 
     /// The md5 of each video packet (decode order) with its VPS, SPS and PPS NAL units removed:
-    /// the bytes of an HEVC packet that a smart cut copies, which may get parameter sets in band.
+    /// the bytes of an HEVC packet that a smart cut copies (a source may carry its parameter
+    /// sets in band, which the cut's sample descriptions hold instead).
     public static func hevcSliceHashes(of url: URL) throws -> [String] {
         let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:v:0", "-c", "copy",
                                                    "-bsf:v", "filter_units=remove_types=32|33|34", "-f", "framemd5", "-"])
         guard result.status == 0 else { throw SubprocessError.failed("ffmpeg", result.stderr) }
         return result.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap {
-            $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) }
+            // stream, dts, pts, duration, size, hash — then side data (a new sample description's).
+            let fields = $0.split(separator: ",")
+            return fields.count > 5 ? fields[5].trimmingCharacters(in: .whitespaces) : nil
         }
     }
 
@@ -154,6 +157,42 @@ public enum FFmpegOracle {
             throw SubprocessError.failed("ffprobe", result.stderr)
         }
         return json["frames"] as? [[String: Any]] ?? []
+    }
+
+    /// The bytes of every packet of the first video stream of `url`, in decode order, as the
+    /// container stores them (length-prefixed NAL units for H.264 and HEVC in MP4).
+    public static func videoSamples(of url: URL) throws -> [[UInt8]] {
+        let sizes = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=size",
+                                                   "-of", "csv=p=0", url.path])
+        let data = try Subprocess.run("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:v:0", "-c", "copy", "-f", "data", "-"])
+        guard sizes.status == 0, data.status == 0 else { throw SubprocessError.failed("ffmpeg", sizes.stderr + data.stderr) }
+        let bytes = [UInt8](data.stdoutData)
+        var samples: [[UInt8]] = []
+        var offset = 0
+        // A packet with side data (a new sample description) gets more columns: the size is the first.
+        for line in sizes.stdout.split(separator: "\n") {
+            guard let size = line.split(separator: ",").first.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else { continue }
+            guard offset + size <= bytes.count else { throw SubprocessError.failed("ffmpeg", "the packets end early") }
+            samples.append(Array(bytes[offset ..< offset + size]))
+            offset += size
+        }
+        return samples
+    }
+
+    /// The decode positions of the video packets of `url` that hand the decoder a new sample
+    /// description (FFmpeg's demuxer marks them with "New Extradata" where a track's samples
+    /// switch between descriptions).
+    public static func newDescriptionPositions(of url: URL) throws -> [Int] {
+        let result = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                    "packet=pts:packet_side_data=side_data_type", "-of", "json", url.path])
+        guard result.status == 0, let json = try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any] else {
+            throw SubprocessError.failed("ffprobe", result.stderr)
+        }
+        let packets = json["packets"] as? [[String: Any]] ?? []
+        return packets.indices.filter { i in
+            let sides = packets[i]["side_data_list"] as? [[String: Any]] ?? []
+            return sides.contains { $0["side_data_type"] as? String == "New Extradata" }
+        }
     }
 
     /// The packets of stream `select` of `url` in file (decode) order: their decode and

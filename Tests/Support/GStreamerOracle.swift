@@ -3,15 +3,26 @@ import ViewfinderCore
 
 /// GStreamer's gst-launch-1.0 as a second, independent decoder of what the engines write:
 /// openh264 (Cisco's H.264 decoder) follows the standard's buffer rules (Annex C) where
-/// FFmpeg is lenient, so it sees pictures a conformant player would drop.
+/// FFmpeg is lenient, so it sees pictures a conformant player would drop; libde265 decodes
+/// HEVC, and GStreamer's own MP4 demuxer (qtdemux) reads the sample descriptions.
 public enum GStreamerOracle {
-    /// Every frame of the MP4 or MOV `url`'s H.264 video as openh264 outputs it, as RGB of
-    /// `size`, in output order.
-    public static func openH264Frames(of url: URL, size: PixelSize) throws -> [PixelBuffer] {
+    /// A decoder GStreamer can put behind its MP4 demuxer: one that is not FFmpeg's.
+    public enum Decoder: String, Sendable {
+        /// Cisco's openh264 (H.264), behind h264parse.
+        case openH264 = "openh264dec"
+        /// libde265 (HEVC), behind h265parse.
+        case libde265 = "libde265dec"
+
+        var parser: String { self == .openH264 ? "h264parse" : "h265parse" }
+    }
+
+    /// Every frame of the MP4 or MOV `url`'s video as `decoder` outputs it, as RGB of `size`,
+    /// in output order.
+    public static func frames(of url: URL, size: PixelSize, decoder: Decoder) throws -> [PixelBuffer] {
         let result = try Subprocess.run("gst-launch-1.0", [
-            "-q", "filesrc", "location=\(url.path)", "!", "qtdemux", "!", "h264parse", "!", "openh264dec", "!",
+            "-q", "filesrc", "location=\(url.path)", "!", "qtdemux", "!", decoder.parser, "!", decoder.rawValue, "!",
             "videoconvert", "!", "video/x-raw,format=RGB,width=\(size.width),height=\(size.height)", "!", "fdsink", "fd=1"])
-        guard result.status == 0 else { throw SubprocessError.failed("gst-launch-1.0 (openh264dec)", result.stderr) }
+        guard result.status == 0 else { throw SubprocessError.failed("gst-launch-1.0 (\(decoder.rawValue))", result.stderr) }
         let bytes = [UInt8](result.stdoutData)
         // GStreamer's RGB rows are padded to 4 bytes.
         let row = size.width * 3
@@ -25,6 +36,52 @@ public enum GStreamerOracle {
             picture.reserveCapacity(row * size.height)
             for y in 0..<size.height { picture += bytes[(start + y * rowStride)..<(start + y * rowStride + row)] }
             return PixelBuffer(width: size.width, height: size.height, bytes: picture)
+        }
+    }
+
+    /// Every frame of `url`'s H.264 video as openh264 outputs it.
+    public static func openH264Frames(of url: URL, size: PixelSize) throws -> [PixelBuffer] {
+        try frames(of: url, size: size, decoder: .openH264)
+    }
+
+    /// The index each frame of `url`'s video draws (nil where it cannot be read), as `decoder`
+    /// outputs them.
+    public static func drawnIndices(of url: URL, size: PixelSize, decoder: Decoder) throws -> [Int?] {
+        try frames(of: url, size: size, decoder: decoder).map(FrameIndexPattern.readIndex)
+    }
+
+    /// The index each frame of `url`'s HEVC video draws, decoded by libde265's own `dec265`
+    /// from the byte stream GStreamer's demuxer and parser make of the file — no FFmpeg on the
+    /// way, and every bit depth (GStreamer's libde265 element gives 8-bit pictures only).
+    public static func dec265DrawnIndices(of url: URL, size: PixelSize, bitDepth: Int) throws -> [Int?] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dec265-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stream = folder.appendingPathComponent("video.hevc"), pictures = folder.appendingPathComponent("video.yuv")
+        let parse = try Subprocess.run("gst-launch-1.0", [
+            "-q", "filesrc", "location=\(url.path)", "!", "qtdemux", "!", "h265parse", "!",
+            "video/x-h265,stream-format=byte-stream,alignment=au", "!", "filesink", "location=\(stream.path)"])
+        guard parse.status == 0 else { throw SubprocessError.failed("gst-launch-1.0 (h265parse)", parse.stderr) }
+        let decode = try Subprocess.run("libde265-dec265", ["-q", "-o", pictures.path, stream.path])
+        guard decode.status == 0 else { throw SubprocessError.failed("libde265-dec265", decode.stderr + decode.stdout) }
+        let bytes = [UInt8](try Data(contentsOf: pictures))
+        // Planar 4:2:0, one byte a sample to 8 bits, two (little-endian) above; the index is
+        // drawn in luma, read here as grey.
+        let width = bitDepth > 8 ? 2 : 1
+        let frameBytes = size.width * size.height * width * 3 / 2
+        guard frameBytes > 0, bytes.count % frameBytes == 0 else {
+            throw SubprocessError.failed("libde265-dec265", "\(bytes.count) bytes is not a whole number of \(size) pictures")
+        }
+        return stride(from: 0, to: bytes.count, by: frameBytes).map { start -> Int? in
+            var grey: [UInt8] = []
+            grey.reserveCapacity(size.width * size.height * 3)
+            for i in 0..<(size.width * size.height) {
+                let at = start + i * width
+                let value = width == 2 ? UInt8(min(255, (Int(bytes[at]) | Int(bytes[at + 1]) << 8) >> (bitDepth - 8)))
+                                       : bytes[at]
+                grey += [value, value, value]
+            }
+            return PixelBuffer(width: size.width, height: size.height, bytes: grey).flatMap(FrameIndexPattern.readIndex)
         }
     }
 

@@ -48,7 +48,11 @@ extension ExportSession {
             return .unavailable(tr("no IDR keyframe (or HEVC CRA) lies inside the kept range, so there is nothing to copy"))
         }
 
-        let out = try MP4Output(url: output, fastStart: plan.fastStart, cover: plan.cover)
+        // HEVC's families of parameter sets get sample descriptions of their own, written into
+        // the finished movie box (`SampleDescriptionEditor`).
+        let describesFamilies: Bool
+        if case .hevc? = track { describesFamilies = true } else { describesFamilies = false }
+        let out = try MP4Output(url: output, fastStart: plan.fastStart, cover: plan.cover, editsMovie: describesFamilies)
         let lanes = try EncoderLanes(session: self, track: track, output: out)
         if let reason = lanes.unavailable { return .unavailable(reason) }
         let outVideo: UnsafeMutablePointer<AVStream>
@@ -58,8 +62,6 @@ extension ExportSession {
             try out.setExtradata(config.record, of: outVideo)
         case .hevc?:
             outVideo = try out.addCopy(of: video)
-            // 'hev1': parameter sets may come in band, as both encoders' do here.
-            outVideo.pointee.codecpar.pointee.codec_tag = MP4Output.fourCC("hev1")
         case nil:
             outVideo = try out.addStream(for: lanes.shared.context, sideDataFrom: video)
         }
@@ -84,9 +86,19 @@ extension ExportSession {
                                     ["written": writer.videoPackets]))
         }
         if let problem = writer.problem { return .unavailable(problem) }
+        var descriptions: SampleDescriptions?
+        if describesFamilies {
+            guard !writer.encodedWithoutParameterSets, let record = video.extradataBytes,
+                  let made = lanes.track?.sampleDescriptions(
+                    track: Int(outVideo.pointee.index), source: record, families: writer.families, entries: writer.familyOfSample,
+                    inBand: writer.copiesCarryParameterSets) else {
+                return .unavailable(tr("the re-encoded parameter sets could not be described"))
+            }
+            descriptions = made
+        }
         // The written file is checked before it is moved into place; one that fails is deleted.
         var failure: String?
-        try out.finish { url throws(MediaIOError) in
+        try out.finish(describing: descriptions) { url throws(MediaIOError) in
             guard copying else { return true }
             failure = try Self.probeDecode(url, parts: parts, mapping: self.mapping)
             return failure == nil
@@ -171,6 +183,11 @@ extension ExportSession {
             // pictures it still holds: decode from that stretch's start across the join, as a
             // player does. (A seek alone would start afresh from the sample description.)
             let from = previous.map { $0.part.reencoded && !part.reencoded ? $0.start : target } ?? target
+            // A fresh demuxer with each fresh decoder: FFmpeg's hands a decoder the sample
+            // description a packet points at only where it differs from the last packet's,
+            // and a new decoder starts from the first description.
+            let container = try MediaContainer(url: url)
+            guard let stream = container.videoStream else { return tr("the output has no video track") }
             let decoder = try VideoDecoder(stream: stream, path: url.path, threads: 1, strict: true)
             guard av_seek_frame(container.context, index, from, AVSEEK_FLAG_BACKWARD) >= 0 else {
                 return tr("cannot seek in the output")

@@ -41,7 +41,7 @@ extension ExportSession {
         // and the packets held back.
         var packet: OwnedPacket?
         var position: Int?
-        var copyHeld: [OwnedPacket] = []
+        var copyHeld: [(packet: OwnedPacket, own: Bool)] = []
         var tailHeld: [OwnedPacket] = []
         var action = SmartCutStateMachine.Action.readPacket
         while true {
@@ -74,17 +74,17 @@ extension ExportSession {
                 action = machine.fed(which, finished: stretch.finished)
             case .copy(let startsStretch, let holding):
                 let read = try Self.required(packet, "a packet", path: path)
-                guard let stored = lanes.copied(read, startsStretch: startsStretch) else {
+                guard let (stored, own) = lanes.copied(read, startsStretch: startsStretch) else {
                     throw .encodeFailed(path: output.path, detail: tr("out of memory"))
                 }
                 if holding {
-                    copyHeld.append(stored)
+                    copyHeld.append((stored, own))
                 } else {
-                    try writer.writeCopy(stored, shift: range.offset)
+                    try writer.writeCopy(stored, shift: range.offset, ownParameterSets: own)
                 }
                 action = machine.copied()
             case .writeHeldCopies:
-                for held in copyHeld { try writer.writeCopy(held, shift: range.offset) }
+                for held in copyHeld { try writer.writeCopy(held.packet, shift: range.offset, ownParameterSets: held.own) }
                 copyHeld = []
                 action = machine.released()
             case .writeHeldTail:

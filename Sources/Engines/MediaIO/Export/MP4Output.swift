@@ -20,6 +20,9 @@ final class MP4Output {
     let temporary: URL
     let context: UnsafeMutablePointer<AVFormatContext>
     private let fastStart: Bool
+    /// Whether `finish` edits the movie box the muxer wrote (and so moves it to the front
+    /// itself: FFmpeg's `faststart` pass would move the box before the edit).
+    private let editsMovie: Bool
     /// Cover art: its stream is added in `start()`, after every other stream, and its picture
     /// written in `finish()`, so it may still be in the making while packets are copied.
     private let cover: CoverAttachment?
@@ -27,11 +30,12 @@ final class MP4Output {
     private var started = false
     private var finished = false
 
-    init(url: URL, fastStart: Bool, cover: CoverAttachment? = nil) throws(MediaIOError) {
+    init(url: URL, fastStart: Bool, cover: CoverAttachment? = nil, editsMovie: Bool = false) throws(MediaIOError) {
         _ = FFmpegRuntime.configure
         destination = url
         temporary = AtomicFile.temporaryURL(beside: url)
         self.fastStart = fastStart
+        self.editsMovie = editsMovie
         self.cover = cover
         if cover != nil, !Self.holdsCover(url) {
             throw .encodeFailed(path: url.path, detail: tr("a cover can be embedded in an MP4 only (.mp4 or .m4v): QuickTime files written here cannot hold one"))
@@ -154,7 +158,7 @@ final class MP4Output {
         var status = avio_open(&context.pointee.pb, temporary.path, AVIO_FLAG_WRITE)
         if status >= 0 {
             var options: OpaquePointer?
-            if fastStart { av_dict_set(&options, "movflags", "+faststart", 0) }
+            if fastStart && !editsMovie { av_dict_set(&options, "movflags", "+faststart", 0) }
             status = avformat_write_header(context, &options)
             av_dict_free(&options)
         }
@@ -218,14 +222,24 @@ final class MP4Output {
 
     /// Writes the index, closes the file, lets `verify` read the complete file where it lies and
     /// moves it into place; true when it did. When `verify` refuses the file (false) it is
-    /// deleted and `finish` returns false; a throw leaves nothing either.
+    /// deleted and `finish` returns false; a throw leaves nothing either. `describing` gives a
+    /// track several sample descriptions (made with `editsMovie`).
     @discardableResult
-    func finish(verify: ((URL) throws(MediaIOError) -> Bool)? = nil) throws(MediaIOError) -> Bool {
+    func finish(describing descriptions: SampleDescriptions? = nil,
+                verify: ((URL) throws(MediaIOError) -> Bool)? = nil) throws(MediaIOError) -> Bool {
         guard started, !finished else { return finished }
         if let cover, let coverStream { try writeCover(cover, to: coverStream) }
         let status = av_write_trailer(context)
         avio_closep(&context.pointee.pb)
         guard status >= 0 else { throw .writeFailed(path: destination.path, reason: ffmpegMessage(status)) }
+        if editsMovie {
+            do {
+                try SampleDescriptionEditor.rewrite(temporary, descriptions, fastStart: fastStart, reportingAs: destination.path)
+            } catch {
+                abandon()
+                throw error
+            }
+        }
         if let verify, try !verify(temporary) {
             abandon()
             return false

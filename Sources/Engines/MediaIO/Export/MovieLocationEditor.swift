@@ -23,74 +23,15 @@ struct MovieLocationEditor {
 
     /// Edits the movie box; returns how many location items it removed.
     mutating func removeLocation() -> Int {
-        guard let movie = MovieLocationEditor.box(in: bytes, at: 0, end: bytes.count) else { return 0 }
+        guard let movie = MP4Box.box(in: bytes, at: 0, end: bytes.count) else { return 0 }
         container(movie.payload, parent: "moov")
         return removed
-    }
-
-    // MARK: - Boxes
-
-    /// A box's type and where its payload lies in `bytes`.
-    struct Box {
-        let type: String
-        let start: Int
-        let payload: Range<Int>
-        var end: Int { payload.upperBound }
-    }
-
-    /// The declared size of the box whose header starts at `offset` in `bytes`, and the
-    /// header's length, when that size fits in the `remaining` bytes from there (a size of 0
-    /// means all of them).
-    static func header(_ bytes: [UInt8], at offset: Int, remaining: UInt64) -> (size: UInt64, length: Int)? {
-        guard offset + 8 <= bytes.count else { return nil }
-        var size = UInt64(uint32(bytes, offset))
-        var length = 8
-        if size == 1 {
-            guard offset + 16 <= bytes.count else { return nil }
-            size = UInt64(uint32(bytes, offset + 8)) << 32 | UInt64(uint32(bytes, offset + 12))
-            length = 16
-        } else if size == 0 {
-            size = remaining
-        }
-        guard size >= UInt64(length), size <= remaining else { return nil }
-        return (size, length)
-    }
-
-    /// The box at `offset` when its declared size fits before `end`.
-    static func box(in bytes: [UInt8], at offset: Int, end: Int) -> Box? {
-        guard offset + 8 <= end, let (size, header) = header(bytes, at: offset, remaining: UInt64(end - offset)) else { return nil }
-        let type = String(decoding: bytes[offset + 4 ..< offset + 8].map { $0 == 0xA9 ? UInt8(ascii: "@") : $0 }, as: UTF8.self)
-        return Box(type: type, start: offset, payload: offset + header ..< offset + Int(size))
-    }
-
-    /// The boxes one after another in `range` (stopping at the first that does not fit).
-    static func children(of bytes: [UInt8], in range: Range<Int>) -> [Box] {
-        var result: [Box] = []
-        var offset = range.lowerBound
-        while let child = box(in: bytes, at: offset, end: range.upperBound) {
-            result.append(child)
-            offset = child.end
-        }
-        return result
-    }
-
-    static func uint32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        bytes[offset ..< offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
-    }
-
-    private static func bigEndian(_ value: Int) -> [UInt8] {
-        [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-    }
-
-    /// A `free` box of exactly `size` bytes (at least 8), its payload zero.
-    static func freeBox(size: Int) -> [UInt8] {
-        bigEndian(size) + Array("free".utf8) + [UInt8](repeating: 0, count: size - 8)
     }
 
     // MARK: - Editing
 
     private mutating func container(_ range: Range<Int>, parent: String) {
-        for child in MovieLocationEditor.children(of: bytes, in: range) {
+        for child in MP4Box.children(of: bytes, in: range) {
             switch child.type {
             case "trak", "udta":
                 container(child.payload, parent: child.type)
@@ -114,42 +55,42 @@ struct MovieLocationEditor {
     }
 
     /// Turns a box into a `free` box of the same size with nothing in it.
-    private mutating func blank(_ box: Box) {
+    private mutating func blank(_ box: MP4Box) {
         let size = box.end - box.start
-        bytes.replaceSubrange(box.start ..< box.end, with: MovieLocationEditor.freeBox(size: size))
+        bytes.replaceSubrange(box.start ..< box.end, with: MP4Box.freeBox(size: size))
         removed += 1
     }
 
     /// A `meta` box: QuickTime's (its children follow the header) or ISO's (a version and flags
     /// first), with `keys` and `ilst` (the `mdta` keys) or an `ilst` of four-letter items.
-    private mutating func meta(_ box: Box) {
+    private mutating func meta(_ box: MP4Box) {
         var start = box.payload.lowerBound
         if start + 12 <= box.end, String(decoding: bytes[start + 4 ..< start + 8], as: UTF8.self) != "hdlr" {
             start += 4
         }
-        let children = MovieLocationEditor.children(of: bytes, in: start ..< box.end)
+        let children = MP4Box.children(of: bytes, in: start ..< box.end)
         guard let list = children.first(where: { $0.type == "ilst" }) else { return }
         guard let keys = children.first(where: { $0.type == "keys" }) else {
-            for item in MovieLocationEditor.children(of: bytes, in: list.payload) where item.type == "@xyz" { blank(item) }
+            for item in MP4Box.children(of: bytes, in: list.payload) where item.type == "@xyz" { blank(item) }
             return
         }
         guard let (keptKeys, renumber) = keptKeys(keys) else { return }
         let dropped = renumber.filter { $0 == nil }.count
         guard dropped > 0 else { return }
         var keptItems: [UInt8] = []
-        for item in MovieLocationEditor.children(of: bytes, in: list.payload) {
-            let index = Int(MovieLocationEditor.uint32(bytes, item.start + 4))
+        for item in MP4Box.children(of: bytes, in: list.payload) {
+            let index = Int(MP4Box.uint32(bytes, item.start + 4))
             if index >= 1, index <= renumber.count {
                 guard let newIndex = renumber[index - 1] else { continue }
-                keptItems += MovieLocationEditor.bigEndian(item.end - item.start)
-                keptItems += MovieLocationEditor.bigEndian(newIndex)
+                keptItems += MP4Box.bigEndian(item.end - item.start)
+                keptItems += MP4Box.bigEndian(newIndex)
                 keptItems += bytes[item.start + 8 ..< item.end]
             } else {
                 keptItems += bytes[item.start ..< item.end]
             }
         }
-        let newKeys = MovieLocationEditor.bigEndian(8 + keptKeys.count) + Array("keys".utf8) + keptKeys
-        let newList = MovieLocationEditor.bigEndian(8 + keptItems.count) + Array("ilst".utf8) + keptItems
+        let newKeys = MP4Box.bigEndian(8 + keptKeys.count) + Array("keys".utf8) + keptKeys
+        let newList = MP4Box.bigEndian(8 + keptItems.count) + Array("ilst".utf8) + keptItems
         // Both boxes shrink; the bytes they free stay in the meta box as one free box after them.
         let first = min(keys.start, list.start), last = max(keys.end, list.end)
         var middle: [UInt8] = []
@@ -158,24 +99,24 @@ struct MovieLocationEditor {
         }
         let saved = (last - first) - middle.count
         guard saved >= 8 else { return }
-        middle += MovieLocationEditor.freeBox(size: saved)
+        middle += MP4Box.freeBox(size: saved)
         bytes.replaceSubrange(first ..< last, with: middle)
         removed += dropped
     }
 
     /// The `keys` payload without its location keys, and each old key's new 1-based index
     /// (nil for a removed one); nil when the box cannot be read.
-    private func keptKeys(_ keys: Box) -> ([UInt8], [Int?])? {
+    private func keptKeys(_ keys: MP4Box) -> ([UInt8], [Int?])? {
         let payload = keys.payload
         guard payload.count >= 8 else { return nil }
-        let count = Int(MovieLocationEditor.uint32(bytes, payload.lowerBound + 4))
+        let count = Int(MP4Box.uint32(bytes, payload.lowerBound + 4))
         var offset = payload.lowerBound + 8
         var kept: [UInt8] = []
         var renumber: [Int?] = []
         var next = 1
         for _ in 0..<count {
             guard offset + 8 <= payload.upperBound else { return nil }
-            let size = Int(MovieLocationEditor.uint32(bytes, offset))
+            let size = Int(MP4Box.uint32(bytes, offset))
             guard size >= 8, size <= payload.upperBound - offset else { return nil }
             let name = String(decoding: bytes[offset + 8 ..< offset + size], as: UTF8.self)
             if isLocationKey(name) {
@@ -187,7 +128,7 @@ struct MovieLocationEditor {
             }
             offset += size
         }
-        let header = Array(bytes[payload.lowerBound ..< payload.lowerBound + 4]) + MovieLocationEditor.bigEndian(next - 1)
+        let header = Array(bytes[payload.lowerBound ..< payload.lowerBound + 4]) + MP4Box.bigEndian(next - 1)
         return (header + kept + bytes[offset ..< payload.upperBound], renumber)
     }
 }

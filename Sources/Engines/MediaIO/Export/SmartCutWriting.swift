@@ -117,23 +117,26 @@ final class EncoderLanes {
     /// Whether each stretch owns (and flushes) its encoder.
     var perStretch: Bool { track != nil }
 
-    /// An encoder's packet as the track stores it.
-    func sample(_ packet: OwnedPacket) -> OwnedPacket? {
-        guard let track else { return packet }
+    /// An encoder's packet as the track stores it, and the parameter sets it carried (HEVC's,
+    /// for the stretch's sample description).
+    func sample(_ packet: OwnedPacket) -> (packet: OwnedPacket, parameterSets: [[UInt8]])? {
+        guard let track else { return (packet, []) }
         let p = packet.pointer.pointee
-        guard let data = p.data, let bytes = track.sample(fromAnnexB: UnsafeBufferPointer(start: data, count: Int(p.size))),
-              !bytes.isEmpty else { return nil }
-        return packet.replacingData(with: bytes)
+        guard let data = p.data, let made = track.sample(fromAnnexB: UnsafeBufferPointer(start: data, count: Int(p.size))),
+              !made.sample.isEmpty, let stored = packet.replacingData(with: made.sample) else { return nil }
+        return (stored, made.parameterSets)
     }
 
-    /// A copied packet as the track stores it (HEVC's random access points get the source's
-    /// parameter sets; a CRA that `startsStretch` becomes a BLA).
-    func copied(_ packet: OwnedPacket, startsStretch: Bool) -> OwnedPacket? {
+    /// A copied packet as the track stores it (HEVC's parameter sets the sample description
+    /// holds go; a CRA that `startsStretch` becomes a BLA), and whether it keeps parameter
+    /// sets of its own; nil when out of memory.
+    func copied(_ packet: OwnedPacket, startsStretch: Bool) -> (packet: OwnedPacket, ownParameterSets: Bool)? {
         let p = packet.pointer.pointee
-        guard let track, let data = p.data,
-              let bytes = track.copiedSample(UnsafeBufferPointer(start: data, count: Int(p.size)), startsStretch: startsStretch)
-        else { return packet }
-        return packet.replacingData(with: bytes)
+        guard let track, let data = p.data else { return (packet, false) }
+        let bytes = UnsafeBufferPointer(start: data, count: Int(p.size))
+        let own = track.carriesOwnParameterSets(bytes)
+        guard let changed = track.copiedSample(bytes, startsStretch: startsStretch) else { return (packet, own) }
+        return packet.replacingData(with: changed).map { ($0, own) }
     }
 }
 
@@ -203,6 +206,15 @@ final class SmartWriter {
     private var lastVideoDTS = Int64.min
     private var lastAudioDTS = Int64.min
     private(set) var videoPackets = 0
+    /// The parameter sets of each re-encoding encoder family, in the order they came, and
+    /// the family of each video sample (0 for a copied one, n for the n-th family).
+    private(set) var families: [[[UInt8]]] = []
+    private(set) var familyOfSample: [UInt32] = []
+    private var encodingFamily: Int?
+    /// Whether a copied sample kept parameter sets of its own.
+    private(set) var copiesCarryParameterSets = false
+    /// Whether a re-encoded sample came before any parameter sets of its encoder.
+    private(set) var encodedWithoutParameterSets = false
     private(set) var problem: String?
 
     init(session: ExportSession, out: MP4Output, video: UnsafeMutablePointer<AVStream>,
@@ -214,22 +226,30 @@ final class SmartWriter {
         self.timeline = timeline
     }
 
-    /// A copied packet, `shift` ticks later.
-    func writeCopy(_ packet: OwnedPacket, shift: Int64) throws(MediaIOError) {
+    /// A copied packet, `shift` ticks later; `ownParameterSets`: it keeps parameter sets of its own.
+    func writeCopy(_ packet: OwnedPacket, shift: Int64, ownParameterSets: Bool = false) throws(MediaIOError) {
         guard problem == nil, let pts = packet.pts else { return }
         packet.pointer.pointee.pts = pts + shift
         guard stampDecodeTime(packet) else { return }
+        copiesCarryParameterSets = copiesCarryParameterSets || ownParameterSets
+        familyOfSample.append(0)
         try writeVideo(packet)
     }
 
     /// Encoder packets (already at output time).
     func writeEncoded(_ packets: [OwnedPacket], lanes: EncoderLanes) throws(MediaIOError) {
         for packet in packets where problem == nil {
-            guard let sample = lanes.sample(packet) else {
+            guard let (sample, sets) = lanes.sample(packet) else {
                 problem = tr("an encoded picture could not be stored")
                 return
             }
             guard stampDecodeTime(sample) else { return }
+            if !sets.isEmpty {
+                encodingFamily = families.firstIndex(of: sets) ?? families.count
+                if encodingFamily == families.count { families.append(sets) }
+            }
+            if encodingFamily == nil { encodedWithoutParameterSets = true }
+            familyOfSample.append(UInt32((encodingFamily ?? -1) + 1))
             try writeVideo(sample)
         }
     }

@@ -71,36 +71,11 @@ public enum VideoMetadata {
     /// The largest movie box this reads into memory (real ones are kilobytes to a few megabytes).
     static let maxMovieBox = 256 << 20
 
-    /// A top-level box: where it starts, its declared size, its header's length and the
-    /// file's first 24 bytes from there.
-    private struct TopLevelBox {
-        let offset: UInt64
-        let size: UInt64
-        let headerLength: Int
-        let head: [UInt8]
-
-        func isType(_ type: String) -> Bool { head[4 ..< 8].elementsEqual(type.utf8) }
-    }
-
-    /// Walks the file's top-level boxes, stopping at the end, at a size that does not fit, or
-    /// when `body` says so (returns true).
-    private static func walkTopLevel(_ handle: FileHandle, _ body: (TopLevelBox) throws -> Bool) throws {
-        let length = try handle.seekToEnd()
-        var offset: UInt64 = 0
-        while offset + 8 <= length {
-            try handle.seek(toOffset: offset)
-            let head = [UInt8](try handle.read(upToCount: 24) ?? Data())
-            guard let (size, headerLength) = MovieLocationEditor.header(head, at: 0, remaining: length - offset) else { return }
-            if try body(TopLevelBox(offset: offset, size: size, headerLength: headerLength, head: head)) { return }
-            offset += size
-        }
-    }
-
     /// Top-level XMP `uuid` boxes (beside the movie box) that hold a location become `free`
     /// boxes of the same size, in place.
     private static func blankTopLevelXMP(in handle: FileHandle, path: String) throws(MediaIOError) {
         do {
-            try walkTopLevel(handle) { box in
+            try MP4TopLevelBox.walk(handle) { box in
                 let h = box.headerLength
                 if box.isType("uuid"), box.head.count >= h + 16, box.head[h ..< h + 16].elementsEqual(LocationScanner.xmpUUID),
                    box.size <= UInt64(maxMovieBox) {
@@ -108,7 +83,7 @@ public enum VideoMetadata {
                     let bytes = [UInt8](try handle.read(upToCount: Int(box.size)) ?? Data())
                     if LocationScanner.holdsLocation(bytes[...]) {
                         try handle.seek(toOffset: box.offset)
-                        try handle.write(contentsOf: MovieLocationEditor.freeBox(size: Int(box.size)))
+                        try handle.write(contentsOf: MP4Box.freeBox(size: Int(box.size)))
                     }
                 }
                 return false
@@ -124,7 +99,7 @@ public enum VideoMetadata {
         var found: (UInt64, [UInt8])?
         var tooLarge: UInt64?
         do {
-            try walkTopLevel(handle) { box in
+            try MP4TopLevelBox.walk(handle) { box in
                 guard box.isType("moov") else { return false }
                 guard box.size <= UInt64(maxMovieBox) else { tooLarge = box.size; return true }
                 try handle.seek(toOffset: box.offset)
