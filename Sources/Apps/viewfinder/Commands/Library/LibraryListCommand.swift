@@ -9,9 +9,9 @@ enum LibraryListCommand: LibrarySubcommand {
     static let summary = N_("List the assets, newest first unless asked otherwise, one line or one JSON object each.")
     static let synopsis = "[--type photo|video|live] [--sort newest|oldest|name] [--group G | --album A] [--limit N] [--json]"
     static let options = [
-        OptionSpec("type", value: "T", help: N_("Photo, video or live (Live Photos and Motion Photos).")),
-        OptionSpec("sort", value: "S", help: N_("Newest (default) or oldest, by creation date, or name, by the name the file came with.")),
-        OptionSpec("group", value: "G", help: N_("All, photos, videos, captures or album:NAME.")),
+        OptionSpec("type", value: "T", help: N_("Only this kind: photo, video or live (Live Photos and Motion Photos).")),
+        OptionSpec("sort", value: "S", help: N_("The order: newest (default) or oldest, by creation date, or name, by the name the file came with.")),
+        OptionSpec("group", value: "G", help: N_("Only this group: all, photos, videos, captures or album:NAME.")),
         OptionSpec("album", value: "A", help: N_("Only the assets in this album.")),
         OptionSpec("limit", value: "N", help: N_("At most N assets.")),
         OptionSpec("timing", help: N_("Report on stderr how long the catalogue query took.")),
