@@ -115,9 +115,15 @@ public enum ShellCompletion: String, Sendable, CaseIterable {
                 lines += ["        (\"\(entry.name)\") local -a subcommands", "            subcommands=(\(described.joined(separator: " ")))",
                           "            _arguments -s \(specs) '*::subcommand:->subcommand' && return",
                           "            [[ $state == subcommand ]] && _describe subcommand subcommands ;;"]
+            } else if let last = entry.name.split(separator: " ").last, !entry.verbs.isEmpty {
+                // Words the command reads itself complete right after it, as bash offers them.
+                lines += ["        (\"\(entry.name)\") if [[ $words[CURRENT-1] == \(last) && $PREFIX != -* ]]; then",
+                          "                compadd -- \(entry.verbs.joined(separator: " "))",
+                          "            else",
+                          "                _arguments -s \(specs) '*:file:_files'",
+                          "            fi ;;"]
             } else {
-                let verbs = entry.verbs.isEmpty ? "'*:file:_files'" : "'1:subcommand:(\(entry.verbs.joined(separator: " ")))' '*:file:_files'"
-                lines.append("        (\"\(entry.name)\") _arguments -s \(specs) \(verbs) ;;")
+                lines.append("        (\"\(entry.name)\") _arguments -s \(specs) '*:file:_files' ;;")
             }
         }
         let top = zshSpecs(program.options).joined(separator: " ")

@@ -1,60 +1,58 @@
 import CommandLineKit
 import Testing
 
-/// A small tool with subcommands: `shelf [--shelf DIR] add|drop|list|box …`, `box open|close`.
-enum Shelf: Command {
-    static let toolName = "tool"
+/// The test tool's commands: named "tool" in usage lines, doing nothing when run.
+protocol ShelfCommand: Command {}
+
+extension ShelfCommand {
+    static var toolName: String { "tool" }
+    static func run(_ arguments: ParsedArguments) throws -> Int32 { 0 }
+}
+
+/// A small tool with subcommands: `shelf [--shelf DIR] add|drop|list|box …`, `box open`.
+enum Shelf: ShelfCommand {
     static let name = "shelf"
     static let summary = "Keeps things."
     static let synopsis = "[--shelf DIR] SUBCOMMAND"
     static let options = [OptionSpec("shelf", value: "DIR", help: "Where.")]
     static var subcommands: [any Command.Type] { [Add.self, Drop.self, List.self, Box.self] }
 
-    enum Add: Command {
-        static let toolName = "tool"
+    enum Add: ShelfCommand {
         static let name = "add"
         static let summary = "Adds things."
         static let synopsis = "THING… [--tag T]"
         static let positionalCount = 1...10
         static let options = [OptionSpec("tag", short: "t", value: "T", help: "Label."), OptionSpec("json", help: "JSON.")]
-        static func run(_ arguments: ParsedArguments) throws -> Int32 { 0 }
     }
 
-    enum Drop: Command {
-        static let toolName = "tool"
+    enum Drop: ShelfCommand {
         static let name = "drop"
         static let summary = "Drops a thing."
         static let synopsis = "THING"
         static let positionalCount = 1...1
         static let options: [OptionSpec] = []
-        static func run(_ arguments: ParsedArguments) throws -> Int32 { 0 }
     }
 
-    enum List: Command {
-        static let toolName = "tool"
+    enum List: ShelfCommand {
         static let name = "list"
         static let summary = "Lists things."
         static let synopsis = "[--json]"
         static let options = [OptionSpec("json", help: "JSON.")]
-        static func run(_ arguments: ParsedArguments) throws -> Int32 { 0 }
     }
 
-    enum Box: Command {
-        static let toolName = "tool"
+    enum Box: ShelfCommand {
         static let name = "box"
         static let summary = "Opens and closes the box."
         static let synopsis = "SUBCOMMAND"
         static let options: [OptionSpec] = []
         static var subcommands: [any Command.Type] { [Open.self] }
 
-        enum Open: Command {
-            static let toolName = "tool"
+        enum Open: ShelfCommand {
             static let name = "open"
             static let summary = "Opens it."
             static let synopsis = "KEY"
             static let positionalCount = 1...1
             static let options = [OptionSpec("wide", help: "All the way.")]
-            static func run(_ arguments: ParsedArguments) throws -> Int32 { 0 }
         }
     }
 }

@@ -22,7 +22,6 @@ enum LibraryAlbumCreateCommand: LibrarySubcommand {
     static let summary = N_("Make an empty album.")
     static let synopsis = "NAME"
     static let positionalCount = 1...1
-    static let options: [OptionSpec] = []
 
     static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
         try library.createAlbum(arguments.positionals[0])
@@ -36,7 +35,6 @@ enum LibraryAlbumRenameCommand: LibrarySubcommand {
     static let summary = N_("Give an album a new name.")
     static let synopsis = "NAME NEW"
     static let positionalCount = 2...2
-    static let options: [OptionSpec] = []
 
     static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
         try library.renameAlbum(arguments.positionals[0], to: arguments.positionals[1])
@@ -50,7 +48,6 @@ enum LibraryAlbumDeleteCommand: LibrarySubcommand {
     static let summary = N_("Delete an album; its assets stay in the library.")
     static let synopsis = "NAME"
     static let positionalCount = 1...1
-    static let options: [OptionSpec] = []
 
     static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
         try library.deleteAlbum(arguments.positionals[0])
@@ -64,7 +61,6 @@ enum LibraryAlbumAddCommand: LibrarySubcommand {
     static let summary = N_("Add assets to an album.")
     static let synopsis = "NAME ID…"
     static let positionalCount = 2...10_000
-    static let options: [OptionSpec] = []
 
     static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
         try library.add(try assetIDs(arguments.positionals.dropFirst(), arguments), toAlbum: arguments.positionals[0])
@@ -78,7 +74,6 @@ enum LibraryAlbumRemoveCommand: LibrarySubcommand {
     static let summary = N_("Take assets out of an album; they stay in the library.")
     static let synopsis = "NAME ID…"
     static let positionalCount = 2...10_000
-    static let options: [OptionSpec] = []
 
     static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
         try library.remove(try assetIDs(arguments.positionals.dropFirst(), arguments), fromAlbum: arguments.positionals[0])

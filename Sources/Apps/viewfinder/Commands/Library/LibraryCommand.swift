@@ -53,6 +53,9 @@ extension LibrarySubcommand {
     /// A reading verb.
     static var makesLibrary: Bool { false }
 
+    /// No options but `--library` (declared on `library`).
+    static var options: [OptionSpec] { [] }
+
     /// Opens the library and runs the subcommand on it.
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let folder = arguments.value("library").map { URL(fileURLWithPath: $0) } ?? MediaLibrary.defaultLocation()

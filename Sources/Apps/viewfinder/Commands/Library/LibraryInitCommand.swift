@@ -8,7 +8,6 @@ enum LibraryInitCommand: LibrarySubcommand {
     static let name = "init"
     static let summary = N_("Make an empty library, or say how many assets the one there holds.")
     static let synopsis = ""
-    static let options: [OptionSpec] = []
     static let makesLibrary = true
 
     static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
