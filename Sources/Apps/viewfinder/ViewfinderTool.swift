@@ -75,8 +75,9 @@ enum ViewfinderTool {
         }
         switch first {
         case "--help", "-h", "help":
-            if argv.count > 1, let command = commands.first(where: { $0.name == argv[1] }),
-               let path = CommandPath(command).descendant(named: argv.dropFirst().joined(separator: " ")) {
+            if argv.count > 1, let command = commands.first(where: { $0.name == argv[1] }) {
+                // 'help library import': the subcommand's help, else the command's.
+                let path = CommandPath(command).descendant(named: argv.dropFirst().joined(separator: " ")) ?? CommandPath(command)
                 print(path.usage, terminator: "")
             } else {
                 print(mainUsage(), terminator: "")

@@ -37,6 +37,8 @@ struct LibrarySubcommandTests {
         #expect(help.contains("\n  import      Store photos and videos in the library"), "\(help)")
         #expect(Self.options(help) == ["--library", "--help"])
         #expect(help.contains("Run 'viewfinder library SUBCOMMAND --help' for a subcommand's options."))
+        // 'help' with a word that is no subcommand shows the command's help.
+        #expect(try viewfinder("help", "library", "bogus").stdout == help)
     }
 
     @Test("an option of another subcommand is refused in one line, exit 2, before the library is touched", arguments: [
