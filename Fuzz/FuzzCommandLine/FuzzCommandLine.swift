@@ -16,9 +16,27 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for range in RepresentativeCommand.positionalRanges {
         check(argv, positionalCount: range)
     }
-    // The protocol's default parse, as viewfinder's dispatcher calls it.
+    // The protocol's default parse.
     _ = try? RepresentativeCommand.parse(argv)
+    checkSubcommands(argv)
     return 0
+}
+
+/// Parses `argv` as viewfinder's dispatcher does, for a command with subcommands (and one of
+/// them with its own): whatever the words, the result is one of its paths or a usage error
+/// about one of them.
+private func checkSubcommands(_ argv: [String]) {
+    let root = CommandPath(RepresentativeParent.self)
+    do {
+        let invocation = try root.parse(argv)
+        precondition(root.descendant(named: invocation.path.name) != nil, "\(invocation.path.name) is no path of \(root.name)")
+        precondition(invocation.arguments.wantsHelp || invocation.path.command.subcommands.isEmpty,
+                     "\(invocation.path.name) chosen without its subcommand")
+        precondition(invocation.arguments.positionals.count < argv.count || argv.isEmpty || invocation.path.name == root.name,
+                     "the subcommand's name was left among its arguments")
+    } catch {
+        precondition(!error.message.isEmpty && root.descendant(named: error.command ?? "") != nil, "\(error)")
+    }
 }
 
 /// Parses `argv` and checks what any successful parse must satisfy.
@@ -75,4 +93,25 @@ enum RepresentativeCommand: Command {
 @main
 enum Main {
     static func main() { FuzzInput.run(fuzz) }
+}
+
+/// A command with subcommands, in the shape of `library` (its own `--library`, verbs with
+/// options of their own or shared with another verb, and `album` with actions of its own).
+enum RepresentativeParent: Command {
+    static let toolName = "fuzz"
+    static let name = "parent"
+    static let summary = "Stands for library."
+    static let synopsis = "[--library DIR] SUBCOMMAND"
+    static let options = [OptionSpec("library", value: "DIR", help: "The parent's valued option.")]
+    static var subcommands: [any Command.Type] { [RepresentativeCommand.self, RepresentativeGroup.self] }
+}
+
+/// A subcommand with subcommands of its own (`library album`).
+enum RepresentativeGroup: Command {
+    static let toolName = "fuzz"
+    static let name = "group"
+    static let summary = "Stands for library album."
+    static let synopsis = "SUBCOMMAND"
+    static let options = [OptionSpec("json", help: "A flag another subcommand takes too.")]
+    static var subcommands: [any Command.Type] { [RepresentativeCommand.self] }
 }

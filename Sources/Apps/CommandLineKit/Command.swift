@@ -1,28 +1,34 @@
 import ViewfinderCore
 
-/// A subcommand's shape: what it is called, what it takes, and how to run it.
+/// A command's shape: what it is called, what it takes, and how to run it.
 ///
-/// A conforming type lists its options and positional count; parsing and the `--help` text come
-/// from the defaults below.
+/// A conforming type lists its options and positional count, or the subcommand types that do
+/// the work (`library import`, `library list`); parsing, the `--help` text, the manual page and
+/// the completions come from those declarations (see `CommandPath`).
 public protocol Command {
     /// The program the command belongs to, as the usage line names it ("viewfinder").
     static var toolName: String { get }
-    /// The command's name, as typed after the tool's.
+    /// The command's name, as typed after the tool's (or, for a subcommand, after its parent's).
     static var name: String { get }
     /// One line saying what the command does: English marked with `N_` (translated where it is
     /// shown), or text already in the user's language.
     static var summary: String { get }
     /// The synopsis after `TOOL NAME`.
     static var synopsis: String { get }
-    /// The options, in the order `--help` lists them (`--help` itself is added).
+    /// The options, in the order `--help` lists them (`--help` itself is added). A command with
+    /// subcommands lists those every subcommand takes (`library --library DIR`), once.
     static var options: [OptionSpec] { get }
     /// Extra paragraphs for `--help`, as `summary` is written (marked English, or already
     /// translated when it is made of several texts or fills in values).
     static var discussion: String { get }
     /// Positional arguments: the minimum and maximum count.
     static var positionalCount: ClosedRange<Int> { get }
-    /// The words the first positional argument may be (a command's own subcommands, such as
-    /// `library import`), for shell completion; empty when it is a file or free text.
+    /// The commands its first word chooses (`library import`), each with its own options; empty
+    /// for a command that does the work itself.
+    static var subcommands: [any Command.Type] { get }
+    /// The words the first positional argument may be, for shell completion: the subcommands'
+    /// names, or words the command reads itself (`capture photo|video`); empty when it is a
+    /// file or free text.
     static var verbs: [String] { get }
     /// Does the work; returns the exit status.
     static func run(_ arguments: ParsedArguments) throws -> Int32
@@ -35,46 +41,32 @@ extension Command {
     public static var discussion: String { "" }
 
     /// No subcommands.
-    public static var verbs: [String] { [] }
+    public static var subcommands: [any Command.Type] { [] }
+
+    /// The subcommands' names.
+    public static var verbs: [String] { subcommands.map { $0.name } }
+
+    /// No positional arguments besides a subcommand's (a command that has them says so).
+    public static var positionalCount: ClosedRange<Int> { 0...0 }
+
+    /// A command made of subcommands never runs itself (parsing picks one of them); should it be
+    /// called, the subcommand is missing.
+    public static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        throw CommandPath(Self.self).missingSubcommand()
+    }
 
     /// Every option the parser knows for this command, `--help` included.
-    public static var allOptions: [OptionSpec] { options + [OptionSpec("help", short: "h", help: N_("Show this help."))] }
+    public static var allOptions: [OptionSpec] { CommandPath(Self.self).options }
 
-    /// The `--help` text in the user's language: usage line, summary, discussion and one aligned
-    /// line per option.
-    public static var usage: String {
-        var text = usageLine + "\n\n" + tr(summary) + "\n"
-        let discussion = tr(Self.discussion)
-        if !discussion.isEmpty { text += "\n\(discussion)\n" }
-        // TRANSLATORS: the heading over a command's options in --help.
-        text += "\n" + tr("options:") + "\n" + OptionSpec.helpLines(allOptions)
-        return text
-    }
+    /// The `--help` text in the user's language (see `CommandPath.usage`).
+    public static var usage: String { CommandPath(Self.self).usage }
 
-    /// What follows a usage error: the usage line and where the rest is (the whole help would
-    /// bury the one line that says what was wrong).
-    public static var shortUsage: String {
-        usageLine + "\n"
-            + tr("Run '{command} --help' for its options and what they do.", ["command": "\(toolName) \(name)"]) + "\n"
-    }
+    /// What follows a usage error (see `CommandPath.shortUsage`).
+    public static var shortUsage: String { CommandPath(Self.self).shortUsage }
 
-    /// "usage: TOOL NAME SYNOPSIS". A synopsis of several lines indents the later ones by seven
-    /// spaces, under its first line as it follows the English "usage: "; they are moved to
-    /// stay under it when the heading is translated.
-    static var usageLine: String {
-        // TRANSLATORS: starts the line that shows how to call a command ("usage: viewfinder info FILE").
-        let heading = tr("usage:") + " "
-        let lines = "\(toolName) \(name) \(synopsis)".split(separator: "\n", omittingEmptySubsequences: false)
-        let englishIndent = String(repeating: " ", count: 7)
-        let indent = String(repeating: " ", count: heading.terminalColumns)
-        return heading + lines.enumerated().map { index, line in
-            guard index > 0 else { return String(line) }
-            return line.hasPrefix(englishIndent) ? indent + line.dropFirst(englishIndent.count) : String(line)
-        }.joined(separator: "\n")
-    }
-
-    /// Parses `arguments` for this command.
+    /// Parses `arguments` for this command (for one without subcommands; `CommandPath.parse`
+    /// also picks a subcommand).
     public static func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
-        try ParsedArguments(arguments, options: options, positionalCount: positionalCount, command: name)
+        try CommandPath(Self.self).parse(arguments).arguments
     }
 }

@@ -76,7 +76,9 @@ enum ViewfinderTool {
         switch first {
         case "--help", "-h", "help":
             if argv.count > 1, let command = commands.first(where: { $0.name == argv[1] }) {
-                print(command.usage, terminator: "")
+                // 'help library import': the subcommand's help, else the command's.
+                let path = CommandPath(command).descendant(named: argv.dropFirst().joined(separator: " ")) ?? CommandPath(command)
+                print(path.usage, terminator: "")
             } else {
                 print(mainUsage(), terminator: "")
             }
@@ -103,16 +105,19 @@ enum ViewfinderTool {
             return 2
         }
         do {
-            let arguments = try command.parse(Array(argv.dropFirst()))
+            let invocation = try CommandPath(command).parse(Array(argv.dropFirst()))
+            let arguments = invocation.arguments
             // What a script reads stays English: with --json, all the command prints.
             if arguments.flag("json") { Localization.useEnglish() }
             if arguments.wantsHelp {
-                print(command.usage, terminator: "")
+                print(invocation.path.usage, terminator: "")
                 return 0
             }
-            return try command.run(arguments)
+            return try invocation.path.command.run(arguments)
         } catch let error as UsageError {
-            standardError("viewfinder \(command.name): \(error.message)\n" + command.shortUsage)
+            // The subcommand the error is about (`library import`), else the command.
+            let path = error.command.flatMap(CommandPath(command).descendant(named:)) ?? CommandPath(command)
+            standardError("viewfinder \(path.name): \(error.message)\n" + path.shortUsage)
             return 2
         } catch let error as MediaIOError where error == .cancelled {
             standardError("viewfinder: \(error)")

@@ -57,6 +57,6 @@ struct JSONOutputTests {
         #expect(damaged["consistent"] as? Bool == false && damaged["missingFiles"] as? [Int] == [1], "\(damaged)")
         #expect(damaged["repaired"] as? Bool == true)
         let refused = try viewfinder("library", "--library", library.path, "delete", "1", "--json")
-        #expect(refused.status == 2 && refused.stderr.hasPrefix("viewfinder library: library delete prints one line; --json is for import, list, albums and check\n"))
+        #expect(refused.status == 2 && refused.stderr.hasPrefix("viewfinder library delete: --json is for library import, list, albums and check\n"))
     }
 }

@@ -60,7 +60,8 @@ struct ManualAndCompletionTests {
             let bold = String(heading.flatMap { $0 == " " ? [$0] : [$0, "\u{8}", $0] })
             #expect(rendered.stdout.contains(bold), "\(heading)")
         }
-        let sections = Self.manualOptions(page.stdout, program: "viewfinder")
+        // Subcommands ("library import") have sections of their own, checked in `subcommandManual`.
+        let sections = Self.manualOptions(page.stdout, program: "viewfinder").filter { !$0.key.contains(" ") }
         let commands = try Self.commands()
         #expect(commands.count >= 12 && Set(sections.keys) == Set(commands + [""]), "\(sections.keys.sorted()) vs \(commands)")
         #expect(sections[""] == ["--help", "--version", "--man", "--completions"])
@@ -76,6 +77,31 @@ struct ManualAndCompletionTests {
                 #expect(!run.stderr.contains("unknown option"), "\(command) \(option): \(run.stderr)")
             }
         }
+    }
+
+    /// The subcommand names `viewfinder COMMAND… --help` lists.
+    static func subcommands(_ path: String...) throws -> [String] {
+        let help = try viewfinder(path + ["--help"]).stdout
+        let block = help.components(separatedBy: "subcommands:\n").dropFirst().first?.components(separatedBy: "\n\n").first ?? ""
+        return block.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+    }
+
+    @Test("viewfinder(1): each library subcommand has its own section, with exactly the options its --help lists")
+    func subcommandManual() throws {
+        let sections = Self.manualOptions(try viewfinder("--man").stdout, program: "viewfinder")
+        let verbs = try Self.subcommands("library")
+        #expect(verbs == ["init", "import", "list", "albums", "album", "thumbnail", "cover", "export", "delete", "check"])
+        let albumVerbs = try Self.subcommands("library", "album")
+        #expect(albumVerbs == ["create", "rename", "delete", "add", "remove"])
+        let paths = verbs.map { ["library", $0] } + albumVerbs.map { ["library", "album", $0] }
+        #expect(Set(sections.keys.filter { $0.hasPrefix("library ") }) == Set(paths.map { $0.joined(separator: " ") }))
+        for path in paths {
+            let help = try viewfinder(path + ["--help"])
+            #expect(help.status == 0 && help.stdout.hasPrefix("usage: viewfinder \(path.joined(separator: " "))"), "\(path)")
+            #expect(sections[path.joined(separator: " ")] == Self.helpOptions(help.stdout), "\(path)")
+        }
+        #expect(sections["library import"]?.isSuperset(of: ["--album", "--move", "--library", "--json"]) == true)
+        #expect(sections["library delete"] == ["--library", "--help"])
     }
 
     @Test("viewfinder-studio(1): renders cleanly and lists the app's options and pick's")
@@ -114,6 +140,15 @@ struct ManualAndCompletionTests {
             #expect(offered == Self.helpOptions(help), "\(command)")
         }
         #expect(try complete(["viewfinder", "library", "ex"]) == ["export"])
+        // A subcommand's own options, and its command's; the subcommands after an option's value too.
+        for verb in try Self.subcommands("library") {
+            let help = try viewfinder("library", verb, "--help").stdout
+            #expect(try complete(["viewfinder", "library", verb, "--"]) == Self.helpOptions(help), "library \(verb)")
+        }
+        #expect(try complete(["viewfinder", "library", "--library", "Lib", "al"]) == ["albums", "album"])
+        #expect(try complete(["viewfinder", "library", "album", "re"]) == ["rename", "remove"])
+        #expect(try complete(["viewfinder", "library", "thumbnail", "1", "--"]).contains("--fill"))
+        #expect(!(try complete(["viewfinder", "library", "export", "1", "--"]).contains("--fill")))
         #expect(try complete(["viewfinder", "capture", ""]) == ["photo", "video"])
         // After the subcommand, files.
         try Data().write(to: folder.appendingPathComponent("clip.mp4"))

@@ -5,7 +5,8 @@ import ViewfinderCore
 /// section headings and option names as man(7) and the parser have them.
 public enum ManualPage {
     /// The page for section 1: NAME, SYNOPSIS, DESCRIPTION, OPTIONS, one COMMANDS subsection per
-    /// command (its usage, summary, paragraphs and options), EXIT STATUS and SEE ALSO.
+    /// command and per subcommand after its command's (its usage, summary, paragraphs and
+    /// options), EXIT STATUS and SEE ALSO.
     public static func render(_ program: ProgramReference) -> String {
         let summary = tr(program.summary)
         var page = [".TH \(quoted(program.name.uppercased())) 1 \"\" \(quoted("\(program.name) \(program.version)")) \"User Commands\"",
@@ -19,7 +20,7 @@ public enum ManualPage {
         }
         if !program.commands.isEmpty {
             page.append(".SH COMMANDS")
-            for command in program.commands {
+            for command in program.commands.flatMap(\.flattened) {
                 page += [".SS \(quoted("\(program.name) \(command.name)"))", ".nf"]
                 page += command.synopsis.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
                     index == 0 ? "\\fB\(escape(program.name)) \(escape(command.name))\\fR \(escape(String(line)))"

@@ -5,7 +5,7 @@
 public struct ProgramReference: Sendable {
     /// One command of the program (`viewfinder cover`, `viewfinder-studio pick`).
     public struct Entry: Sendable {
-        /// The command's name, as typed after the program's.
+        /// The command's name, as typed after the program's ("library import" for a subcommand).
         public var name: String
         /// One line saying what it does.
         public var summary: String
@@ -15,25 +15,39 @@ public struct ProgramReference: Sendable {
         public var discussion: String
         /// Every option it takes, `--help` included.
         public var options: [OptionSpec]
-        /// The words its first argument may be (its own subcommands), if any.
+        /// The words its first argument may be (its subcommands' names, or words it reads
+        /// itself), if any.
         public var verbs: [String]
+        /// Its subcommands, each with its own options (those of the commands around it
+        /// included), in the order its help lists them.
+        public var subcommands: [Entry]
 
         /// An entry from its parts.
         public init(name: String, summary: String, synopsis: String, discussion: String = "", options: [OptionSpec],
-                    verbs: [String] = []) {
+                    verbs: [String] = [], subcommands: [Entry] = []) {
             self.name = name
             self.summary = summary
             self.synopsis = synopsis
             self.discussion = discussion
             self.options = options
             self.verbs = verbs
+            self.subcommands = subcommands
         }
 
-        /// The entry a `Command` declares.
+        /// The entry a `Command` declares, with its subcommands'.
         public init(_ command: any Command.Type) {
-            self.init(name: command.name, summary: command.summary, synopsis: command.synopsis,
-                      discussion: command.discussion, options: command.allOptions, verbs: command.verbs)
+            self.init(CommandPath(command))
         }
+
+        /// The entry of the command a path ends in, with its subcommands'.
+        public init(_ path: CommandPath) {
+            self.init(name: path.name, summary: path.command.summary, synopsis: path.synopsis,
+                      discussion: path.command.discussion, options: path.options, verbs: path.command.verbs,
+                      subcommands: path.subcommands.map(Entry.init))
+        }
+
+        /// The entry and every subcommand's below it, depth first (as the manual lists them).
+        public var flattened: [Entry] { [self] + subcommands.flatMap(\.flattened) }
     }
 
     /// The program's name ("viewfinder").

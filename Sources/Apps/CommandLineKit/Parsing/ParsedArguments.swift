@@ -108,6 +108,12 @@ public struct ParsedArguments: Sendable {
         return number
     }
 
+    /// A usage error about the command these arguments were parsed for (`message` in the
+    /// user's language).
+    public func usageError(_ message: String) -> UsageError {
+        UsageError(message: message, command: command)
+    }
+
     /// Reports a malformed value as a usage error ("--name: reason"; `reason` in the user's
     /// language).
     public func invalid(_ name: String, _ reason: String) -> UsageError {

@@ -90,15 +90,7 @@ enum Arguments {
     /// Option values as a person reads a choice between them ("tonemap, clip or none"), the
     /// commas and the "or" in the user's language.
     static func alternatives(_ names: [String]) -> String {
-        guard let first = names.first, let last = names.last else { return "" }
-        guard names.count > 1 else { return last }
-        var list = first
-        for name in names.dropFirst().dropLast() {
-            // TRANSLATORS: a list of option values one longer: {list} is "tonemap", {item} "clip".
-            list = tr("{list}, {item}", ["list": list, "item": name])
-        }
-        // TRANSLATORS: a choice between option values: {list} is "tonemap, clip", {last} "none".
-        return tr("{list} or {last}", ["list": list, "last": last])
+        choiceList(names)
     }
 
     /// A requested position for JSON output: seconds, or the frame number.

@@ -1,0 +1,30 @@
+import CommandLineKit
+import Foundation
+import MediaLibrary
+import ViewfinderCore
+
+/// `viewfinder library export ID -o OUT [--strip-location]`: a copy of an asset's original.
+enum LibraryExportCommand: LibrarySubcommand {
+    static let name = "export"
+    static let summary = N_("Write a copy of an asset's original, with or without its location.")
+    static let synopsis = "ID -o OUT [--strip-location]"
+    static let positionalCount = 1...1
+    static let options = [
+        LibraryCommand.outputOption,
+        OptionSpec("strip-location",
+                   help: N_("Without the location (a photo's GPS and place names, a video's ISO 6709 keys and ©xyz); nothing else changes.")),
+    ]
+
+    static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
+        let output = URL(fileURLWithPath: try arguments.required("output"))
+        try Arguments.checkOutputLocation(output, input: folder, libraries: [folder])
+        let asset = try library.asset(id: try assetID(arguments.positionals[0], arguments))
+        if arguments.flag("strip-location") {
+            try library.exportWithoutLocation(asset, to: output)
+        } else {
+            try library.export(asset, to: output)
+        }
+        print(output.path)
+        return 0
+    }
+}

@@ -1,0 +1,38 @@
+import CommandLineKit
+import Foundation
+import Imaging
+import MediaLibrary
+import ViewfinderCore
+
+/// `viewfinder library thumbnail ID --size N [--fill] -o OUT`: an asset's thumbnail, from the
+/// library's cache.
+enum LibraryThumbnailCommand: LibrarySubcommand {
+    static let name = "thumbnail"
+    static let summary = N_("Write an asset's thumbnail, fitted inside an N×N box or filling it.")
+    static let synopsis = "ID --size N [--fill] -o OUT"
+    static let positionalCount = 1...1
+    static let options = [
+        OptionSpec("size", value: "N", help: N_("The box, N×N pixels (default 256).")),
+        OptionSpec("fill", help: N_("Fill the box (crop) instead of fitting inside it.")),
+        LibraryCommand.outputOption,
+    ]
+
+    static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
+        let side = try arguments.integer("size", in: 1...4096, default: 256)
+        let output = URL(fileURLWithPath: try arguments.required("output"))
+        let asset = try library.asset(id: try assetID(arguments.positionals[0], arguments))
+        try Arguments.checkOutputLocation(output, input: folder, libraries: [folder])
+        let cached = try library.thumbnail(asset, size: PixelSize(width: side, height: side),
+                                           mode: arguments.flag("fill") ? .fill : .fit)
+        switch ImageFormat(pathExtension: output.pathExtension) {
+        case nil, .jpeg?:
+            try AtomicFile.write(try Data(contentsOf: cached), to: output)
+        default:
+            // The cache keeps JPEG: a .png or .webp name gets that format, not JPEG bytes.
+            let photo = try Photo(url: cached)
+            try ImageEncoder.write(try photo.preview(fitting: photo.size), to: output)
+        }
+        print(output.path)
+        return 0
+    }
+}
