@@ -34,6 +34,10 @@ struct HDRExportTests {
         let (out, side) = try Self.stream(output)
         #expect(out["codec_name"] as? String == "hevc" && out["profile"] as? String == "Main 10"
                 && out["pix_fmt"] as? String == "yuv420p10le", "\(out)")
+        // 'hvc1' (Apple's players refuse 'hev1'): every parameter set in the sample description.
+        #expect(out["codec_tag_string"] as? String == "hvc1", "\(out["codec_tag_string"] ?? "-")")
+        let sampleUnits = try FFmpegOracle.videoSamples(of: output).compactMap(NALUnits.hevcTypes)
+        #expect(!sampleUnits.isEmpty && sampleUnits.allSatisfy { $0.allSatisfy { !(32...34).contains($0) } })
         let (source, _) = try Self.stream(input)
         for key in ["color_transfer", "color_primaries", "color_space", "color_range"] {
             #expect("\(out[key] ?? "-")" == "\(source[key] ?? "-")", "\(kind): \(key)")

@@ -15,20 +15,6 @@ struct SmartCutHEVCTests {
         SmartCutCase(spec: .smartHEVC10, ranges: [(7, 44)], copies: true),
     ]
 
-    /// The NAL unit types of a sample of four-byte length-prefixed units; nil when it does not parse.
-    static func unitTypes(_ sample: [UInt8]) -> [UInt8]? {
-        var types: [UInt8] = []
-        var offset = 0
-        while offset < sample.count {
-            guard offset + 5 <= sample.count else { return nil }
-            let length = sample[offset ..< offset + 4].reduce(0) { $0 << 8 | Int($1) }
-            guard length > 0, offset + 4 + length <= sample.count else { return nil }
-            types.append((sample[offset + 4] >> 1) & 0x3F)
-            offset += 4 + length
-        }
-        return types
-    }
-
     @Test("hvc1 with no parameter set in any sample, a sample description per encoder switched at each stretch's first sample; GStreamer with libde265 gives every kept frame; MediaInfo reads a constant frame rate",
           arguments: cases)
     func appleForm(_ c: SmartCutCase) throws {
@@ -41,7 +27,7 @@ struct SmartCutHEVCTests {
         let samples = try FFmpegOracle.videoSamples(of: out)
         #expect(samples.count == c.expected.count, "\(c)")
         for (i, sample) in samples.enumerated() {
-            let types = try #require(Self.unitTypes(sample), "\(c): sample \(i) does not parse")
+            let types = try #require(NALUnits.hevcTypes(sample), "\(c): sample \(i) does not parse")
             #expect(types.allSatisfy { !(32...34).contains($0) }, "\(c): sample \(i) carries \(types)")
         }
 

@@ -29,6 +29,8 @@ final class MP4Output {
     private var coverStream: UnsafeMutablePointer<AVStream>?
     private var started = false
     private var finished = false
+    /// The parameter sets of each 'hvc1' stream fed by an encoder, which its packets must not repeat.
+    private var configurationSets: [Int32: [[UInt8]]] = [:]
 
     init(url: URL, fastStart: Bool, cover: CoverAttachment? = nil, editsMovie: Bool = false) throws(MediaIOError) {
         _ = FFmpegRuntime.configure
@@ -83,6 +85,18 @@ final class MP4Output {
             throw .encodeFailed(path: destination.path, detail: tr("cannot add a stream"))
         }
         stream.pointee.time_base = encoder.pointee.time_base
+        // HEVC with a global header is 'hvc1', the form Apple's players accept (FFmpeg's default
+        // is 'hev1'): its parameter sets are in the configuration, and copies x265 still puts
+        // in its first picture (with HDR10 metadata) are taken out in `write`.
+        if encoder.pointee.codec_id == AV_CODEC_ID_HEVC, encoder.pointee.flags & AV_CODEC_FLAG_GLOBAL_HEADER != 0,
+           let data = encoder.pointee.extradata, encoder.pointee.extradata_size > 0 {
+            let header = UnsafeBufferPointer(start: data, count: Int(encoder.pointee.extradata_size))
+            let sets = AVCConfiguration.annexBUnits(header).filter(HEVCConfiguration.isParameterSet)
+            if !sets.isEmpty {
+                stream.pointee.codecpar.pointee.codec_tag = MP4Output.fourCC("hvc1")
+                configurationSets[stream.pointee.index] = sets
+            }
+        }
         if encoder.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
             stream.pointee.avg_frame_rate = encoder.pointee.framerate
         }
@@ -216,6 +230,20 @@ final class MP4Output {
 
     /// Writes one packet, already in the output stream's time base.
     func write(_ packet: OwnedPacket) throws(MediaIOError) {
+        var packet = packet
+        if let sets = configurationSets[packet.streamIndex], let data = packet.pointer.pointee.data {
+            let units = AVCConfiguration.annexBUnits(UnsafeBufferPointer(start: data, count: Int(packet.pointer.pointee.size)))
+            let inBand = units.filter(HEVCConfiguration.isParameterSet)
+            // Copies of the configuration's sets go ('hvc1' keeps them there only); others stay.
+            if !inBand.isEmpty, inBand.allSatisfy(sets.contains) {
+                let kept: [UInt8] = units.filter { !HEVCConfiguration.isParameterSet($0) }.flatMap { [0, 0, 0, 1] + $0 }
+                guard let made = packet.replacingData(with: kept) else {
+                    throw .writeFailed(path: destination.path, reason: tr("out of memory"))
+                }
+                made.pointer.pointee.stream_index = packet.pointer.pointee.stream_index
+                packet = made
+            }
+        }
         let status = av_interleaved_write_frame(context, packet.pointer)
         guard status >= 0 else { throw .writeFailed(path: destination.path, reason: ffmpegMessage(status)) }
     }
