@@ -32,6 +32,36 @@ struct RealMediaCLITests {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    @Test("trim on every phone video and broken file: frames a decoder reads cleanly (HEVC as hvc1), or a one-line error",
+          arguments: ["phone_video", "broken"].flatMap(TestPaths.mediaFiles(in:)))
+    func trimEveryFile(_ file: URL) async throws {
+        let name = file.lastPathComponent
+        let folder = TestPaths.scratchFolder("real-trim")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("cut.mp4")
+        // The middle 80 % of the video track.
+        let info = jsonObject(try await viewfinderOffPool("info", file.path, "--json"))
+        let duration = info?["duration"] as? Double ?? 1
+        let range = String(format: "%.3f-%.3f", duration * 0.1, duration * 0.9)
+        let result = try await viewfinderOffPool("trim", file.path, "--keep", range, "-o", out.path, "--json", "-q")
+        if file.deletingLastPathComponent().lastPathComponent == "phone_video" {
+            #expect(result.status == 0, "\(name): \(result.stderr)")
+        }
+        guard result.status == 0 else {
+            #expect(result.status == 1, "\(name): exit \(result.status)")
+            #expect(result.stderr.hasPrefix("viewfinder: ") && result.stderr.filter { $0 == "\n" }.count == 1, "\(name): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out.path), "\(name)")
+            return
+        }
+        let json = try #require(jsonObject(result), "\(name)")
+        #expect(try FFmpegOracle.decodeErrors(of: out) == "", "\(name)")
+        let streams = try FFprobe.description(of: out)["streams"] as? [[String: Any]] ?? []
+        let video = try #require(streams.first { $0["codec_type"] as? String == "video" }, "\(name)")
+        if video["codec_name"] as? String == "hevc" { #expect(video["codec_tag_string"] as? String == "hvc1", "\(name)") }
+        let counted = try FFmpegOracle.frameEntries(of: out, select: "v:0", entries: "pts").count
+        #expect(counted == json["frames"] as? Int, "\(name): \(counted) frames decoded, \(json["frames"] ?? "-") said")
+    }
+
     @Test("the known-good phone videos all give a cover")
     func phoneVideosSucceed() throws {
         for file in TestPaths.mediaFiles(in: "phone_video") {

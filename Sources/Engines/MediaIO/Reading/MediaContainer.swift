@@ -301,9 +301,13 @@ public func checkReadableMediaFile(_ url: URL) throws(MediaIOError) -> Int64 {
 }
 
 /// The duration a file's header records, read without decoding anything (nil when the header
-/// does not record one, as in live recordings). Used to refuse long videos before any work.
+/// does not record one, as in live recordings). Used to refuse long videos before any work; a
+/// single picture (a JPEG, a PNG) is no video and says so (`MediaIOError.stillImage`), rather
+/// than report the 0.04 s FFmpeg gives it.
 public func headerDuration(of url: URL) throws(MediaIOError) -> MediaTime? {
-    try MediaHeader(url: url).recordedDuration
+    let header = try MediaHeader(url: url)
+    if let codec = header.container.stillImageCodec { throw .stillImage(path: url.path, format: codec) }
+    return header.recordedDuration
 }
 
 /// A media file opened with only its header read, nothing analyzed or decoded: what the header
