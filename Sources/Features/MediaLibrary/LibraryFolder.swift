@@ -245,20 +245,10 @@ struct LibraryFolder {
 
     // MARK: - Inside or outside
 
-    /// True when `url` (resolving every link, and its folder's when it does not exist yet) lies in
-    /// the library folder at `library`, or is that folder.
+    /// True when `url` (resolving every link) lies in the library folder at `library`, or is
+    /// that folder: the rule of `OutputLocation`, which every front end checks outputs by.
     static func contains(_ url: URL, library: URL) -> Bool {
-        guard let root = resolved(library) else { return false }
-        let target = resolved(url) ?? resolved(url.deletingLastPathComponent()).map { $0 + "/" + url.lastPathComponent }
-        guard let target else { return false }
-        return target == root || target.hasPrefix(root.hasSuffix("/") ? root : root + "/")
-    }
-
-    /// The real path of an existing file or folder, every link resolved.
-    private static func resolved(_ url: URL) -> String? {
-        guard let raw = realpath(url.path, nil) else { return nil }
-        defer { free(raw) }
-        return String(cString: raw)
+        OutputLocation.isInside(url, folder: library)
     }
 }
 

@@ -24,12 +24,7 @@ public final class MediaLibrary {
     /// `$VIEWFINDER_LIBRARY`, else `$XDG_DATA_HOME/viewfinder/Library`, else
     /// `~/.local/share/viewfinder/Library`.
     public static func defaultLocation(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let explicit = environment["VIEWFINDER_LIBRARY"], !explicit.isEmpty {
-            return URL(fileURLWithPath: explicit)
-        }
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-        return data.appendingPathComponent("viewfinder/Library")
+        OutputLocation.defaultLibraryFolder(environment: environment)
     }
 
     /// Opens the library at `folder`, creating it on first use unless it is read-only.

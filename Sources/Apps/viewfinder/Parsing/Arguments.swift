@@ -3,7 +3,6 @@ import CoverPicker
 import Foundation
 import Imaging
 import MediaIO
-import MediaLibrary
 import ViewfinderCore
 
 /// Option values shared by several commands, parsed and checked in one place.
@@ -63,27 +62,13 @@ enum Arguments {
         try checkOutputLocation(output, input: input)
     }
 
-    /// Checks that `output` is not the input, lies in an existing folder, is not a folder, and
-    /// lies outside the photo library (the default one, and any in `libraries`): the library's
-    /// files are its own.
-    static func checkOutputLocation(_ output: URL, input: URL,
-                                    libraries: [URL] = []) throws {
-        for library in libraries + [MediaLibrary.defaultLocation()] {
-            if MediaLibrary.contains(output, library: library) {
-                throw RuntimeError(tr("cannot write {file}: it is inside the photo library at {library}; choose a place outside it",
-                                      ["file": output.path, "library": library.path]))
-            }
-        }
-        if output.standardizedFileURL.resolvingSymlinksInPath() == input.standardizedFileURL.resolvingSymlinksInPath() {
-            throw RuntimeError(tr("the output {file} is the input; choose another name", ["file": output.path]))
-        }
-        var isDirectory: ObjCBool = false
-        let folder = output.deletingLastPathComponent()
-        if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) || !isDirectory.boolValue {
-            throw RuntimeError(tr("cannot write {file}: the folder {folder} does not exist", ["file": output.path, "folder": folder.path]))
-        }
-        if let problem = AtomicFile.nonRegularTarget(output) {
-            throw RuntimeError(tr("cannot write {file}: {reason}", ["file": output.path, "reason": problem]))
+    /// Checks an output path by the one rule every command applies (`OutputLocation.check`):
+    /// not the input, in an existing folder, not a folder, outside the photo libraries.
+    static func checkOutputLocation(_ output: URL, input: URL, libraries: [URL] = []) throws {
+        do {
+            try OutputLocation.check(output, input: input, libraries: libraries)
+        } catch {
+            throw RuntimeError(error.description)
         }
     }
 
