@@ -124,9 +124,15 @@ let package = Package(
             name: "viewfinder",
             dependencies: ["CommandLineKit", "ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion", "MotionRenderer"], path: "Sources/Apps/viewfinder"
         ),
+        // The script driver (`--script`): plays steps against an app through `ScriptedApp`, which
+        // Studio conforms to; kept out of the components, which never import it.
+        .target(
+            name: "StudioAutomation",
+            dependencies: ["ViewfinderCore", "StudioKit", "ViewfinderUI", "HUD", "MediaLibrary"], path: "Sources/Apps/StudioAutomation"
+        ),
         .executableTarget(
             name: "ViewfinderStudio",
-            dependencies: ["CommandLineKit", "ViewfinderCore", "StudioKit", "ViewfinderUI", "MediaIO", "Imaging", "CoverPicker",
+            dependencies: ["CommandLineKit", "StudioAutomation", "ViewfinderCore", "StudioKit", "ViewfinderUI", "MediaIO", "Imaging", "CoverPicker",
                            "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion"], path: "Sources/Apps/ViewfinderStudio"
         ),
 
