@@ -195,6 +195,11 @@ let package = Package(
         .testTarget(name: "ViewfinderCLITests", dependencies: ["ViewfinderCore", "Store", "ViewfinderTestSupport"], path: "Tests/Apps/ViewfinderCLITests"),
         .testTarget(name: "StudioKitTests", dependencies: ["ViewfinderCore", "StudioKit"], path: "Tests/UI/StudioKitTests"),
         .testTarget(name: "ViewfinderUITests", dependencies: ["ViewfinderCore", "ViewfinderUI", "MediaLibrary", "Capture"], path: "Tests/UI/ViewfinderUITests"),
+        // The script driver against a fake app: no GTK, no display.
+        .testTarget(
+            name: "StudioAutomationTests",
+            dependencies: ["StudioAutomation", "ViewfinderUI", "StudioKit", "MediaLibrary"], path: "Tests/Apps/StudioAutomationTests"
+        ),
         // The desktop app, driven under Xvfb; reads its screenshots with Imaging.
         .testTarget(name: "StudioTests", dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "MediaLibrary", "Capture", "ViewfinderTestSupport"], path: "Tests/Apps/StudioTests",
                     // The HUD's golden screenshots, read from the source tree by path.
