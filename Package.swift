@@ -124,9 +124,15 @@ let package = Package(
             name: "viewfinder",
             dependencies: ["CommandLineKit", "ViewfinderCore", "MediaIO", "Imaging", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion", "MotionRenderer"], path: "Sources/Apps/viewfinder"
         ),
+        // The script driver (`--script`): plays steps against an app through `ScriptedApp`, which
+        // Studio conforms to; kept out of the components, which never import it.
+        .target(
+            name: "StudioAutomation",
+            dependencies: ["ViewfinderCore", "StudioKit", "ViewfinderUI", "HUD", "MediaLibrary"], path: "Sources/Apps/StudioAutomation"
+        ),
         .executableTarget(
             name: "ViewfinderStudio",
-            dependencies: ["CommandLineKit", "ViewfinderCore", "StudioKit", "ViewfinderUI", "MediaIO", "Imaging", "CoverPicker",
+            dependencies: ["CommandLineKit", "StudioAutomation", "ViewfinderCore", "StudioKit", "ViewfinderUI", "MediaIO", "Imaging", "CoverPicker",
                            "VideoEditing", "HUD", "AvatarCrop", "MediaLibrary", "Capture", "Motion"], path: "Sources/Apps/ViewfinderStudio"
         ),
 
@@ -189,6 +195,11 @@ let package = Package(
         .testTarget(name: "ViewfinderCLITests", dependencies: ["ViewfinderCore", "Store", "ViewfinderTestSupport"], path: "Tests/Apps/ViewfinderCLITests"),
         .testTarget(name: "StudioKitTests", dependencies: ["ViewfinderCore", "StudioKit"], path: "Tests/UI/StudioKitTests"),
         .testTarget(name: "ViewfinderUITests", dependencies: ["ViewfinderCore", "ViewfinderUI", "MediaLibrary", "Capture"], path: "Tests/UI/ViewfinderUITests"),
+        // The script driver against a fake app: no GTK, no display.
+        .testTarget(
+            name: "StudioAutomationTests",
+            dependencies: ["StudioAutomation", "ViewfinderUI", "StudioKit", "MediaLibrary"], path: "Tests/Apps/StudioAutomationTests"
+        ),
         // The desktop app, driven under Xvfb; reads its screenshots with Imaging.
         .testTarget(name: "StudioTests", dependencies: ["ViewfinderCore", "Imaging", "AvatarCrop", "MediaLibrary", "Capture", "ViewfinderTestSupport"], path: "Tests/Apps/StudioTests",
                     // The HUD's golden screenshots, read from the source tree by path.

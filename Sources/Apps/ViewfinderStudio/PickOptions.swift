@@ -1,5 +1,6 @@
 import CommandLineKit
 import Foundation
+import StudioAutomation
 import ViewfinderCore
 
 /// `viewfinder-studio pick KIND …`: which picker to open for another program, and how. Read

@@ -1,4 +1,5 @@
 import Foundation
+import StudioAutomation
 import HUD
 import MediaIO
 import MediaLibrary
@@ -168,7 +169,7 @@ final class Studio {
         window.present()
         events.emit("started", ["library": libraryFolder.path, "dark": Application.prefersDarkTheme])
         if let script = options.script {
-            Automation(studio: self, script: script).start()
+            Automation(app: self, script: script).start()
         }
     }
 

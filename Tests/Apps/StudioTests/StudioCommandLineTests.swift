@@ -53,7 +53,7 @@ struct StudioCommandLineTests {
     static func handledSteps() throws -> Set<String> {
         var names = Set<String>()
         for file in ["Automation.swift", "Automation+Steps.swift"] {
-            let source = try String(contentsOf: TestPaths.repository.appendingPathComponent("Sources/Apps/ViewfinderStudio/\(file)"), encoding: .utf8)
+            let source = try String(contentsOf: TestPaths.repository.appendingPathComponent("Sources/Apps/StudioAutomation/\(file)"), encoding: .utf8)
             for line in source.split(separator: "\n") where line.trimmingCharacters(in: .whitespaces).hasPrefix("case \"") {
                 for part in line.split(separator: "\"").enumerated() where part.offset % 2 == 1 { names.insert(String(part.element)) }
             }

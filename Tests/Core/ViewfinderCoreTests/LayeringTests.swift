@@ -36,6 +36,9 @@ struct LayeringTests {
         // Components: over StudioKit and every feature, never a front end or a C module.
         "ViewfinderUI": core.union(["ViewfinderCore", "StudioKit", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop",
                                     "MediaLibrary", "Capture", "Motion", "MotionRenderer"]).union(engines),
+        // The app's script driver: over the components it drives, never the app (it asks the app
+        // through its `ScriptedApp` protocol) and never a component's import.
+        "StudioAutomation": core.union(["ViewfinderCore", "StudioKit", "ViewfinderUI", "HUD", "MediaLibrary"]),
     ]
 
     /// The folder under `Sources/` that holds each layer's modules (design.md's table).
@@ -45,7 +48,7 @@ struct LayeringTests {
         "Engines": engines,
         "Features": ["CoverPicker", "VideoEditing", "AvatarCrop", "MediaLibrary", "Capture", "HUD", "Motion", "MotionRenderer"],
         "UI": ["StudioKit", "ViewfinderUI"],
-        "Apps": ["viewfinder", "ViewfinderStudio", "CommandLineKit"],
+        "Apps": ["viewfinder", "ViewfinderStudio", "StudioAutomation", "CommandLineKit"],
     ]
 
     /// `Sources/<layer>/<module>`.

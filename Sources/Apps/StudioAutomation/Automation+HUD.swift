@@ -29,19 +29,19 @@ extension Automation {
         let positional = args.filter { !$0.contains("=") && $0 != "button" }
         let modeName = try word(positional, 0)
         guard let mode = modes[modeName] else {
-            throw StepError(description: "mode is one of \(modes.keys.sorted().joined(separator: ", "))")
+            throw ScriptError("mode is one of \(modes.keys.sorted().joined(separator: ", "))")
         }
         guard let animation = HUDAnimation(rawValue: positional.count > 1 ? positional[1] : "fade") else {
-            throw StepError(description: "animation is one of \(HUDAnimation.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ScriptError("animation is one of \(HUDAnimation.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let backgroundName = positional.count > 2 ? positional[2] : "blur"
         guard let background = backgrounds[backgroundName] else {
-            throw StepError(description: "background is one of \(backgrounds.keys.sorted().joined(separator: ", "))")
+            throw ScriptError("background is one of \(backgrounds.keys.sorted().joined(separator: ", "))")
         }
-        let overlay = studio.hudOverlay
+        let overlay = try hud()
         let hud = overlay.hud
         overlay.followsTheme = false
-        overlay.customWidget = modeName == "widget" ? studio.menuButton : nil
+        overlay.customWidget = modeName == "widget" ? app.scriptedMenuButton : nil
         hud.mode = mode
         hud.animation = animation
         hud.background = background
@@ -50,7 +50,7 @@ extension Automation {
         hud.detailsLabel = "\(animation.rawValue), \(backgroundName)"
         hud.progress = 0.6
         hud.observedProgress = nil
-        hud.button = args.contains("button") ? HUDButton(title: "Cancel") { [studio] in studio.events.emit("hud-button") } : nil
+        hud.button = args.contains("button") ? HUDButton(title: "Cancel") { [app] in app.emit("hud-button", [:]) } : nil
         try applyHUDOptions(args.filter { $0.contains("=") }, to: hud)
         overlay.show(graceTime: 0)
     }
@@ -73,13 +73,13 @@ extension Automation {
             let parts = option.split(separator: "=", maxSplits: 1).map(String.init)
             let key = parts[0], value = parts.count > 1 ? parts[1] : ""
             func colour() throws -> RGBA {
-                guard let colour = RGBA(hex: value) else { throw StepError(description: "\(key): '\(value)' is not rrggbb[aa]") }
+                guard let colour = RGBA(hex: value) else { throw ScriptError("\(key): '\(value)' is not rrggbb[aa]") }
                 return colour
             }
             func font() throws -> HUDFont {
                 let fields = value.split(separator: ":").map(String.init)
                 guard fields.count >= 2, let size = Double(fields[1]), size > 0 else {
-                    throw StepError(description: "\(key): '\(value)' is not FAMILY:SIZE[:bold]")
+                    throw ScriptError("\(key): '\(value)' is not FAMILY:SIZE[:bold]")
                 }
                 return HUDFont(family: fields[0], size: size, isBold: fields.count > 2 && fields[2] == "bold")
             }
@@ -94,7 +94,7 @@ extension Automation {
             case "details-font": hud.detailsFont = try font()
             case "icon": hud.mode = .customView(.named(value))
             default:
-                throw StepError(description: "option is one of content, label-color, details-color, progress, track, line, label-font, details-font, icon")
+                throw ScriptError("option is one of content, label-color, details-color, progress, track, line, label-font, details-font, icon")
             }
         }
     }

@@ -1,4 +1,3 @@
-import CommandLineKit
 import ViewfinderCore
 
 /// The steps a `--script FILE` may hold, one per line (`#` starts a comment): the one list that
@@ -6,17 +5,20 @@ import ViewfinderCore
 /// as a user would, through the handlers the buttons and gestures call; what happens is printed
 /// as JSON lines (events). A step that fails ends the run with exit 1, except after a pick has
 /// ended, whose own status stands.
-enum ScriptSteps {
+public enum ScriptSteps {
     /// One step: how it is written and what it does (marked for translation, translated where
     /// `--help` shows it; the syntax stays as it is).
-    struct Step {
-        let syntax: String
-        let help: String
+    public struct Step: Sendable {
+        /// How the step is written: its name, then its arguments.
+        public let syntax: String
+        /// What it does, in English (translated where shown).
+        public let help: String
         /// The step's name, the syntax's first word.
-        var name: String { String(syntax.prefix { $0 != " " }) }
+        public var name: String { String(syntax.prefix { $0 != " " }) }
     }
 
-    static let all: [Step] = [
+    /// Every step, in the order help lists them.
+    public static let all: [Step] = [
         Step(syntax: "wait EVENT [SECONDS]", help: N_("Until an EVENT not yet waited for has been printed (default 60 s).")),
         Step(syntax: "wait-any EVENT… [SECONDS]", help: N_("Until any of these events not yet waited for has been printed.")),
         Step(syntax: "wait-hud PHASE [SECONDS]", help: N_("Until the HUD is in PHASE (hidden, waitingForGraceTime, appearing, visible, disappearing).")),
@@ -64,12 +66,12 @@ enum ScriptSteps {
     ]
 
     /// The step called `name`, if there is one.
-    static func named(_ name: String) -> Step? {
+    public static func named(_ name: String) -> Step? {
         all.first { $0.name == name }
     }
 
     /// The steps as help lists them: an aligned line each.
-    static var helpLines: String {
+    public static var helpLines: String {
         let width = min(36, all.map(\.syntax.count).max() ?? 0)
         return all.map { step in
             let pad = max(2, width + 2 - step.syntax.count)

@@ -3,62 +3,62 @@ import HUD
 import ViewfinderUI
 import StudioKit
 
-/// Plays a script of user actions against the running app (`--script FILE`), one per line, so
+/// Plays a script of user actions against the running app (a `ScriptedApp`; `--script FILE`), one per line, so
 /// tests drive every screen through the same handlers the gestures and buttons call and take
 /// screenshots of what GTK draws. `#` starts a comment. The steps are listed in `ScriptSteps`
 /// (which `pick --help` and the README show); a line naming no step fails before any runs. A
 /// failed step prints a `script-failed` event, sets the exit status to 1 and quits.
 @MainActor
-final class Automation {
-    let studio: Studio
+public final class Automation {
+    /// The app the steps act on.
+    let app: any ScriptedApp
     private let script: URL
     private var consumed: [String: Int] = [:]
 
-    init(studio: Studio, script: URL) {
-        self.studio = studio
+    /// A driver that will play the script at `script` against `app`.
+    public init(app: any ScriptedApp, script: URL) {
+        self.app = app
         self.script = script
     }
 
-    struct StepError: Error, CustomStringConvertible {
-        let description: String
+    /// Plays the script in a task of its own on the main actor (the app's loop keeps running).
+    public func start() {
+        Task { await play() }
     }
 
-    func start() {
-        Task {
-            do {
-                // Read by hand: Foundation's own error reads "NSCocoaErrorDomain Code=259".
-                guard let data = FileManager.default.contents(atPath: script.path) else {
-                    throw StepError(description: "cannot read \(script.path) (it is missing, unreadable or a folder)")
-                }
-                guard let text = String(data: data, encoding: .utf8) else {
-                    throw StepError(description: "\(script.lastPathComponent) is not UTF-8 text")
-                }
-                // Every line is checked before the first step runs: a misspelt step fails at once.
-                let steps = try text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap {
-                    (number, line) throws -> (line: Int, command: String, args: [String])? in
-                    let words = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first?
-                        .split(separator: " ").map(String.init) ?? []
-                    guard let command = words.first else { return nil }
-                    guard ScriptSteps.named(command) != nil else {
-                        throw StepError(description: "line \(number + 1): no step '\(command)' ('viewfinder-studio pick --help' lists them)")
-                    }
-                    return (number + 1, command, Array(words.dropFirst()))
-                }
-                for step in steps {
-                    studio.events.emit("step", ["line": step.line, "command": step.command])
-                    do {
-                        try await run(step.command, step.args)
-                    } catch {
-                        throw StepError(description: "line \(step.line) (\(step.command)): \(error)")
-                    }
-                }
-            } catch {
-                studio.events.emit("script-failed", ["message": "\(error)"])
-                FileHandle.standardError.write(Data("viewfinder-studio: script: \(error)\n".utf8))
-                studio.exitStatus = 1
-            }
-            studio.application.quit()
+    /// Reads the script and plays it (see `play(_:)`); a script that cannot be read fails as a
+    /// step does.
+    public func play() async {
+        let parsed: Script
+        do {
+            parsed = try Script(contentsOf: script)
+        } catch {
+            fail(error)
+            app.quit()
+            return
         }
+        await play(parsed)
+    }
+
+    /// Plays `script` to its end or its first failure, then quits the app. A failure is
+    /// printed (a `script-failed` event and a line on stderr) and sets the exit status to 1.
+    public func play(_ script: Script) async {
+        for step in script.lines {
+            app.emit("step", ["line": step.number, "command": step.command])
+            do {
+                try await run(step.command, step.arguments)
+            } catch {
+                fail(ScriptError("line \(step.number) (\(step.command)): \(error)"))
+                break
+            }
+        }
+        app.quit()
+    }
+
+    private func fail(_ error: ScriptError) {
+        app.emit("script-failed", ["message": "\(error)"])
+        FileHandle.standardError.write(Data("viewfinder-studio: script: \(error)\n".utf8))
+        app.exitStatus = 1
     }
 
     private func run(_ command: String, _ args: [String]) async throws {
@@ -67,14 +67,15 @@ final class Automation {
             let name = try word(args, 0)
             let timeout = try args.count > 1 ? seconds(args, 1) : 60
             try await until(timeout, "event \(name)") { [unowned self] in
-                guard self.studio.events.counts[name, default: 0] > self.consumed[name, default: 0] else { return false }
+                guard self.app.eventCount(name) > self.consumed[name, default: 0] else { return false }
                 self.consumed[name, default: 0] += 1
                 return true
             }
         case "wait-hud":
             let phase = try word(args, 0)
-            try await until(try args.count > 1 ? seconds(args, 1) : 60, "HUD \(phase)") { [unowned self] in
-                "\(self.studio.hudOverlay.shownPhase)" == phase
+            let hud = try self.hud()
+            try await until(try args.count > 1 ? seconds(args, 1) : 60, "HUD \(phase)") {
+                "\(hud.shownPhase)" == phase
             }
         case "wait-any":
             // `wait-any A B … [SECONDS]`: the next of any of these events not yet waited for.
@@ -84,9 +85,9 @@ final class Automation {
                 timeout = try seconds(names, names.count - 1)
                 names.removeLast()
             }
-            guard !names.isEmpty else { throw StepError(description: "wait-any needs event names") }
+            guard !names.isEmpty else { throw ScriptError("wait-any needs event names") }
             try await until(timeout, "any of \(names.joined(separator: ", "))") { [unowned self] in
-                guard let name = names.first(where: { self.studio.events.counts[$0, default: 0] > self.consumed[$0, default: 0] }) else {
+                guard let name = names.first(where: { self.app.eventCount($0) > self.consumed[$0, default: 0] }) else {
                     return false
                 }
                 self.consumed[name, default: 0] += 1
@@ -104,14 +105,15 @@ final class Automation {
             let path = try word(args, 0)
             let target: Widget
             if args.count > 1, args[1] == "hud" {
-                target = studio.hudOverlay.area
+                target = try hud().area
             } else if args.count > 1 {
-                guard let part = studio.current?.part(named: args[1]) else {
-                    throw StepError(description: "\(studio.current?.title ?? "this screen") has no part '\(args[1])'")
+                guard let part = app.current?.part(named: args[1]) else {
+                    throw ScriptError("\(app.current?.title ?? "this screen") has no part '\(args[1])'")
                 }
                 target = part
             } else {
-                target = studio.content
+                guard let content = app.scriptedContent else { throw ScriptError("the app has no window to show") }
+                target = content
             }
             // Let GTK lay out and paint the last change first (a few frames, well inside the
             // HUD's grace time).
@@ -126,31 +128,31 @@ final class Automation {
                 } catch {
                     attempts += 1
                     guard attempts < 200 else {
-                        throw StepError(description: "cannot render \(args.count > 1 ? args[1] : "the window") to \(path): \(error)")
+                        throw ScriptError("cannot render \(args.count > 1 ? args[1] : "the window") to \(path): \(error)")
                     }
                     try await Task.sleep(for: .milliseconds(5))
                 }
             }
             var fields: [String: Any] = ["path": path, "width": target.width, "height": target.height]
-            if let cover = studio.current as? CoverChooser, let rect = cover.previewImageRect {
+            if let cover = app.current as? CoverChooser, let rect = cover.previewImageRect {
                 fields["image"] = [rect.minX, rect.minY, rect.width, rect.height]
             }
-            studio.events.emit("screenshot", fields)
+            app.emit("screenshot", fields)
         case "press":
             try await press(try word(args, 0))
         case "theme":
             Application.prefersDarkTheme = try word(args, 0) == "dark"
         case "toggle-theme":
-            studio.toggleTheme()
+            app.toggleTheme()
         case "hud":
             try showHUD(args)
         case "hud-hide":
-            studio.hudOverlay.hide()
+            try hud().hide()
         case "quit":
-            studio.application.quit()
+            app.quit()
         case "action":
             let name = try word(args, 0)
-            guard studio.application.activateAction(name) else { throw StepError(description: "the app has no action '\(name)'") }
+            guard app.activateAction(name) else { throw ScriptError("the app has no action '\(name)'") }
         case "slider", "drag-slider":
             let screen: CoverChooser = try top()
             let from = try number(args, 0)
@@ -191,15 +193,16 @@ final class Automation {
     private func press(_ name: String) async throws {
         if name == "hud" {
             // The button can be clicked once it has been drawn (the frame after the HUD shows).
-            try await until(2, "the HUD's button") { [studio] in studio.hudOverlay.clickButton() }
+            let hud = try self.hud()
+            try await until(2, "the HUD's button") { hud.clickButton() }
             return
         }
-        guard let screen = studio.current else { throw StepError(description: "no screen") }
+        guard let screen = app.current else { throw ScriptError("no screen") }
         // "back" is the header's Back, the one a user sees (the screen's own is hidden).
         guard let button = name == "back" ? control(named: name) : screen.button(named: name) else {
-            throw StepError(description: "\(screen.title) has no button '\(name)'")
+            throw ScriptError("\(screen.title) has no button '\(name)'")
         }
-        guard button.isSensitive else { throw StepError(description: "the \(name) button is disabled") }
+        guard button.isSensitive else { throw ScriptError("the \(name) button is disabled") }
         button.activate()
     }
 
@@ -207,20 +210,26 @@ final class Automation {
     func until(_ seconds: Double, _ what: String, _ condition: @escaping @MainActor () -> Bool) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition() {
-            guard Date() < deadline else { throw StepError(description: "timed out after \(seconds) s waiting for \(what)") }
+            guard Date() < deadline else { throw ScriptError("timed out after \(seconds) s waiting for \(what)") }
             try await Task.sleep(for: .milliseconds(15))
         }
     }
 
+    /// The app's HUD; a fake app without GTK has none.
+    func hud() throws -> HUDOverlay {
+        guard let hud = app.scriptedHUD else { throw ScriptError("the app has no HUD") }
+        return hud
+    }
+
     func top<S>() throws -> S {
-        guard let screen = studio.current as? S else {
-            throw StepError(description: "the screen shown is \(studio.current?.title ?? "none"), not \(S.self)")
+        guard let screen = app.current as? S else {
+            throw ScriptError("the screen shown is \(app.current?.title ?? "none"), not \(S.self)")
         }
         return screen
     }
 
     func word(_ args: [String], _ index: Int) throws -> String {
-        guard index < args.count else { throw StepError(description: "missing argument \(index + 1)") }
+        guard index < args.count else { throw ScriptError("missing argument \(index + 1)") }
         return args[index]
     }
 
@@ -232,7 +241,7 @@ final class Automation {
     func seconds(_ args: [String], _ index: Int) throws -> Double {
         let value = try number(args, index)
         guard (0...Self.longestWait).contains(value) else {
-            throw StepError(description: "'\(args[index])' is out of range (0…\(Int(Self.longestWait)) seconds)")
+            throw ScriptError("'\(args[index])' is out of range (0…\(Int(Self.longestWait)) seconds)")
         }
         return value
     }
@@ -244,14 +253,14 @@ final class Automation {
     func integer(_ args: [String], _ index: Int, in range: ClosedRange<Int>) throws -> Int {
         let value = try number(args, index)
         guard value == value.rounded(), Double(range.lowerBound) <= value, value <= Double(range.upperBound) else {
-            throw StepError(description: "'\(args[index])' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw ScriptError("'\(args[index])' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return Int(value)
     }
 
     func number(_ args: [String], _ index: Int) throws -> Double {
         let text = try word(args, index)
-        guard let value = Double(text), value.isFinite else { throw StepError(description: "'\(text)' is not a number") }
+        guard let value = Double(text), value.isFinite else { throw ScriptError("'\(text)' is not a number") }
         return value
     }
 }
