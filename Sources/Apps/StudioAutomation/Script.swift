@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderCore
 
 /// A script as the driver plays it: its steps, each with the line it was written on. Every
 /// line is checked before the first step runs, so a misspelt step fails at once.
@@ -53,7 +54,7 @@ public struct Script: Equatable, Sendable {
 }
 
 /// Why a script cannot be read or a step failed, in one line a person reads.
-public struct ScriptError: Error, CustomStringConvertible, Equatable, Sendable {
+public struct ScriptError: Error, ReadableError, Equatable, Sendable {
     /// What went wrong.
     public let description: String
 

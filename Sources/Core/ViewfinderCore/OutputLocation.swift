@@ -5,7 +5,7 @@ import Foundation
 /// folder or a device, and never inside a photo library (its files are its own).
 public enum OutputLocation {
     /// Why an output path was refused, said as a person reads it.
-    public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+    public struct Refusal: Error, Sendable, Equatable, ReadableError {
         public let description: String
     }
 
