@@ -287,8 +287,16 @@ public final class CoverPickerSession {
         guard phase == .ready else { throw .cancelled }
         phase = .completed
         self.service = nil
+        // Done means done: the work in the background (the exact-frame refinement, the
+        // suggestions with their face detector) is stopped and waited for, so nothing of the
+        // session still runs when the result is handed back — a program that exits right after
+        // would otherwise tear down C++ libraries (OpenCV) under a worker still using them.
+        let background = [refinement, suggesting].compactMap { $0 }
         refinement?.cancel()
         refinement = nil
+        suggesting?.cancel()
+        suggestionProgress.cancel()
+        for task in background { await task.value }
         return Cover(image: frame.image, time: frame.time, video: video)
     }
 
