@@ -39,6 +39,20 @@ public enum GStreamerOracle {
         }
     }
 
+    /// The first audio track of the MP4 `url` as libfaad (GStreamer's `faad`) decodes AAC
+    /// behind GStreamer's own demuxer, which plays the track's edit list: 16-bit samples,
+    /// interleaved, in `channels` channels (faad makes stereo of mono unless asked). faad
+    /// leaves out the first 1,024 samples a stream decodes to (its decoder delay) on top of
+    /// what the edit list skips, so compare its output with faad's decoding of another file,
+    /// not with FFmpeg's.
+    public static func aacSamples(of url: URL, channels: Int) throws -> [Int16] {
+        let result = try Subprocess.run("gst-launch-1.0", [
+            "-q", "filesrc", "location=\(url.path)", "!", "qtdemux", "!", "aacparse", "!", "faad", "!",
+            "audioconvert", "!", "audio/x-raw,format=S16LE,channels=\(channels)", "!", "fdsink", "fd=1"])
+        guard result.status == 0 else { throw SubprocessError.failed("gst-launch-1.0 (faad)", result.stderr) }
+        return result.stdoutData.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
     /// Every frame of `url`'s H.264 video as openh264 outputs it.
     public static func openH264Frames(of url: URL, size: PixelSize) throws -> [PixelBuffer] {
         try frames(of: url, size: size, decoder: .openH264)

@@ -55,11 +55,12 @@ enum TrimCommand: Command {
         frames from the cut to the first IDR keyframe after it, and from the last usable keyframe to
         the end, are re-encoded with x264 or x265 matched to the source (profile, level, size, pixel
         format, colour, aspect ratio, timestamps); the packets between are copied unchanged. Where that cannot
-        work (another codec, a size-changing preset, audio MP4 cannot hold, a check decode of the
-        output that fails) the range is re-encoded whole and a note says why. --method reencode
+        work (another codec, a size-changing preset, a check decode of the output that fails) the
+        range is re-encoded whole and a note says why. --method reencode
         copies when the cut falls on keyframes and re-encodes otherwise; --keyframe-cut starts a
-        passthrough cut at the keyframe before --from. The first audio track is copied over the kept
-        ranges, cut at packet edges. With --cover, TIME is on the input's timeline and must lie
+        passthrough cut at the keyframe before --from. The first audio track keeps exactly the kept
+        ranges' samples: one range of AAC is copied, joined ranges (and audio MP4 cannot hold) are
+        re-encoded to AAC, cut to the sample. With --cover, TIME is on the input's timeline and must lie
         inside a kept range; best is the best suggestion inside them.
         """) + "\n\n" + ExportOptions.coverHelp + "\n\n" + ExportOptions.presetHelp
     }

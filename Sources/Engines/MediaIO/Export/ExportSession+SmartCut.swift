@@ -65,20 +65,21 @@ extension ExportSession {
         case nil:
             outVideo = try out.addStream(for: lanes.shared.context, sideDataFrom: video)
         }
-        let outAudio = try audio.map { stream throws(MediaIOError) in try out.addCopy(of: stream) }
+        let sound = try audio.map { stream throws(MediaIOError) in try SmartAudio(input: stream, ranges: plans.count, out: out, path: path) }
         try out.start()
 
-        let writer = SmartWriter(session: self, out: out, video: outVideo, audio: outAudio,
+        let writer = SmartWriter(session: self, out: out, video: outVideo,
                                  timeline: copying ? index.decodeTimeline(of: plans) : nil)
         var parts: [ExportPart] = []
         for range in plans {
-            switch try writeRange(range, index: index, lanes: lanes, writer: writer) {
+            switch try writeRange(range, index: index, lanes: lanes, writer: writer, sound: sound) {
             case .written(let written): parts += written
             case .cancelled: return .cancelled
             }
             if let problem = writer.problem { return .unavailable(problem) }
         }
         if !copying { try writer.writeEncoded(try lanes.shared.flush(), lanes: lanes) }
+        try sound?.finish()
         if cancellationRequested(now: true) { return .cancelled }
         let expected = plans.reduce(0) { $0 + index.shownCount(from: $1.keepStart, to: $1.keepEnd) }
         guard writer.videoPackets == expected else {
@@ -114,7 +115,7 @@ extension ExportSession {
             method: copying ? (reencoded == 0 ? "passthrough" : "smart") : lanes.shared.name,
             note: nil, start: start,
             duration: MediaTime.ticks(outputStart, timeBase: mapping.timeBase.num, mapping.timeBase.den) ?? .zero,
-            frameCount: total, size: size, audio: audio == nil ? nil : "copied",
+            frameCount: total, size: size, audio: sound?.summary,
             reencodedFrames: copying ? reencoded : nil, copiedFrames: copying ? total - reencoded : nil, parts: parts))
     }
 

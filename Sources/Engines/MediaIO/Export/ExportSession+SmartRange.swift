@@ -14,11 +14,19 @@ extension ExportSession {
     /// Writes one range of a smart cut: the driver of `SmartCutStateMachine`, which decides what
     /// each packet is for; this reads the packets, feeds the decoders, copies, holds and writes.
     func writeRange(_ range: SmartRangePlan, index: PacketIndex, lanes: EncoderLanes,
-                    writer: SmartWriter) throws(MediaIOError) -> RangeOutcome {
+                    writer: SmartWriter, sound: SmartAudio?) throws(MediaIOError) -> RangeOutcome {
+        let tb = mapping.timeBase
+        let audioStart = MediaTime.ticks(range.keepStart, timeBase: tb.num, tb.den) ?? .zero
+        let audioEnd = MediaTime.ticks(range.keepEnd, timeBase: tb.num, tb.den) ?? .zero
+        // The audio is read from its decoder's pre-roll before the range on.
+        let audioFrom = sound.flatMap { audioStart.subtracting($0.preRoll) } ?? audioStart
         let first = index.entries[range.firstPosition]
-        if av_seek_frame(container.context, video.pointee.index, first.dts, AVSEEK_FLAG_BACKWARD) < 0 {
+        let audioSeek = audioFrom.ticks(atRate: MediaTime(value: tb.den, timescale: tb.num)) ?? first.dts
+        if av_seek_frame(container.context, video.pointee.index, min(first.dts, audioSeek), AVSEEK_FLAG_BACKWARD) < 0 {
             container.rewind()
         }
+        try sound?.begin(start: audioStart, end: audioEnd,
+                         outputStart: MediaTime.ticks(range.keepStart + range.offset, timeBase: tb.num, tb.den) ?? .zero)
         let head = try range.hasHead
             ? ReencodedStretch(session: self, lane: try lanes.lane(), first: range.keepStart, end: range.headEnd,
                                offset: range.offset, expected: index.shownCount(from: range.keepStart, to: range.headEnd),
@@ -29,13 +37,9 @@ extension ExportSession {
                                offset: range.offset, expected: index.shownCount(from: range.tailStart, to: range.keepEnd),
                                flushes: lanes.perStretch)
             : nil
-        let tb = mapping.timeBase
-        let audioStart = MediaTime.ticks(range.keepStart, timeBase: tb.num, tb.den) ?? .zero
-        let audioEnd = MediaTime.ticks(range.keepEnd, timeBase: tb.num, tb.den) ?? .zero
-        let audioShift = (MediaTime.ticks(range.keepStart + range.offset, timeBase: tb.num, tb.den) ?? .zero).subtracting(audioStart) ?? .zero
         var machine = SmartCutStateMachine(
             plan: range, head: Self.state(of: head), tail: Self.state(of: tail),
-            audioWindow: audio == nil ? nil : SmartCutStateMachine.AudioWindow(start: audioStart, end: audioEnd))
+            audioWindow: sound == nil ? nil : SmartCutStateMachine.AudioWindow(start: audioFrom, end: audioEnd))
 
         // What the machine's actions act on: the packet last read (and its decode position),
         // and the packets held back.
@@ -63,7 +67,7 @@ extension ExportSession {
                     })
                 }
             case .writeAudio:
-                if let packet, let audio { try writer.writeAudio(packet, from: audio, shift: audioShift) }
+                if let packet { try sound?.write(packet) }
                 action = .readPacket
             case .feed(let which, let holding), .flush(let which, let holding):
                 let stretch = try Self.required(which == .head ? head : tail, "the \(which)", path: path)

@@ -194,17 +194,16 @@ final class ReencodedStretch {
     }
 }
 
-/// Writes a smart cut's video and audio in order, keeping decode times rising across joins. A
+/// Writes a smart cut's video in order, keeping decode times rising across joins (its audio is
+/// `SmartAudio`'s). A
 /// packet that cannot be placed records the `problem` (the cut is then redone by re-encoding).
 final class SmartWriter {
     private let session: ExportSession
     private let out: MP4Output
     private let video: UnsafeMutablePointer<AVStream>
-    private let audio: UnsafeMutablePointer<AVStream>?
     /// Where each video sample is decoded when copying (nil: the encoder's own decode times).
     private let timeline: DecodeTimeline?
     private var lastVideoDTS = Int64.min
-    private var lastAudioDTS = Int64.min
     private(set) var videoPackets = 0
     /// The parameter sets of each re-encoding encoder family, in the order they came, and
     /// the family of each video sample (0 for a copied one, n for the n-th family).
@@ -218,11 +217,10 @@ final class SmartWriter {
     private(set) var problem: String?
 
     init(session: ExportSession, out: MP4Output, video: UnsafeMutablePointer<AVStream>,
-         audio: UnsafeMutablePointer<AVStream>?, timeline: DecodeTimeline?) {
+         timeline: DecodeTimeline?) {
         self.session = session
         self.out = out
         self.video = video
-        self.audio = audio
         self.timeline = timeline
     }
 
@@ -277,23 +275,5 @@ final class SmartWriter {
         p.pointee.pos = -1
         try out.write(packet)
         videoPackets += 1
-    }
-
-    /// An audio packet of the input, moved by `shift`; one that would not follow the last
-    /// written is dropped (joins overlap by less than a packet).
-    func writeAudio(_ packet: OwnedPacket, from input: UnsafeMutablePointer<AVStream>, shift: MediaTime) throws(MediaIOError) {
-        guard let audio, problem == nil else { return }
-        let tb = input.pointee.time_base
-        let ticks = shift.ticks(atRate: MediaTime(value: Int64(tb.den), timescale: Int64(tb.num))) ?? 0
-        let p = packet.pointer
-        if p.pointee.pts != noPTS { p.pointee.pts += ticks }
-        if p.pointee.dts != noPTS { p.pointee.dts += ticks }
-        let dts = p.pointee.dts != noPTS ? p.pointee.dts : p.pointee.pts
-        guard dts > lastAudioDTS else { return }
-        lastAudioDTS = dts
-        av_packet_rescale_ts(p, tb, audio.pointee.time_base)
-        p.pointee.stream_index = audio.pointee.index
-        p.pointee.pos = -1
-        try out.write(packet)
     }
 }

@@ -179,7 +179,6 @@ public final class VideoExporter: Sendable {
         }
         if settings.preset.box != nil { return tr("the {preset} preset changes the size", ["preset": settings.preset]) }
         if settings.toSDR, reader.video.colour.dynamicRange != nil { return tr("making HDR video SDR re-encodes every frame") }
-        if let audio = reader.info.audioCodec, !Self.mp4Audio.contains(audio) { return tr("its {codec} audio must be re-encoded", ["codec": audio]) }
         return nil
     }
 
@@ -194,9 +193,6 @@ public final class VideoExporter: Sendable {
         if obstacle != nil && !joins { return nil }
         if joins, settings.keyframeCut {
             throw .cannotPassthrough(path: input.path, reason: tr("--keyframe-cut cuts one range, not several"))
-        }
-        if joins, let audio = reader.info.audioCodec, !Self.mp4Audio.contains(audio) {
-            throw .cannotPassthrough(path: input.path, reason: tr("joining ranges copies the audio, and its {codec} audio has no place in MP4", ["codec": audio]))
         }
         var expected = MediaTime.zero
         for range in ranges {
