@@ -14,9 +14,9 @@ enum LibraryCommand: Command {
          LibraryAlbumCommand.self, LibraryThumbnailCommand.self, LibraryCoverCommand.self, LibraryExportCommand.self,
          LibraryDeleteCommand.self, LibraryCheckCommand.self]
     }
-    static let options = [
-        OptionSpec("library", value: "DIR", help: N_("The library folder (default $VIEWFINDER_LIBRARY, else $XDG_DATA_HOME/viewfinder/Library).")),
-    ]
+    static let options = library.specs
+    /// `--library DIR`, read by every subcommand (and by `capture --save`).
+    static let library = SharedOption.library(help: N_("The library folder (default $VIEWFINDER_LIBRARY, else $XDG_DATA_HOME/viewfinder/Library)."))
     static let discussion = N_("""
     Files are checked by decoding before they are stored: anything that is not a readable photo
     or video is refused ("Invalid data") and nothing is stored. Identical files are stored once.
@@ -58,7 +58,7 @@ extension LibrarySubcommand {
 
     /// Opens the library and runs the subcommand on it.
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let folder = arguments.value("library").map { URL(fileURLWithPath: $0) } ?? MediaLibrary.defaultLocation()
+        let folder = try arguments[LibraryCommand.library]
         if !makesLibrary && !FileManager.default.fileExists(atPath: folder.path) {
             throw RuntimeError(tr("there is no library at {folder}; 'viewfinder library init' or an import makes one", ["folder": folder.path]))
         }
