@@ -64,17 +64,4 @@ extension LibrarySubcommand {
         }
         return try run(try MediaLibrary(folder: folder), folder: folder, arguments)
     }
-
-    /// An asset id typed as an argument (a whole number above 0).
-    static func assetID(_ text: String, _ arguments: ParsedArguments) throws(UsageError) -> Int64 {
-        guard let value = Int64(text), value > 0 else { throw arguments.invalid("id", tr("'{text}' is not an asset id", ["text": text])) }
-        return value
-    }
-
-    /// Asset ids typed as arguments.
-    static func assetIDs(_ texts: ArraySlice<String>, _ arguments: ParsedArguments) throws(UsageError) -> [Int64] {
-        var ids: [Int64] = []
-        for text in texts { ids.append(try assetID(text, arguments)) }
-        return ids
-    }
 }
