@@ -56,12 +56,12 @@ struct PickRequest: Equatable {
         .media: [
             OptionSpec("type", value: "photo|video|any", help: N_("The media types offered (default: any).")),
             OptionSpec("multiple", value: "N", help: N_("Let the user choose up to N items, numbered in order, then Done.")),
-            OptionSpec("max-duration", value: "S", help: N_("Videos longer than S seconds cannot be chosen (the cell says why).")),
+            maxDuration.withHelp(N_("Videos longer than S seconds cannot be chosen (the cell says why).")).specs[0],
             OptionSpec("camera", help: N_("Offer the camera as a source too.")),
             OptionSpec("folder", value: "DIR", help: N_("Pick from the photos and videos in DIR itself, with no library (not with --library).")),
         ],
         .cover: [
-            OptionSpec("max-duration", value: "S", help: N_("Refuse videos longer than S seconds (default 30).")),
+            maxDuration.withHelp(N_("Refuse videos longer than S seconds (default 30).")).specs[0],
             OptionSpec("convert", value: "auto|highest|passthrough", help: N_("auto: QuickTime to MP4 first; highest: always convert; passthrough: never.")),
             OptionSpec("output", short: "o", value: "COVER", help: N_("Where the cover goes (default: beside the video, or here).")),
         ],
@@ -80,18 +80,17 @@ struct PickRequest: Equatable {
         OptionSpec("edit", help: N_("A photo: crop it in the editor after Take Photo (arrows pan, +/- zoom, Ctrl+Return done).")),
         OptionSpec("ratio", value: "free|W:H", help: N_("The editor's crop: free keeps the photo's shape (default), W:H is fixed.")),
         OptionSpec("quality", value: "high|medium|low", help: N_("A video's quality (default medium).")),
-        OptionSpec("max-duration", value: "S", help: N_("Stop a video after S seconds.")),
+        maxDuration.specs[0],
     ]
 
+    /// `--max-duration S`, more than 0 seconds: declared and read once for every kind that
+    /// takes it, each kind's help saying what it does there (this one is photo and video's).
+    static let maxDuration = SharedOption.maxDuration(help: N_("Stop a video after S seconds."), zeroMeansNoLimit: false)
+
     /// Options every kind takes (the app's own).
-    static let common = [
-        StudioOptions.library,
-        StudioOptions.device,
-        StudioOptions.dark,
-        StudioOptions.light,
+    static let common: [OptionSpec] = StudioOptions.library.specs + [StudioOptions.device] + StudioOptions.theme.specs + [
         OptionSpec("print", value: "json|paths", help: N_("Print the result as JSON (default) or as the files made or chosen, one per line.")),
-        StudioOptions.script,
-    ]
+    ] + StudioOptions.script.specs
 
     static var usage: String {
         // TRANSLATORS: the synopsis of `viewfinder-studio pick --help`: translate "usage" only,
@@ -171,7 +170,7 @@ struct PickRequest: Equatable {
         if parsed.wantsHelp { return nil }
         var request = PickRequest(kind: kind)
         request.input = parsed.positionals.first.map { URL(fileURLWithPath: $0) }
-        try app.readShared(parsed, command: "pick")
+        try app.readShared(parsed)
         if let text = parsed.value("type") {
             // TRANSLATORS: the reasons given to `parsed.invalid` follow the option's name and a
             // colon ("--type: photo, video or any, not 'x'"); {value} is what was given.
@@ -179,10 +178,10 @@ struct PickRequest: Equatable {
             request.type = type
         }
         request.multiple = try parsed.integer("multiple", in: 1...10_000, default: 1)
-        request.maxDuration = try parsed.seconds("max-duration", .positive())
+        request.maxDuration = try parsed[Self.maxDuration].maximum(default: nil)
         request.camera = parsed.flag("camera")
         request.folder = parsed.value("folder").map { URL(fileURLWithPath: $0) }
-        if request.folder != nil && app.library != nil {
+        if request.folder != nil && parsed.isGiven(StudioOptions.library) {
             throw UsageError(message: tr("pick from --library DIR or --folder DIR, not both"), command: "pick")
         }
         if request.folder != nil && request.camera {

@@ -64,7 +64,7 @@ final class Studio {
     init(options: StudioOptions) throws {
         self.options = options
         application = Application(id: options.portal ? nil : Studio.applicationID, unique: options.pick == nil)
-        libraryFolder = options.library ?? MediaLibrary.defaultLocation()
+        libraryFolder = options.library
         if let folder = options.pick?.folder {
             // A pick from a plain folder opens no library at all; a folder that cannot be read
             // is an error before any window opens.

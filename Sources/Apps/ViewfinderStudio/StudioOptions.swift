@@ -5,7 +5,7 @@ import ViewfinderCore
 /// What `viewfinder-studio` was asked to do, read with the CLI's own parser (CommandLineKit).
 struct StudioOptions {
     /// The library folder (`--library`, else the same default as the CLI's).
-    var library: URL?
+    var library = OutputLocation.defaultLibraryFolder()
     /// A camera to offer besides the real ones (`--device virtual`), or a device path.
     var device: String?
     /// A file to open straight away, and on which screen.
@@ -39,36 +39,30 @@ struct StudioOptions {
     var pick: PickRequest?
 
     /// The settings `pick` takes too: declared here once, read by `readShared`.
-    static let library = OptionSpec("library", value: "DIR", help: N_("The library to open (default: $VIEWFINDER_LIBRARY, else $XDG_DATA_HOME/viewfinder/Library)."))
+    static let library = SharedOption.library(help: N_("The library to open (default: $VIEWFINDER_LIBRARY, else $XDG_DATA_HOME/viewfinder/Library)."))
     static let device = OptionSpec("device", value: "ID[,ID]", help: N_("Also offer these cameras: 'virtual', 'virtual-front' (test patterns) or /dev/video paths."))
-    static let dark = OptionSpec("dark", help: N_("Start with the dark theme (default: as the desktop prefers)."))
-    static let light = OptionSpec("light", help: N_("Start with the light theme (default: as the desktop prefers)."))
-    static let script = OptionSpec("script", value: "FILE", help: N_("Play the steps in FILE, one per line, printing what happens as JSON lines ('pick --help' lists the steps)."))
+    static let theme = SharedOption.theme(dark: N_("Start with the dark theme (default: as the desktop prefers)."),
+                                          light: N_("Start with the light theme (default: as the desktop prefers)."))
+    static let script = SharedOption.script(help: N_("Play the steps in FILE, one per line, printing what happens as JSON lines ('pick --help' lists the steps)."))
 
     /// Reads the settings the app and `pick` share (`library`, `device`, `dark`, `light`,
-    /// `script`); `command` names the command in a usage error.
-    mutating func readShared(_ parsed: ParsedArguments, command: String?) throws(UsageError) {
-        library = parsed.value("library").map { URL(fileURLWithPath: $0) }
+    /// `script`).
+    mutating func readShared(_ parsed: ParsedArguments) throws(UsageError) {
+        library = try parsed[Self.library]
         device = parsed.value("device")
-        script = parsed.value("script").map { URL(fileURLWithPath: $0) }
-        if parsed.flag("dark") && parsed.flag("light") {
-            throw UsageError(message: tr("choose --dark or --light, not both"), command: command)
-        }
-        darkTheme = parsed.flag("dark") ? true : parsed.flag("light") ? false : nil
+        script = try parsed[Self.script]
+        darkTheme = try parsed[Self.theme].map { $0 == .dark }
     }
 
     /// The app's options, in the order `--help` lists them.
-    static let options = [
-        library,
+    static let options: [OptionSpec] = library.specs + [
         device,
         OptionSpec("cover", value: "VIDEO", help: N_("Open VIDEO in the cover chooser (the cover is saved beside it).")),
         OptionSpec("avatar", value: "PHOTO", help: N_("Open PHOTO in the avatar editor (the avatar is saved beside it).")),
         OptionSpec("trim", value: "VIDEO", help: N_("Open VIDEO in the trimmer (the trimmed copy is saved beside it).")),
         OptionSpec("camera", help: N_("Start on the camera screen.")),
         OptionSpec("motion", value: "SCENE", help: N_("Play the Motion scene SCENE (JSON, as 'viewfinder animate' takes) in a window, turned in 3D by GTK.")),
-        dark,
-        light,
-        script,
+    ] + theme.specs + script.specs + [
         OptionSpec("gapplication-service", help: N_("Start as a D-Bus service and wait for the files the desktop sends (its 'Open with' starts the app so).")),
         OptionSpec("portal", help: N_("Serve the desktop's file chooser portal: photo and video requests open Viewfinder's picker, the rest go to the desktop's own chooser (D-Bus starts it so; see the README).")),
         OptionSpec("version", help: N_("Show the version.")),
@@ -156,7 +150,7 @@ struct StudioOptions {
             return .completions(completion)
         }
         var result = StudioOptions()
-        try result.readShared(parsed, command: nil)
+        try result.readShared(parsed)
         result.files = try parsed.positionals.map(localFile)
         result.service = parsed.flag("gapplication-service")
         result.portal = parsed.flag("portal")

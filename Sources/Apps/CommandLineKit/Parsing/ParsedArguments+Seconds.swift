@@ -14,21 +14,33 @@ public struct SecondsRange: Sendable, Equatable {
     public static func nonNegative(upTo maximum: Int? = nil) -> SecondsRange { SecondsRange(allowsZero: true, maximum: maximum) }
 }
 
-extension ParsedArguments {
-    /// The span of time given to `--name` (seconds, `m:ss.fff` or `h:mm:ss`, exactly), nil when
-    /// absent; a value that is no span of time, or lies outside `range`, is a usage error that
-    /// says what was expected. Every option that takes seconds reads it here.
-    public func seconds(_ name: String, _ range: SecondsRange) throws(UsageError) -> MediaTime? {
-        guard let text = value(name) else { return nil }
+extension SecondsRange {
+    /// `text` as a span of time (seconds, `m:ss.fff` or `h:mm:ss`, exactly) within the range; a
+    /// refusal says what was expected. Every option that takes seconds is read here.
+    public func time(parsing text: String) throws(InvalidValue) -> MediaTime {
         guard case .time(let time)? = try? TimePosition(parsing: text) else {
-            throw invalid(name, tr("expected seconds, not '{text}'", ["text": text]))
+            throw InvalidValue(tr("expected seconds, not '{text}'", ["text": text]))
         }
-        if time <= .zero && !(range.allowsZero && time == .zero) {
-            throw invalid(name, tr("expected seconds above 0, not '{text}'", ["text": text]))
+        if time <= .zero && !(allowsZero && time == .zero) {
+            throw InvalidValue(tr("expected seconds above 0, not '{text}'", ["text": text]))
         }
-        if let maximum = range.maximum, time.seconds > Double(maximum) {
-            throw invalid(name, tr("{text} is out of range (0…{maximum} seconds)", ["text": text, "maximum": maximum]))
+        if let maximum, time.seconds > Double(maximum) {
+            throw InvalidValue(tr("{text} is out of range (0…{maximum} seconds)", ["text": text, "maximum": maximum]))
         }
         return time
+    }
+}
+
+extension ParsedArguments {
+    /// The span of time given to `--name` (see `SecondsRange.time(parsing:)`), nil when absent;
+    /// a value that is no span of time, or lies outside `range`, is a usage error that says
+    /// what was expected.
+    public func seconds(_ name: String, _ range: SecondsRange) throws(UsageError) -> MediaTime? {
+        guard let text = value(name) else { return nil }
+        do {
+            return try range.time(parsing: text)
+        } catch {
+            throw invalid(name, error.reason)
+        }
     }
 }

@@ -19,7 +19,7 @@ enum CaptureCommand: Command {
         // TRANSLATORS: "video:" names `capture video`, the subcommand the option is for; keep it.
         OptionSpec("quality", value: "Q", help: tr("video: {choices} (default high): the export presets highest, medium and low.",
                                                    ["choices": Arguments.alternatives(CaptureQuality.allCases.map(\.rawValue))])),
-        OptionSpec("max-duration", value: "S", help: N_("video: stop after S seconds (default: at Ctrl-C).")),
+        maxDuration.specs[0],
         OptionSpec("microphone", value: "M",
                    help: N_("video: the sound, as 'viewfinder devices' lists it, virtual or none (default: the system's default microphone; virtual with --device virtual).")),
         OptionSpec("flash", value: "MODE",
@@ -27,10 +27,14 @@ enum CaptureCommand: Command {
                             ["choices": Arguments.alternatives(FlashMode.allCases.map(\.rawValue))])),
         OptionSpec("output", short: "o", value: "OUT", help: N_("The file to write (.jpg for photos, .mp4 for videos).")),
         OptionSpec("save", help: N_("Store the result in the library's Captures instead of a file.")),
-        OptionSpec("library", value: "DIR", help: N_("With --save: the library folder.")),
+        library.specs[0],
         OptionSpec("quiet", short: "q", help: N_("video: no progress display.")),
         OptionSpec("json", help: N_("Print what was captured as JSON: the file as 'viewfinder info --json' describes it, or its library id.")),
     ]
+    /// `--max-duration S`: a video's length, more than 0 seconds (absent: until Ctrl-C).
+    static let maxDuration = SharedOption.maxDuration(help: N_("video: stop after S seconds (default: at Ctrl-C)."), zeroMeansNoLimit: false)
+    /// `--library DIR`, the `library` command's, with what it means here.
+    static let library = LibraryCommand.library.withHelp(N_("With --save: the library folder."))
     static let discussion = N_("""
         Ctrl-C ends a recording cleanly: the file is finished and playable. SIGTERM stops it and throws it away: \
         nothing is left, exit status 143. Sound is AAC; without a microphone on this machine the recording is silent \
@@ -70,7 +74,7 @@ enum CaptureCommand: Command {
             }
             quality = parsed
         }
-        let maxDuration = try arguments.seconds("max-duration", .positive())
+        let maxDuration = try arguments[Self.maxDuration].maximum(default: nil)
         let device: CaptureDevice
         if let id = arguments.value("device") {
             guard let found = try CameraDiscovery.named(id) else { throw CaptureError.unknownDevice(id) }
@@ -113,7 +117,7 @@ enum CaptureCommand: Command {
         }
         var result: [(String, JSONValue)] = [("kind", .string(what)), ("device", .string(device.id))]
         if save {
-            let folder = arguments.value("library").map { URL(fileURLWithPath: $0) } ?? MediaLibrary.defaultLocation()
+            let folder = try arguments[Self.library]
             let library = try MediaLibrary(folder: folder)
             let asset = try library.importFile(target, move: true, source: .capture).asset
             result += [("library", .string(folder.path)), ("id", .integer(asset.id))]

@@ -11,17 +11,18 @@ enum ConvertCommand: Command {
     static let synopsis = "IN -o OUT.mp4 [--preset P] [--cover TIME|best] [--max-duration S] [--no-faststart] [--quiet] [--json]"
     static let positionalCount = 1...1
     static let options = ExportOptions.common + [
-        OptionSpec("max-duration", value: "S", help: N_("Refuse inputs longer than S seconds (default: no limit).")),
+        maxDuration.specs[0],
     ]
+    /// `--max-duration S`: no limit when absent or 0.
+    static let maxDuration = SharedOption.maxDuration(help: N_("Refuse inputs longer than S seconds (default: no limit)."),
+                                                      zeroMeansNoLimit: true)
     /// The paragraphs in the user's language, shared with `trim`.
     static var discussion: String { ExportOptions.coverHelp + "\n\n" + ExportOptions.presetHelp }
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let input = URL(fileURLWithPath: arguments.positionals[0])
         var settings = try ExportOptions.settings(arguments)
-        if let seconds = try arguments.seconds("max-duration", .nonNegative()) {
-            settings.maxDuration = seconds > .zero ? seconds : nil  // 0: no limit
-        }
+        settings.maxDuration = try arguments[maxDuration].maximum(default: settings.maxDuration)
         return try ExportOptions.perform(input: input, arguments: arguments, settings: settings,
                                          label: tr("Converting {file}", ["file": input.lastPathComponent]),
                                          cover: try ExportOptions.coverChoice(arguments.value("cover"), option: "cover", in: arguments),

@@ -19,7 +19,7 @@ enum CoverCommand: Command {
         OptionSpec("count", value: "K", help: N_("With --suggest: how many, 1-20 (default 3).")),
         OptionSpec("output", short: "o", value: "OUT", help: N_("Image to write: .jpg, .png or .webp (with --embed: .mp4 or .m4v).")),
         OptionSpec("max-size", value: "WxH", help: N_("Fit the cover in this box (never enlarged).")),
-        OptionSpec("max-duration", value: "S", help: N_("Refuse longer videos (default 30, 0 = no limit).")),
+        Arguments.durationLimitOption.specs[0],
         OptionSpec("quality", value: "Q", help: tr("JPEG/WebP quality 1-100 (default {quality}).", ["quality": CoverFlow.coverQuality])),
         Arguments.hdrOption,
         OptionSpec("json", help: N_("Print the requested and actual times and the output as JSON.")),

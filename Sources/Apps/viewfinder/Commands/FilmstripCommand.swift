@@ -16,7 +16,7 @@ enum FilmstripCommand: Command {
         OptionSpec("count", value: "N", help: N_("Number of frames, 1-100 (default 6).")),
         OptionSpec("height", value: "H", help: N_("Height of each frame in pixels (default 180).")),
         OptionSpec("exact", help: N_("The exact frame at each i·d/N instead of a fast frame from each slice.")),
-        OptionSpec("max-duration", value: "S", help: N_("Refuse longer videos (default 30, 0 = no limit).")),
+        Arguments.durationLimitOption.specs[0],
         OptionSpec("quality", value: "Q", help: N_("JPEG quality 1-100 (default 85).")),
         Arguments.hdrOption,
         OptionSpec("quiet", short: "q", help: N_("No progress display (shown on stderr when decoding takes a while).")),

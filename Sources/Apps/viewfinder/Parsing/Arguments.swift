@@ -46,10 +46,14 @@ enum Arguments {
         return mode
     }
 
-    /// `--max-duration S` (default 30 s, 0 = no limit).
+    /// `--max-duration S` for the commands that refuse long videos before decoding (cover,
+    /// filmstrip): 30 s when absent, 0 for no limit.
+    static let durationLimitOption = SharedOption.maxDuration(help: N_("Refuse longer videos (default 30, 0 = no limit)."),
+                                                              zeroMeansNoLimit: true)
+
+    /// The limit `--max-duration` sets (see `durationLimitOption`).
     static func durationLimit(_ arguments: ParsedArguments) throws(UsageError) -> DurationLimit {
-        guard let seconds = try arguments.seconds("max-duration", .nonNegative()) else { return .standard }
-        return DurationLimit(seconds: seconds)
+        DurationLimit(maximum: try arguments[durationLimitOption].maximum(default: DurationLimit.standard.maximum))
     }
 
     /// Checks an image output path before any work: a known extension, not the input, and a

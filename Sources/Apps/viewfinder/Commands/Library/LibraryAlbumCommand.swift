@@ -17,66 +17,36 @@ enum LibraryAlbumCommand: Command {
 }
 
 /// `viewfinder library album create NAME`.
-enum LibraryAlbumCreateCommand: LibrarySubcommand {
-    static let name = "create"
-    static let summary = N_("Make an empty album.")
-    static let synopsis = "NAME"
-    static let positionalCount = 1...1
-
-    static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
-        try library.createAlbum(arguments.positionals[0])
-        return 0
+enum LibraryAlbumCreateCommand: LibraryChangeCommand {
+    static let change = LibraryChange(name: "create", summary: N_("Make an empty album."), synopsis: "NAME", positionalCount: 1...1) {
+        try $0.createAlbum($1.positionals[0])
     }
 }
 
 /// `viewfinder library album rename NAME NEW`.
-enum LibraryAlbumRenameCommand: LibrarySubcommand {
-    static let name = "rename"
-    static let summary = N_("Give an album a new name.")
-    static let synopsis = "NAME NEW"
-    static let positionalCount = 2...2
-
-    static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
-        try library.renameAlbum(arguments.positionals[0], to: arguments.positionals[1])
-        return 0
+enum LibraryAlbumRenameCommand: LibraryChangeCommand {
+    static let change = LibraryChange(name: "rename", summary: N_("Give an album a new name."), synopsis: "NAME NEW", positionalCount: 2...2) {
+        try $0.renameAlbum($1.positionals[0], to: $1.positionals[1])
     }
 }
 
 /// `viewfinder library album delete NAME`.
-enum LibraryAlbumDeleteCommand: LibrarySubcommand {
-    static let name = "delete"
-    static let summary = N_("Delete an album; its assets stay in the library.")
-    static let synopsis = "NAME"
-    static let positionalCount = 1...1
-
-    static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
-        try library.deleteAlbum(arguments.positionals[0])
-        return 0
+enum LibraryAlbumDeleteCommand: LibraryChangeCommand {
+    static let change = LibraryChange(name: "delete", summary: N_("Delete an album; its assets stay in the library."), synopsis: "NAME", positionalCount: 1...1) {
+        try $0.deleteAlbum($1.positionals[0])
     }
 }
 
 /// `viewfinder library album add NAME ID…`.
-enum LibraryAlbumAddCommand: LibrarySubcommand {
-    static let name = "add"
-    static let summary = N_("Add assets to an album.")
-    static let synopsis = "NAME ID…"
-    static let positionalCount = 2...10_000
-
-    static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
-        try library.add(try assetIDs(arguments.positionals.dropFirst(), arguments), toAlbum: arguments.positionals[0])
-        return 0
+enum LibraryAlbumAddCommand: LibraryChangeCommand {
+    static let change = LibraryChange(name: "add", summary: N_("Add assets to an album."), synopsis: "NAME ID…", positionalCount: 2...10_000) {
+        try $0.add(try $1.assetIDs(from: 1), toAlbum: $1.positionals[0])
     }
 }
 
 /// `viewfinder library album remove NAME ID…`.
-enum LibraryAlbumRemoveCommand: LibrarySubcommand {
-    static let name = "remove"
-    static let summary = N_("Take assets out of an album; they stay in the library.")
-    static let synopsis = "NAME ID…"
-    static let positionalCount = 2...10_000
-
-    static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
-        try library.remove(try assetIDs(arguments.positionals.dropFirst(), arguments), fromAlbum: arguments.positionals[0])
-        return 0
+enum LibraryAlbumRemoveCommand: LibraryChangeCommand {
+    static let change = LibraryChange(name: "remove", summary: N_("Take assets out of an album; they stay in the library."), synopsis: "NAME ID…", positionalCount: 2...10_000) {
+        try $0.remove(try $1.assetIDs(from: 1), fromAlbum: $1.positionals[0])
     }
 }

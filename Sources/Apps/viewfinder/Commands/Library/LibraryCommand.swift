@@ -14,9 +14,9 @@ enum LibraryCommand: Command {
          LibraryAlbumCommand.self, LibraryThumbnailCommand.self, LibraryCoverCommand.self, LibraryExportCommand.self,
          LibraryDeleteCommand.self, LibraryCheckCommand.self]
     }
-    static let options = [
-        OptionSpec("library", value: "DIR", help: N_("The library folder (default $VIEWFINDER_LIBRARY, else $XDG_DATA_HOME/viewfinder/Library).")),
-    ]
+    static let options = library.specs
+    /// `--library DIR`, read by every subcommand (and by `capture --save`).
+    static let library = SharedOption.library(help: N_("The library folder (default $VIEWFINDER_LIBRARY, else $XDG_DATA_HOME/viewfinder/Library)."))
     static let discussion = N_("""
     Files are checked by decoding before they are stored: anything that is not a readable photo
     or video is refused ("Invalid data") and nothing is stored. Identical files are stored once.
@@ -58,23 +58,10 @@ extension LibrarySubcommand {
 
     /// Opens the library and runs the subcommand on it.
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let folder = arguments.value("library").map { URL(fileURLWithPath: $0) } ?? MediaLibrary.defaultLocation()
+        let folder = try arguments[LibraryCommand.library]
         if !makesLibrary && !FileManager.default.fileExists(atPath: folder.path) {
             throw RuntimeError(tr("there is no library at {folder}; 'viewfinder library init' or an import makes one", ["folder": folder.path]))
         }
         return try run(try MediaLibrary(folder: folder), folder: folder, arguments)
-    }
-
-    /// An asset id typed as an argument (a whole number above 0).
-    static func assetID(_ text: String, _ arguments: ParsedArguments) throws(UsageError) -> Int64 {
-        guard let value = Int64(text), value > 0 else { throw arguments.invalid("id", tr("'{text}' is not an asset id", ["text": text])) }
-        return value
-    }
-
-    /// Asset ids typed as arguments.
-    static func assetIDs(_ texts: ArraySlice<String>, _ arguments: ParsedArguments) throws(UsageError) -> [Int64] {
-        var ids: [Int64] = []
-        for text in texts { ids.append(try assetID(text, arguments)) }
-        return ids
     }
 }

@@ -18,7 +18,7 @@ enum LibraryCoverCommand: LibrarySubcommand {
     ]
 
     static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
-        let asset = try library.asset(id: try assetID(arguments.positionals[0], arguments))
+        let asset = try library.asset(id: try arguments.assetID(at: 0))
         let at = arguments.value("at")
         guard (at != nil) != arguments.flag("clear") else {
             throw arguments.usageError(tr("give either --at TIME|best or --clear"))

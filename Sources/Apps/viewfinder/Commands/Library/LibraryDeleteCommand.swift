@@ -4,14 +4,8 @@ import MediaLibrary
 import ViewfinderCore
 
 /// `viewfinder library delete ID`: removes an asset and its files.
-enum LibraryDeleteCommand: LibrarySubcommand {
-    static let name = "delete"
-    static let summary = N_("Delete an asset: its catalogue row and every file the library keeps of it.")
-    static let synopsis = "ID"
-    static let positionalCount = 1...1
-
-    static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
-        try library.delete(id: try assetID(arguments.positionals[0], arguments))
-        return 0
+enum LibraryDeleteCommand: LibraryChangeCommand {
+    static let change = LibraryChange(name: "delete", summary: N_("Delete an asset: its catalogue row and every file the library keeps of it."), synopsis: "ID", positionalCount: 1...1) {
+        try $0.delete(id: try $1.assetID(at: 0))
     }
 }

@@ -18,7 +18,7 @@ enum LibraryExportCommand: LibrarySubcommand {
     static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
         let output = URL(fileURLWithPath: try arguments.required("output"))
         try Arguments.checkOutputLocation(output, input: folder, libraries: [folder])
-        let asset = try library.asset(id: try assetID(arguments.positionals[0], arguments))
+        let asset = try library.asset(id: try arguments.assetID(at: 0))
         if arguments.flag("strip-location") {
             try library.exportWithoutLocation(asset, to: output)
         } else {

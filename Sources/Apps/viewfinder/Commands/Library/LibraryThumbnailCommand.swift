@@ -20,7 +20,7 @@ enum LibraryThumbnailCommand: LibrarySubcommand {
     static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
         let side = try arguments.integer("size", in: 1...4096, default: 256)
         let output = URL(fileURLWithPath: try arguments.required("output"))
-        let asset = try library.asset(id: try assetID(arguments.positionals[0], arguments))
+        let asset = try library.asset(id: try arguments.assetID(at: 0))
         try Arguments.checkOutputLocation(output, input: folder, libraries: [folder])
         let cached = try library.thumbnail(asset, size: PixelSize(width: side, height: side),
                                            mode: arguments.flag("fill") ? .fill : .fit)
