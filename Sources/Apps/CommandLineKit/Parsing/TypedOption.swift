@@ -51,7 +51,7 @@ public struct TypedOption<Value>: Sendable {
 
 /// Why a typed option's value was refused, in the user's language ("expected seconds, not
 /// 'soon'"); the option's name is put before it where the usage error is made.
-public struct InvalidValue: Error, Sendable, Equatable {
+public struct InvalidValue: ReadableError, Sendable, Equatable {
     /// What was expected, and what was given.
     public let reason: String
 
@@ -59,6 +59,8 @@ public struct InvalidValue: Error, Sendable, Equatable {
     public init(_ reason: String) {
         self.reason = reason
     }
+
+    public var description: String { reason }
 }
 
 extension ParsedArguments {
