@@ -4,8 +4,8 @@ import ViewfinderCore
 import ViewfinderTestSupport
 
 /// Joins (several `--keep` ranges) played by a decoder that follows H.264's buffer rules to the
-/// letter. The re-encoded stretches come from x264 without B-frames; were their SPS to name a
-/// smaller decoded picture buffer than the copied stretches' (x264 with B-frames), openh264
+/// letter. The re-encoded stretches come from x264 with B-frames shaped like the source's; were
+/// their SPS to name a smaller decoded picture buffer than the copied stretches', openh264
 /// would drop the pictures still waiting to be shown at each IDR where the SPS changes (Annex
 /// C.4.4) — FFmpeg happens not to. Both decoders must give every kept frame, in order.
 @Suite("trim: joins every decoder plays whole")
@@ -35,18 +35,12 @@ struct SmartJoinDecoderTests {
         #expect(try FFmpegOracle.drawnIndices(of: out, size: Self.clip.size) == expected)
         let openH264 = try GStreamerOracle.openH264DrawnIndices(of: out, size: Self.clip.size)
         #expect(openH264.count == expected.count, "openh264 gave \(openH264.count) of \(expected.count) frames")
-        // openh264 2.3.1, where a stream with B-frames meets one without (an IDR of x264 with
-        // `bframes=0`, whose pictures count their order by decode order, POC type 2), drops the
-        // last picture waiting to be shown and shows a later one twice — with every SPS value
-        // matched, and in a stream made by the ffmpeg CLI alone (x264 with and without B-frames
-        // concatenated). Its reordering of CABAC pictures (welsDecoderExt.cpp,
-        // BufferingReadyPicture) compares slice headers' pic_order_cnt_lsb, which POC type 2
-        // slices do not carry. The count is right; the order is not yet (issue 27, item 1).
-        // To check it without Viewfinder: two 2 s testsrc2 clips encoded by the ffmpeg CLI with
-        // `-x264-params bframes=3` and `bframes=0`, their Annex B streams concatenated, decoded by
-        // `gst-launch-1.0 filesrc ! h264parse ! openh264dec` give 118 frames where FFmpeg gives 120.
-        withKnownIssue("openh264 loses one picture and repeats another where B-frames stop") {
-            #expect(openH264 == expected)
-        }
+        // openh264 2.3.1, where a stream whose B-frames are references (x264's pyramid) meets an
+        // IDR of one without (x264 `bframes=0`, or one B-frame, or no pyramid), drops or misorders
+        // the pictures still waiting to be shown — with every SPS value matched, and in a stream
+        // made by the ffmpeg CLI alone (x264 `bframes=3` then `bframes=0`, Annex B streams
+        // concatenated: 118 frames of 120; `bframes=3` then `bframes=2`: 120, in order). The
+        // re-encoded stretches therefore take the source's B-frame shape.
+        #expect(openH264 == expected, "openh264's order")
     }
 }

@@ -53,7 +53,9 @@ extension ExportSession {
         let describesFamilies: Bool
         if case .hevc? = track { describesFamilies = true } else { describesFamilies = false }
         let out = try MP4Output(url: output, fastStart: plan.fastStart, cover: plan.cover, editsMovie: describesFamilies)
-        let lanes = try EncoderLanes(session: self, track: track, output: out)
+        // Decode times one frame apart (copying); the re-encoded stretches reorder no deeper.
+        let timeline = copying ? index.decodeTimeline(of: plans) : nil
+        let lanes = try EncoderLanes(session: self, track: track, output: out, reorderDepth: timeline?.depth ?? 0)
         if let reason = lanes.unavailable { return .unavailable(reason) }
         let outVideo: UnsafeMutablePointer<AVStream>
         switch lanes.track {
@@ -68,8 +70,7 @@ extension ExportSession {
         let sound = try audio.map { stream throws(MediaIOError) in try SmartAudio(input: stream, ranges: plans.count, out: out, path: path) }
         try out.start()
 
-        let writer = SmartWriter(session: self, out: out, video: outVideo,
-                                 timeline: copying ? index.decodeTimeline(of: plans) : nil)
+        let writer = SmartWriter(session: self, out: out, video: outVideo, timeline: timeline)
         var parts: [ExportPart] = []
         for range in plans {
             switch try writeRange(range, index: index, lanes: lanes, writer: writer, sound: sound) {

@@ -3,7 +3,7 @@ import Foundation
 /// An H.264 sequence parameter set read through its VUI, and rewritten with another decoded
 /// picture buffer size and reorder depth.
 ///
-/// Why: a smart cut joins pictures of the source's encoder and of our x264 (no B-frames, fewer
+/// Why: a smart cut joins pictures of the source's encoder and of our x264 (often fewer B-frames and
 /// reference frames). Each IDR of the joined track activates one encoder's SPS, and where the
 /// `max_dec_frame_buffering` of the SPS changes, H.264 (Annex C.4.4) lets a decoder infer
 /// `no_output_of_prior_pics_flag` = 1 and drop the pictures still waiting to be shown —

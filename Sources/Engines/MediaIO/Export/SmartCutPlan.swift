@@ -242,7 +242,8 @@ struct DecodeTimeline: Equatable {
 
 extension PacketIndex {
     /// The decode timeline of a cut made of `plans`: the kept frames at their output times, and
-    /// the largest reordering of any copied stretch (re-encoded stretches have no B-frames).
+    /// the largest reordering of any copied stretch (re-encoded stretches are made to reorder
+    /// no deeper: `EncoderLanes`).
     func decodeTimeline(of plans: [SmartRangePlan]) -> DecodeTimeline {
         let shownOut = plans.flatMap { plan in
             shown[lowerBound(plan.keepStart)..<lowerBound(plan.keepEnd)].map { $0 + plan.offset }

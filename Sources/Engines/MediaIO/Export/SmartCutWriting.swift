@@ -15,7 +15,9 @@ final class EncoderLanes {
     private let make: () throws(MediaIOError) -> VideoEncoder
     private var sharedTaken = false
 
-    init(session: ExportSession, track source: SmartTrack?, output: MP4Output) throws(MediaIOError) {
+    /// `reorderDepth`: how far the copied stretches decode ahead of showing (see
+    /// `DecodeTimeline`), which the re-encoded H.264 stretches match.
+    init(session: ExportSession, track source: SmartTrack?, output: MP4Output, reorderDepth: Int = 0) throws(MediaIOError) {
         let video = session.video
         let par = video.parameters
         let coded = PixelSize(width: Int(par.width), height: Int(par.height))
@@ -65,10 +67,18 @@ final class EncoderLanes {
             match = VideoEncoder.Match(codec: .hevc, pixelFormat: profile?.format ?? AV_PIX_FMT_YUV420P, sampleAspectRatio: sar,
                                        profile: profile?.name ?? "main", level: par.level, parameterSetID: 0)
         }
-        // No B-frames: decode order is presentation order, so decode times can be laid to meet
-        // the copied packets' at every join.
+        // H.264: B-frames shaped like the source's (x264's pyramid reorders by two, one B-frame
+        // by one, none by none), so the re-encoded pictures reorder no deeper than the copied
+        // ones and one decode timeline serves both. openh264 needs the shape: where a stream
+        // whose B-frames are references (a pyramid) meets an IDR of one without, it drops or
+        // misorders the pictures still waiting to be shown, even with every SPS value matched.
+        // HEVC: no B-frames (decode order is presentation order).
         var quality = session.plan.quality
-        quality.bFrames = 0
+        if case .avc = source {
+            quality.bFrames = reorderDepth >= 2 ? 3 : Int32(max(0, reorderDepth))
+        } else {
+            quality.bFrames = 0
+        }
         // The re-encoded SPS is to claim the source's picture buffer and reference frames (see
         // `AVCConfiguration.matchingBuffer`): x264 is given the source's number of references.
         if case .avc(let config) = source, let model = config.bufferModel {
