@@ -19,14 +19,19 @@ struct H264SliceHeader: Equatable {
     /// nal_ref_idc (0–3) and nal_unit_type (1 or 5).
     var referenceIDC: Int
     var isIDR: Bool
+    /// first_mb_in_slice.
     var firstMacroblock: Int
+    /// slice_type, 0–9 (P, B, I, SP, SI; plus 5 when every slice of the picture has it).
     var sliceType: Int
     var pictureParameterSetID: Int
     var frameNum: Int
+    /// idr_pic_id (IDR slices only).
     var idrPictureID: Int
+    /// pic_order_cnt_lsb (picture order count type 0).
     var pictureOrderCountLSB: Int
+    /// delta_pic_order_cnt_bottom, when the PPS says it is present.
     var deltaPictureOrderCountBottom: Int?
-    var deltaPictureOrderCount: [Int]
+    /// direct_spatial_mv_pred_flag (B slices).
     var directSpatialPrediction: Bool
     /// num_ref_idx_l0/l1_active_minus1 when overridden.
     var activeReferencesOverride: [Int]?
@@ -85,7 +90,6 @@ struct H264SliceHeader: Equatable {
             idrPictureID = id
         }
         pictureOrderCountLSB = 0
-        deltaPictureOrderCount = []
         if sps.pictureOrderCountType == 0 {
             guard let lsb = r.bits(sps.pictureOrderCountLSBBits) else { return nil }
             pictureOrderCountLSB = lsb
