@@ -23,7 +23,9 @@ struct H264SliceHeader: Equatable {
     var firstMacroblock: Int
     /// slice_type, 0–9 (P, B, I, SP, SI; plus 5 when every slice of the picture has it).
     var sliceType: Int
+    /// pic_parameter_set_id: the PPS (and through it the SPS) the slice was coded with.
     var pictureParameterSetID: Int
+    /// frame_num, in log2_max_frame_num bits: counts reference pictures since the last IDR.
     var frameNum: Int
     /// idr_pic_id (IDR slices only).
     var idrPictureID: Int
