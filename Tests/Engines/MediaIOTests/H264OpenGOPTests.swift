@@ -9,6 +9,11 @@ extension FixtureSpec {
     /// reference picture), 150 frames, CABAC.
     static let smartOpenLong = withAAC("smart-open-150", frames: 150, encode: x264 + [
         "-bf", "3", "-g", "30", "-sc_threshold", "0", "-x264-params", "open-gop=1:keyint=30:min-keyint=30"])
+    /// x264's `medium` preset: three references, weighted P prediction (which lists one
+    /// picture twice, the second time a whole turn of picture numbers away), b-adapt 2.
+    static let smartOpenWeighted = withAAC("smart-open-150-medium", frames: 150, encode: x264 + [
+        "-preset", "medium", "-bf", "3", "-g", "30", "-sc_threshold", "0",
+        "-x264-params", "open-gop=1:keyint=30:min-keyint=30"])
     /// The same with CAVLC, whose slice data follows the header unaligned.
     static let smartOpenCAVLC = withAAC("smart-open-150-cavlc", frames: 150, encode: x264 + [
         "-bf", "3", "-g", "30", "-sc_threshold", "0", "-x264-params", "open-gop=1:keyint=30:min-keyint=30:cabac=0"])
@@ -73,7 +78,7 @@ struct H264OpenGOPTests {
     }
 
     @Test("a GOP made to start at its I (an IDR, leading pictures left out, the rest renumbered) decodes to the source's pixels",
-          arguments: [FixtureSpec.smartOpenLong, .smartOpenCAVLC])
+          arguments: [FixtureSpec.smartOpenLong, .smartOpenCAVLC, .smartOpenWeighted])
     func renumberedGOPDecodesAsTheSource(_ spec: FixtureSpec) throws {
         let s = try Self.stream(spec)
         let fixture = try FixtureFactory.shared.fixture(spec)
@@ -126,6 +131,7 @@ struct H264OpenGOPTests {
     static let cuts: [SmartCutCase] = [
         SmartCutCase(spec: .smartOpenLong, ranges: [(7, 143)], copies: true),
         SmartCutCase(spec: .smartOpenCAVLC, ranges: [(7, 143)], copies: true),
+        SmartCutCase(spec: .smartOpenWeighted, ranges: [(7, 143)], copies: true),
         SmartCutCase(spec: .smartOpenLong, ranges: [(3, 70), (95, 148)], copies: true),
     ]
 

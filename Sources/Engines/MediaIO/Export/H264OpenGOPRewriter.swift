@@ -139,13 +139,16 @@ struct H264OpenGOPRewriter {
                     case .add(let d): target = wrapped(predOriginal + d + 1)
                     }
                     guard let newTarget = current(target) else { return nil }
+                    // A whole turn (abs_diff_pic_num MaxPicNum) names the predictor's picture
+                    // again: x264's weighted prediction lists one picture twice that way.
+                    func distance(_ value: Int) -> Int { value == 0 ? maxFrameNum : value }
                     let difference: Int
                     switch command {
                     case .subtract:
-                        difference = wrapped(predNew - newTarget) - 1
+                        difference = distance(wrapped(predNew - newTarget)) - 1
                         translated.append(.subtract(difference))
                     case .add:
-                        difference = wrapped(newTarget - predNew) - 1
+                        difference = distance(wrapped(newTarget - predNew)) - 1
                         translated.append(.add(difference))
                     }
                     guard difference >= 0 else { return nil }
