@@ -79,7 +79,10 @@ extension ExportSession {
             case .copy(let startsStretch, let holding):
                 let read = try Self.required(packet, "a packet", path: path)
                 guard let (stored, own) = lanes.copied(read, startsStretch: startsStretch) else {
-                    throw .encodeFailed(path: output.path, detail: tr("out of memory"))
+                    guard lanes.renumberingFailed else { throw .encodeFailed(path: output.path, detail: tr("out of memory")) }
+                    writer.fail(tr("a copied picture after an open GOP's keyframe could not be renumbered"))
+                    action = machine.copied()
+                    continue
                 }
                 if holding {
                     copyHeld.append((stored, own))

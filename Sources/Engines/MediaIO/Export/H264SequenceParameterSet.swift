@@ -40,6 +40,15 @@ struct H264SequenceParameterSet: Equatable {
     let heightInMacroblocks: Int
     let hasVUI: Bool
     let restriction: Restriction?
+    /// What a slice header's syntax depends on (`H264SliceHeader`).
+    let separateColourPlane: Bool
+    let frameNumBits: Int
+    let pictureOrderCountType: Int
+    /// log2_max_pic_order_cnt_lsb (type 0), 0 otherwise.
+    let pictureOrderCountLSBBits: Int
+    let deltaPictureOrderAlwaysZero: Bool
+    let gapsInFrameNumAllowed: Bool
+    let framesOnly: Bool
 
     /// The RBSP (emulation prevention removed).
     private let rbsp: [UInt8]
@@ -64,10 +73,14 @@ struct H264SequenceParameterSet: Equatable {
         self.level = level
         self.id = id
         var chromaFormat = 1
+        var separatePlane = false
         if [100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135].contains(profile) {
             guard let format = r.unsignedExpGolomb(), format <= 3 else { return nil }
             chromaFormat = format
-            if format == 3 { guard r.flag() != nil else { return nil } }  // separate_colour_plane_flag
+            if format == 3 {
+                guard let separate = r.flag() else { return nil }
+                separatePlane = separate
+            }
             guard let luma = r.unsignedExpGolomb(), luma <= 6, let chroma = r.unsignedExpGolomb(), chroma <= 6,
                   r.flag() != nil, let matrices = r.flag() else { return nil }
             if matrices {
@@ -78,22 +91,32 @@ struct H264SequenceParameterSet: Equatable {
             }
         }
         self.chromaFormat = chromaFormat
+        separateColourPlane = separatePlane
         guard let frameNumBits = r.unsignedExpGolomb(), frameNumBits <= 12,
               let pocType = r.unsignedExpGolomb(), pocType <= 2 else { return nil }
+        self.frameNumBits = frameNumBits + 4
+        pictureOrderCountType = pocType
+        var lsbBits = 0, alwaysZero = false
         if pocType == 0 {
             guard let lsb = r.unsignedExpGolomb(), lsb <= 12 else { return nil }
+            lsbBits = lsb + 4
         } else if pocType == 1 {
-            guard r.flag() != nil, r.signedExpGolomb() != nil, r.signedExpGolomb() != nil,
+            guard let zero = r.flag(), r.signedExpGolomb() != nil, r.signedExpGolomb() != nil,
                   let cycle = r.unsignedExpGolomb(), cycle <= 255 else { return nil }
+            alwaysZero = zero
             for _ in 0..<cycle { guard r.signedExpGolomb() != nil else { return nil } }
         }
+        pictureOrderCountLSBBits = lsbBits
+        deltaPictureOrderAlwaysZero = alwaysZero
         let referencesStart = r.position
         guard let references = r.unsignedExpGolomb(), references <= 16 else { return nil }
         referenceFramesBits = referencesStart..<r.position
-        guard r.flag() != nil,
+        guard let gaps = r.flag(),
               let width = r.unsignedExpGolomb(), width < 1024, let height = r.unsignedExpGolomb(), height < 1024,
               let framesOnly = r.flag() else { return nil }
         maxNumReferenceFrames = references
+        gapsInFrameNumAllowed = gaps
+        self.framesOnly = framesOnly
         widthInMacroblocks = width + 1
         heightInMacroblocks = (height + 1) * (framesOnly ? 1 : 2)
         if !framesOnly { guard r.flag() != nil else { return nil } }  // mb_adaptive_frame_field_flag
@@ -315,6 +338,9 @@ struct BitWriter {
             write(Int(source[index >> 3] >> (7 - UInt8(index & 7))) & 1, bits: 1)
         }
     }
+
+    /// Whether the next bit starts a byte.
+    var isAligned: Bool { count % 8 == 0 }
 
     /// The bytes written, the last one padded with zeros.
     func finish() -> [UInt8] { bytes }

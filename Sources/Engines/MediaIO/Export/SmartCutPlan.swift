@@ -24,7 +24,7 @@ struct PacketIndex {
         let pts: Int64
         let dts: Int64
         let isKeyframe: Bool
-        let kind: PictureKind
+        var kind: PictureKind
         let isDiscarded: Bool
 
         /// An IDR picture: nothing after it refers to anything before it.

@@ -138,16 +138,34 @@ final class EncoderLanes {
     }
 
     /// A copied packet as the track stores it (HEVC's parameter sets the sample description
-    /// holds go; a CRA that `startsStretch` becomes a BLA), and whether it keeps parameter
-    /// sets of its own; nil when out of memory.
+    /// holds go; a CRA that `startsStretch` becomes a BLA; an H.264 open GOP's I that does
+    /// becomes an IDR, and the pictures after it are renumbered up to the next IDR), and
+    /// whether it keeps parameter sets of its own; nil when out of memory, or when a picture
+    /// after an open GOP's I cannot be renumbered (`renumberingFailed`).
     func copied(_ packet: OwnedPacket, startsStretch: Bool) -> (packet: OwnedPacket, ownParameterSets: Bool)? {
         let p = packet.pointer.pointee
         guard let track, let data = p.data else { return (packet, false) }
         let bytes = UnsafeBufferPointer(start: data, count: Int(p.size))
+        if case .avc(let config) = track {
+            if startsStretch {
+                openGOP = AVCConfiguration.startsAtIDR(bytes, lengthSize: config.lengthSize) ? nil : config.openGOPRewriter
+            }
+            guard openGOP != nil else { return (packet, false) }
+            guard let made = openGOP?.rewrite(Array(bytes)) else {
+                renumberingFailed = true
+                return nil
+            }
+            return packet.replacingData(with: made).map { ($0, false) }
+        }
         let own = track.carriesOwnParameterSets(bytes)
         guard let changed = track.copiedSample(bytes, startsStretch: startsStretch) else { return (packet, own) }
         return packet.replacingData(with: changed).map { ($0, own) }
     }
+
+    /// The renumbering of the copied stretch under way, when it started at an open GOP's I.
+    private var openGOP: H264OpenGOPRewriter?
+    /// A copied picture after an open GOP's I could not be renumbered: the cut is to be redone.
+    private(set) var renumberingFailed = false
 }
 
 /// One re-encoded stretch: a decoder of its own, fed from a keyframe before the stretch, whose
@@ -242,6 +260,11 @@ final class SmartWriter {
         copiesCarryParameterSets = copiesCarryParameterSets || ownParameterSets
         familyOfSample.append(0)
         try writeVideo(packet)
+    }
+
+    /// Records why the cut cannot be written as planned (it is then redone by re-encoding).
+    func fail(_ reason: String) {
+        if problem == nil { problem = reason }
     }
 
     /// Encoder packets (already at output time).

@@ -1,0 +1,167 @@
+import Foundation
+@testable import MediaIO
+import Testing
+import ViewfinderCore
+import ViewfinderTestSupport
+
+extension FixtureSpec {
+    /// Open GOPs of 30 (x264 `open-gop`, three B-frames, b-pyramid: a leading B is a
+    /// reference picture), 150 frames, CABAC.
+    static let smartOpenLong = withAAC("smart-open-150", frames: 150, encode: x264 + [
+        "-bf", "3", "-g", "30", "-sc_threshold", "0", "-x264-params", "open-gop=1:keyint=30:min-keyint=30"])
+    /// x264's `medium` preset: three references, weighted P prediction (which lists one
+    /// picture twice, the second time a whole turn of picture numbers away), b-adapt 2.
+    static let smartOpenWeighted = withAAC("smart-open-150-medium", frames: 150, encode: x264 + [
+        "-preset", "medium", "-bf", "3", "-g", "30", "-sc_threshold", "0",
+        "-x264-params", "open-gop=1:keyint=30:min-keyint=30"])
+    /// The same with CAVLC, whose slice data follows the header unaligned.
+    static let smartOpenCAVLC = withAAC("smart-open-150-cavlc", frames: 150, encode: x264 + [
+        "-bf", "3", "-g", "30", "-sc_threshold", "0", "-x264-params", "open-gop=1:keyint=30:min-keyint=30:cabac=0"])
+}
+
+/// H.264 open GOPs: the slice header reader and writer, the I picture made an IDR with the
+/// pictures after it renumbered, and smart cuts that start their copy there.
+@Suite("H.264 open GOP: slice headers rewritten, copies started at a non-IDR I")
+struct H264OpenGOPTests {
+    /// The fixture's stream: parameter sets, and its samples (length-prefixed) with their
+    /// presentation times, in decode order.
+    struct Stream {
+        let sequence: [UInt8]
+        let picture: [UInt8]
+        let samples: [[UInt8]]
+        let pts: [Int64]
+    }
+
+    static func stream(_ spec: FixtureSpec) throws -> Stream {
+        let fixture = try FixtureFactory.shared.fixture(spec)
+        let annexB = try Subprocess.run("ffmpeg", ["-v", "error", "-i", fixture.url.path, "-map", "0:v:0", "-c", "copy",
+                                                   "-bsf:v", "h264_mp4toannexb", "-f", "h264", "-"])
+        #expect(annexB.status == 0)
+        let units = [UInt8](annexB.stdoutData).withUnsafeBufferPointer { AVCConfiguration.annexBUnits($0) }
+        let sps = try #require(units.first { $0[0] & 0x1F == 7 })
+        let pps = try #require(units.first { $0[0] & 0x1F == 8 })
+        let samples = try FFmpegOracle.videoSamples(of: fixture.url)
+        let pts = try FFmpegOracle.packetTimes(of: fixture.url, select: "v:0").map { $0.pts ?? 0 }
+        #expect(samples.count == pts.count)
+        return Stream(sequence: sps, picture: pps, samples: samples, pts: pts)
+    }
+
+    static func slices(_ sample: [UInt8]) -> [[UInt8]] {
+        let ranges = sample.withUnsafeBufferPointer { AVCConfiguration.units(ofPacket: $0, lengthSize: 4) } ?? []
+        return ranges.map { Array(sample[$0]) }.filter { [1, 5].contains($0[0] & 0x1F) }
+    }
+
+    @Test("every slice header of CABAC and CAVLC clips parses and, unchanged, writes back byte for byte",
+          arguments: [FixtureSpec.smartOpenLong, .smartOpenCAVLC])
+    func roundTrip(_ spec: FixtureSpec) throws {
+        let s = try Self.stream(spec)
+        let sps = try #require(H264SequenceParameterSet(nal: s.sequence))
+        let pps = try #require(H264PictureParameterSet(nal: s.picture))
+        #expect(pps.cabac == !spec.name.hasSuffix("cavlc"))
+        let slices = s.samples.flatMap(Self.slices)
+        #expect(slices.count == spec.frames)
+        for (n, slice) in slices.enumerated() {
+            let header = try #require(H264SliceHeader(nal: slice, sps: sps, pps: pps), "slice \(n)")
+            #expect(header.nal() == slice, "slice \(n)")
+        }
+    }
+
+    /// Annex B bytes of the parameter sets and `samples`.
+    static func annexB(_ s: Stream, _ samples: [[UInt8]]) -> Data {
+        var out: [UInt8] = []
+        for unit in [s.sequence, s.picture] + samples.flatMap({ sample in
+            (sample.withUnsafeBufferPointer { AVCConfiguration.units(ofPacket: $0, lengthSize: 4) } ?? []).map { Array(sample[$0]) }
+        }) {
+            out += [0, 0, 0, 1] + unit
+        }
+        return Data(out)
+    }
+
+    @Test("a GOP made to start at its I (an IDR, leading pictures left out, the rest renumbered) decodes to the source's pixels",
+          arguments: [FixtureSpec.smartOpenLong, .smartOpenCAVLC, .smartOpenWeighted])
+    func renumberedGOPDecodesAsTheSource(_ spec: FixtureSpec) throws {
+        let s = try Self.stream(spec)
+        let fixture = try FixtureFactory.shared.fixture(spec)
+        let source = try FFmpegOracle.frames(of: fixture.url, size: spec.size)
+        // The second keyframe: x264's open-GOP I (nal_unit_type 1), 30 frames in.
+        let start = try #require(s.pts.firstIndex(of: s.pts.sorted()[30]))
+        #expect(FrameIndexPattern.readIndex(from: source[30]) == 30)
+        #expect(Self.slices(s.samples[start]).allSatisfy { $0[0] & 0x1F == 1 })
+        var leadingEnd = start + 1
+        while leadingEnd < s.samples.count, s.pts[leadingEnd] < s.pts[start] { leadingEnd += 1 }
+        #expect(leadingEnd > start + 1, "x264 wrote leading pictures")
+        var rewriter = H264OpenGOPRewriter(sequenceParameterSets: [s.sequence], pictureParameterSets: [s.picture], lengthSize: 4)
+        let idr = rewriter.rewrite(s.samples[start])
+        var rewritten: [[UInt8]] = [try #require(idr)]
+        #expect(Self.slices(rewritten[0]).allSatisfy { $0[0] & 0x1F == 5 && $0[0] >> 5 != 0 })
+        for k in leadingEnd..<s.samples.count {
+            let made = rewriter.rewrite(s.samples[k])
+            rewritten.append(try #require(made, "sample \(k)"))
+        }
+        let url = TestPaths.scratchFolder("open-gop").appendingPathComponent("from-i.h264")
+        try Self.annexB(s, rewritten).write(to: url)
+        let errors = try Subprocess.run("ffmpeg", ["-v", "error", "-i", url.path, "-f", "null", "-"])
+        #expect(errors.stderr.isEmpty, "\(errors.stderr)")
+        let decoded = try FFmpegOracle.frames(of: url, size: spec.size)
+        #expect(decoded.count == spec.frames - 30)
+        #expect(decoded == Array(source[30...]), "every picture from the I on, pixel for pixel")
+    }
+
+    @Test("an I without a recovery point, an IDR first, or a damaged slice is refused, never a crash")
+    func refusals() throws {
+        let s = try Self.stream(.smartOpenLong)
+        func rewriter() -> H264OpenGOPRewriter {
+            H264OpenGOPRewriter(sequenceParameterSets: [s.sequence], pictureParameterSets: [s.picture], lengthSize: 4)
+        }
+        var first = rewriter()
+        #expect(first.rewrite(s.samples[0]) == nil, "an IDR is no open GOP")
+        let open = try #require(s.pts.firstIndex(of: s.pts.sorted()[30]))
+        var whole = rewriter()
+        #expect(whole.rewrite(s.samples[open]) != nil, "the open GOP's I itself is taken")
+        let withoutSEI = AVCConfiguration.lengthPrefixed(Self.slices(s.samples[open]), lengthSize: 4) ?? []
+        var bare = rewriter()
+        #expect(bare.rewrite(withoutSEI) == nil, "no recovery point: not a place to start")
+        for cut in [5, 9, 12, 20] {
+            var damaged = rewriter()
+            let sample = Array(s.samples[open].prefix(cut))
+            #expect(damaged.rewrite(sample) == nil, "cut at \(cut)")
+        }
+    }
+
+    static let cuts: [SmartCutCase] = [
+        SmartCutCase(spec: .smartOpenLong, ranges: [(7, 143)], copies: true),
+        SmartCutCase(spec: .smartOpenCAVLC, ranges: [(7, 143)], copies: true),
+        SmartCutCase(spec: .smartOpenWeighted, ranges: [(7, 143)], copies: true),
+        SmartCutCase(spec: .smartOpenLong, ranges: [(3, 70), (95, 148)], copies: true),
+    ]
+
+    @Test("a smart cut of an open-GOP clip copies most frames, frame-exact for FFmpeg and openh264, without decode errors",
+          arguments: cuts)
+    func smartCut(_ c: SmartCutCase) throws {
+        let fixture = try FixtureFactory.shared.fixture(c.spec)
+        let out = TestPaths.scratchFolder("open-gop-cut").appendingPathComponent("out.mp4")
+        var settings = ExportSettings()
+        settings.ranges = c.ranges.map { ExportRange(start: .frame($0.0), end: .frame($0.1)) }
+        let result = try VideoExporter(input: fixture.url, output: out, settings: settings).run()
+        #expect(result.method == "smart", "\(c): \(result.note ?? "")")
+        // One long range copies all but its edges; two ranges of GOPs of 30 re-encode four edges.
+        let copied = result.copiedFrames ?? 0
+        #expect(Double(copied) >= (c.ranges.count == 1 ? 0.8 : 0.5) * Double(c.expected.count),
+                "\(c): \(copied) of \(c.expected.count) copied")
+        #expect(try FFmpegOracle.drawnIndices(of: out, size: fixture.spec.size, autorotate: false) == c.expected, "\(c)")
+        #expect(try FFmpegOracle.decodeErrors(of: out) == "", "\(c)")
+        let openH264 = try GStreamerOracle.drawnIndices(of: out, size: fixture.spec.size, decoder: .openH264)
+        #expect(openH264.count == c.expected.count, "\(c): openh264")
+        if c.ranges.count == 1 {
+            #expect(openH264 == c.expected, "\(c): openh264")
+        } else {
+            // Where a copy with B-frames meets a re-encoded stretch without, openh264 2.3.1 drops
+            // the last copied picture waiting to be shown and shows a later one twice: the issue
+            // SmartJoinDecoderTests documents for joins of closed GOPs (issue 27, item 1), not
+            // one of the renumbering (the single-range cuts, copy and tail alike, decode right).
+            withKnownIssue("openh264 loses one picture and repeats another where B-frames stop") {
+                #expect(openH264 == c.expected, "\(c): openh264")
+            }
+        }
+    }
+}
