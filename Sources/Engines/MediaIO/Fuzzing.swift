@@ -2,8 +2,8 @@ import Foundation
 import ViewfinderCore
 
 /// Entry points for the fuzz targets (`make fuzz`) into MediaIO's byte parsers, which are
-/// internal: the movie-box editor of exports without location, and the decoder-configuration
-/// and NAL-unit readers of smart cuts. Not API (`@_spi(Fuzzing)`).
+/// internal: the movie-box editor of exports without location, and the decoder-configuration,
+/// NAL-unit and slice-header readers of smart cuts. Not API (`@_spi(Fuzzing)`).
 @_spi(Fuzzing) public enum FuzzEntry {
     /// Runs the location editor on `payload` wrapped as a `moov` box and returns the edited
     /// box; it must keep the box's size (sample offsets depend on it).
@@ -41,9 +41,31 @@ import ViewfinderCore
             found += units.count
             _ = AVCConfiguration.lengthPrefixed(units, lengthSize: 4)
             for unit in units { found += rewriteSequenceParameterSet(Array(unit)) }
+            found += renumberOpenGOP(units.map(Array.init))
         }
         found += rewriteSequenceParameterSet(bytes)
         return found
+    }
+
+    /// Reads Annex B `units` as a smart cut reads an open-GOP source: each slice's header with
+    /// the SPS and PPS among the units (and written back, and read again), and every unit that is
+    /// not a parameter set fed, as a packet of its own, to the renumbering a copy from a non-IDR
+    /// I goes through. Returns how many headers were read.
+    static func renumberOpenGOP(_ units: [[UInt8]]) -> Int {
+        let sequences = units.filter { ($0.first ?? 0) & 0x1F == 7 }
+        let pictures = units.filter { ($0.first ?? 0) & 0x1F == 8 }
+        let sps = sequences.compactMap(H264SequenceParameterSet.init(nal:)).first
+        let pps = pictures.compactMap(H264PictureParameterSet.init(nal:)).first
+        var read = 0
+        var rewriter = H264OpenGOPRewriter(sequenceParameterSets: sequences, pictureParameterSets: pictures, lengthSize: 4)
+        for unit in units where !unit.isEmpty && unit[0] & 0x1F != 7 && unit[0] & 0x1F != 8 {
+            if let sps, let pps, let header = H264SliceHeader(nal: unit, sps: sps, pps: pps) {
+                read += 1
+                _ = H264SliceHeader(nal: header.nal(), sps: sps, pps: pps)
+            }
+            if let packet = AVCConfiguration.lengthPrefixed([unit], lengthSize: 4) { _ = rewriter.rewrite(packet) }
+        }
+        return read
     }
 
     /// Reads `nal` as an H.264 SPS and, when it is one, rewrites it as a smart cut does and
