@@ -54,6 +54,8 @@ struct H264SliceHeader: Equatable {
     private let rbsp: [UInt8]
     private let weightTable: Range<Int>
     private let dataStart: Int
+    /// The rbsp_stop_one_bit's index; the CAVLC data are the bits from `dataStart` up to it.
+    private let stopBit: Int
 
     var isB: Bool { sliceType % 5 == 1 }
     var isP: Bool { sliceType % 5 == 0 }
@@ -177,7 +179,10 @@ struct H264SliceHeader: Equatable {
             while r.position % 8 != 0 { guard r.bit() == 1 else { return nil } }
         }
         dataStart = r.position
-        guard dataStart < rbsp.count * 8, rbsp.contains(where: { $0 != 0 }) else { return nil }
+        // The stop bit is the last 1 of the RBSP; a header that reads past it has no data.
+        guard let last = rbsp.lastIndex(where: { $0 != 0 }) else { return nil }
+        stopBit = last * 8 + 7 - rbsp[last].trailingZeroBitCount
+        guard dataStart <= stopBit else { return nil }
     }
 
     /// Skips pred_weight_table(); false when cut short.
@@ -252,11 +257,8 @@ struct H264SliceHeader: Equatable {
         } else {
             // CAVLC data follows the header unaligned: copied bit by bit up to its stop bit,
             // then aligned anew; zero bytes after the stop bit's byte stay.
-            var last = rbsp.count - 1
-            while last > 0, rbsp[last] == 0 { last -= 1 }
-            let stop = last * 8 + 7 - rbsp[last].trailingZeroBitCount
-            w.copy(rbsp, bits: dataStart..<(stop + 1))
-            out = w.finish() + [UInt8](repeating: 0, count: rbsp.count - 1 - last)
+            w.copy(rbsp, bits: dataStart..<(stopBit + 1))
+            out = w.finish() + [UInt8](repeating: 0, count: rbsp.count - 1 - stopBit / 8)
         }
         var escaped = H264SequenceParameterSet.escaped(out)
         if escaped.last == 0 { escaped.append(3) }
