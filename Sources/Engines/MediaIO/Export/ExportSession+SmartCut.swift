@@ -72,9 +72,16 @@ extension ExportSession {
 
         let writer = SmartWriter(session: self, out: out, video: outVideo, timeline: timeline)
         var parts: [ExportPart] = []
-        for range in plans {
-            switch try writeRange(range, index: index, lanes: lanes, writer: writer, sound: sound) {
-            case .written(let written): parts += written
+        var carried: VideoEncoder?
+        for (n, range) in plans.enumerated() {
+            // A range ending re-encoded and the next starting re-encoded are one encoding: two
+            // IDRs in a row (the second starting the next stretch) make openh264 2.3 show a
+            // picture still waiting before the first IDR's.
+            let goesOn = lanes.perStretch && range.endsReencoded && n + 1 < plans.count && plans[n + 1].hasHead
+            switch try writeRange(range, index: index, lanes: lanes, writer: writer, sound: sound, carried: carried, goesOn: goesOn) {
+            case .written(let written, let next):
+                parts += written
+                carried = next
             case .cancelled: return .cancelled
             }
             if let problem = writer.problem { return .unavailable(problem) }
@@ -197,8 +204,9 @@ extension ExportSession {
             var errors = 0
             var decoded: [Int64] = []
             var sent = 0
-            // Each stretch starts with an IDR, where the seek lands; a short one may land earlier.
-            let limit = 400 + (from == target ? 0 : previous?.part.frames ?? 0)
+            // Each stretch starts with an IDR, where the seek lands; a short one may land earlier,
+            // and a re-encoded stretch that goes on from the range before starts without one.
+            let limit = 400 + (from == target && previous?.part.reencoded != true ? 0 : previous?.part.frames ?? 0)
             while sent < limit, !decoded.contains(where: { $0 >= through }),
                   let packet = try container.readPacket(onDamage: .fail, accepting: { $0 == index }) {
                 sent += 1

@@ -5,16 +5,22 @@ import ViewfinderCore
 extension ExportSession {
     /// How writing one range of a smart cut ended.
     enum RangeOutcome {
-        /// Written, in these parts.
-        case written([ExportPart])
+        /// Written, in these parts; `carried`: the encoder of its last stretch, left unflushed
+        /// for the next range's head to go on with.
+        case written([ExportPart], carried: VideoEncoder?)
         /// The export was cancelled; the output is to be abandoned.
         case cancelled
     }
 
     /// Writes one range of a smart cut: the driver of `SmartCutStateMachine`, which decides what
     /// each packet is for; this reads the packets, feeds the decoders, copies, holds and writes.
-    func writeRange(_ range: SmartRangePlan, index: PacketIndex, lanes: EncoderLanes,
-                    writer: SmartWriter, sound: SmartAudio?) throws(MediaIOError) -> RangeOutcome {
+    ///
+    /// `carried`: the encoder the range before left unflushed, which the head goes on with (one
+    /// encoding across the join, no second IDR). `goesOn`: the range's last stretch is
+    /// re-encoded and the next range starts with one; its encoder is then left unflushed and
+    /// handed back.
+    func writeRange(_ range: SmartRangePlan, index: PacketIndex, lanes: EncoderLanes, writer: SmartWriter,
+                    sound: SmartAudio?, carried: VideoEncoder? = nil, goesOn: Bool = false) throws(MediaIOError) -> RangeOutcome {
         let tb = mapping.timeBase
         let audioStart = MediaTime.ticks(range.keepStart, timeBase: tb.num, tb.den) ?? .zero
         let audioEnd = MediaTime.ticks(range.keepEnd, timeBase: tb.num, tb.den) ?? .zero
@@ -27,15 +33,20 @@ extension ExportSession {
         }
         try sound?.begin(start: audioStart, end: audioEnd,
                          outputStart: MediaTime.ticks(range.keepStart + range.offset, timeBase: tb.num, tb.den) ?? .zero)
+        guard carried == nil || range.hasHead, !goesOn || range.endsReencoded else {
+            throw .encodeFailed(path: output.path, detail: "smart cut: an encoder carried to a range that does not start re-encoded")
+        }
+        var headLane = carried
+        if headLane == nil, range.hasHead { headLane = try lanes.lane() }
         let head = try range.hasHead
-            ? ReencodedStretch(session: self, lane: try lanes.lane(), first: range.keepStart, end: range.headEnd,
+            ? ReencodedStretch(session: self, lane: try Self.required(headLane, "an encoder", path: path), first: range.keepStart, end: range.headEnd,
                                offset: range.offset, expected: index.shownCount(from: range.keepStart, to: range.headEnd),
-                               flushes: lanes.perStretch)
+                               flushes: lanes.perStretch && !(goesOn && range.copy == nil))
             : nil
         let tail = try range.hasTail
             ? ReencodedStretch(session: self, lane: try lanes.lane(), first: range.tailStart, end: range.keepEnd,
                                offset: range.offset, expected: index.shownCount(from: range.tailStart, to: range.keepEnd),
-                               flushes: lanes.perStretch)
+                               flushes: lanes.perStretch && !goesOn)
             : nil
         var machine = SmartCutStateMachine(
             plan: range, head: Self.state(of: head), tail: Self.state(of: tail),
@@ -99,7 +110,8 @@ extension ExportSession {
                 tailHeld = []
                 action = machine.released()
             case .finish(let copied):
-                return .written(try parts(of: range, head: head, tail: tail, copied: copied))
+                return .written(try parts(of: range, head: head, tail: tail, copied: copied),
+                                carried: goesOn ? (tail ?? head)?.encoder : nil)
             case .abandon:
                 return .cancelled
             case .fail(.packetMoved):

@@ -116,6 +116,8 @@ struct SmartRangePlan {
     var tailStart: Int64 { copyShown.upperBound }
     var hasHead: Bool { headDecodeFrom != nil }
     var hasTail: Bool { tailDecodeFrom != nil }
+    /// Whether the range's last frames are re-encoded (a tail, or a head that is the whole range).
+    var endsReencoded: Bool { hasTail || (copy == nil && hasHead) }
     /// The first decode position the range reads.
     var firstPosition: Int { [headDecodeFrom, copy?.lowerBound, tailDecodeFrom].compactMap { $0 }.min() ?? 0 }
 }

@@ -177,7 +177,8 @@ final class ReencodedStretch {
     private(set) var encoded = 0
     private(set) var finished = false
     private let decoder: VideoDecoder
-    private let encoder: VideoEncoder
+    /// The encoder, left unflushed for the next range when `flushes` is false.
+    let encoder: VideoEncoder
     private let offset: Int64
     private let flushes: Bool
     private let path: String
