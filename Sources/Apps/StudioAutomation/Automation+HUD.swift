@@ -11,7 +11,8 @@ extension Automation {
     /// Backgrounds: `blur` (light), `dark`, `solid`, `dim`, `blurview` (the whole view blurred).
     /// Options: `content=`, `label-color=`, `details-color=`, `progress=`, `track=`, `line=`
     /// (colours as rrggbb[aa]: a script line's # starts a comment); `label-font=`, `details-font=` (FAMILY:SIZE[:bold]);
-    /// `icon=NAME` (the icon-theme symbol shown, for any mode).
+    /// `icon=NAME` (the icon-theme symbol shown, for any mode); `duration=SECONDS` (each show and
+    /// hide animation; 0.3 unless given).
     func showHUD(_ args: [String]) throws {
         let modes: [String: HUDMode] = [
             "indeterminate": .indeterminate, "determinate": .determinate, "annular": .annularDeterminate,
@@ -69,6 +70,7 @@ extension Automation {
     /// script step says the whole look.
     private func applyHUDOptions(_ options: [String], to hud: ProgressHUD) throws {
         hud.restoreDefaultAppearance()
+        hud.animationDuration = HUDAnimation.defaultDuration
         for option in options {
             let parts = option.split(separator: "=", maxSplits: 1).map(String.init)
             let key = parts[0], value = parts.count > 1 ? parts[1] : ""
@@ -93,8 +95,13 @@ extension Automation {
             case "label-font": hud.labelFont = try font()
             case "details-font": hud.detailsFont = try font()
             case "icon": hud.mode = .customView(.named(value))
+            case "duration":
+                guard let seconds = Double(value), (0...10).contains(seconds) else {
+                    throw ScriptError("duration: '\(value)' is not a number of seconds from 0 to 10")
+                }
+                hud.animationDuration = seconds
             default:
-                throw ScriptError("option is one of content, label-color, details-color, progress, track, line, label-font, details-font, icon")
+                throw ScriptError("option is one of content, label-color, details-color, progress, track, line, label-font, details-font, icon, duration")
             }
         }
     }
