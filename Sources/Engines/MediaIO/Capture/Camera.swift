@@ -47,12 +47,12 @@ public final class Camera {
     /// a write that fails is reported in the frame, not thrown), and converts it to a picture of
     /// the camera's size only when `picture` is true (a preview that is behind skips the
     /// conversion, the most expensive step). Throws when the camera itself fails.
-    public func readFrame(picture: Bool, recordingInto recording: CameraRecording? = nil) throws(MediaIOError) -> CameraFrame {
+    public func readFrame(picture: Bool, recordingInto recording: (any CameraFrameSink)? = nil) throws(MediaIOError) -> CameraFrame {
         let (frame, time, takenAt) = try nextFrame()
         // A failed write ends the recording, not the camera: the preview goes on.
         var recordingError: MediaIOError?
         do {
-            try recording?.append(frame, at: time, takenAt: takenAt)
+            try recording?.append(CapturedFrame(frame: frame), at: time, takenAt: takenAt)
         } catch {
             recordingError = error
         }

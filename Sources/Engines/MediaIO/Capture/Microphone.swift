@@ -100,10 +100,26 @@ public struct MicrophoneDevice: Sendable, Equatable {
 
 /// Sound read from a microphone, and when it was heard (seconds on the system's monotonic clock,
 /// the clock camera frames are stamped with).
-struct HeardSound: @unchecked Sendable {
+public struct HeardSound: @unchecked Sendable {
     // One owner at a time: the microphone's reader hands it over and never touches it again.
     let frame: OwnedFrame
-    let heardAt: TimeInterval
+    /// When its first sample was heard.
+    public let heardAt: TimeInterval
+
+    init(frame: OwnedFrame, heardAt: TimeInterval) {
+        self.frame = frame
+        self.heardAt = heardAt
+    }
+
+    /// Samples per second.
+    public var sampleRate: Int { Int(max(1, frame.pointer.pointee.sample_rate)) }
+    /// The samples it holds (per channel).
+    public var sampleCount: Int { Int(frame.pointer.pointee.nb_samples) }
+
+    /// Keeps only its first `count` samples (an encoder reads no further).
+    public func keepFirst(_ count: Int) {
+        frame.pointer.pointee.nb_samples = Int32(max(0, min(sampleCount, count)))
+    }
 }
 
 /// An open microphone, read one block at a time (each read waits for the sound to be there).

@@ -1,3 +1,4 @@
+import Capture
 import Foundation
 @testable import MediaIO
 import Testing
@@ -41,7 +42,7 @@ struct CameraRecordingTests {
         for index in 0..<20 {
             let (frame, time, takenAt) = try camera.nextFrame()
             if (5..<10).contains(index) { continue }
-            try recording.append(frame, at: time, takenAt: takenAt)
+            try recording.append(CapturedFrame(frame: frame), at: time, takenAt: takenAt)
         }
         let result = try recording.finish()
         #expect(result.frameCount == 15)

@@ -1,0 +1,99 @@
+import Foundation
+import ViewfinderCore
+
+/// Reads a microphone on a thread of its own (a read waits for sound, which the camera's
+/// thread must not) and keeps what it heard until the recording takes it.
+public final class SoundListener: @unchecked Sendable {
+    private let microphone: Microphone
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var heard: [HeardSound]
+    private var running = true
+    private var failure: MediaIOError?
+    private let done = DispatchSemaphore(value: 0)
+    private var started = false
+
+    /// Signalled when the first block is heard or the microphone failed first.
+    private let firstHeard = DispatchSemaphore(value: 0)
+
+    /// Listens to `microphone` once `start(firstWithin:)` is called.
+    public init(_ microphone: Microphone) {
+        self.microphone = microphone
+        heard = []
+    }
+
+    /// Starts the thread and waits for its first block of sound, at most `seconds`: the block
+    /// (kept for the recording too), or why there is none. A microphone that sends nothing
+    /// leaves the thread waiting in its read (a sound server's read cannot be interrupted); it
+    /// ends there once told to stop, and holds the microphone until then.
+    public func start(firstWithin seconds: TimeInterval) throws(MediaIOError) -> HeardSound {
+        started = true
+        let thread = Thread { [self] in listen() }
+        thread.name = "viewfinder-microphone"
+        thread.start()
+        guard firstHeard.wait(timeout: .now() + seconds) == .success else {
+            throw .deviceUnavailable(device: microphone.device.id,
+                                     reason: tr("it sent no sound within {seconds} s; use --microphone none to record without sound",
+                                                ["seconds": Int(seconds)]))
+        }
+        return try locked { () throws(MediaIOError) -> HeardSound in
+            if let first = heard.first { return first }
+            throw failure ?? .deviceUnavailable(device: microphone.device.id, reason: tr("it gives no sound"))
+        }
+    }
+
+    private func listen() {
+        defer { done.signal() }
+        var first = true
+        while locked({ running }) {
+            do {
+                let sound = try microphone.read()
+                locked { heard.append(sound) }
+            } catch {
+                locked { failure = error }
+                if first { firstHeard.signal() }
+                return
+            }
+            if first {
+                first = false
+                firstHeard.signal()
+            }
+        }
+    }
+
+    /// What was heard since the last call, in order.
+    public func take() -> [HeardSound] {
+        locked {
+            let taken = heard
+            heard = []
+            return taken
+        }
+    }
+
+    /// Asks the thread to end after the block being read.
+    public func stop() {
+        locked { running = false }
+    }
+
+    /// Ends the thread and waits for it (one block of sound, at most `seconds`); returns why
+    /// the microphone failed while recording, if it did. A microphone that stopped sending
+    /// leaves its thread waiting in a read that cannot be interrupted: that is a failure (the
+    /// sound heard so far is kept), never a wait for ever.
+    public func stopAndWait(within seconds: TimeInterval) -> MediaIOError? {
+        stop()
+        if started, done.wait(timeout: .now() + seconds) == .timedOut {
+            started = false
+            // Worded as a microphone that stops while read is (the catalogues have it).
+            return locked { failure } ?? .deviceUnavailable(device: microphone.device.id,
+                                                            reason: tr("the microphone stopped: {reason}", ["reason": tr("it gives nothing")]))
+        }
+        started = false
+        return locked { failure }
+    }
+
+    private func locked<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import MediaIO
+import ViewfinderCore
+
+/// A camera recording as it runs: where each picture goes on the file's constant frame rate,
+/// when the recording is full, and which of the microphone's sound goes with the pictures. The
+/// file itself is MediaIO's `RecordingWriter`; the camera's reader hands every frame it reads to
+/// this (`CameraFrameSink`), so one reader feeds both a preview and the recording.
+///
+/// Frames are placed on the camera's constant rate by when each was taken (a frame the camera
+/// thread missed leaves the one before on screen longer instead of pulling every later picture
+/// earlier than its sound); sound is placed by when it was heard against when the first frame
+/// was taken, and never outlasts the pictures. A recording discarded or dropped unfinished
+/// leaves nothing.
+public final class CameraRecording: CameraFrameSink {
+    /// Where the finished file goes.
+    public var url: URL { writer.url }
+    /// It takes no frame shown this long after its first one.
+    public let maxDuration: MediaTime?
+    /// Frames written so far.
+    public private(set) var frameCount = 0
+    /// True once a frame arrived at or past `maxDuration`: the recording is complete.
+    public private(set) var isFull = false
+    /// The microphone recorded, nil without sound.
+    public let microphone: MicrophoneDevice?
+
+    private let writer: RecordingWriter
+    private let listener: SoundListener?
+    /// The slot (at the frame rate, from the first frame) the next frame may take.
+    private var nextSlot: Int64 = 0
+    private var firstTime: MediaTime?
+    /// When the first frame was taken, on the capture clock.
+    private var firstTakenAt: TimeInterval?
+    private var ended = false
+    /// Sound heard after the last picture written, waiting for the pictures to catch up.
+    private var waitingSound: [HeardSound] = []
+    /// Why the sound is shorter than the pictures, when it is.
+    private var soundNote: String?
+
+    /// Whether this FFmpeg can encode recordings at all (it has a video encoder).
+    public static var isAvailable: Bool { RecordingWriter.isAvailable }
+
+    /// How a recording at `quality` and `frameRate` is encoded: a keyframe every two seconds
+    /// (a player seeks in a long recording without decoding far), two B-frames.
+    public static func encoding(quality: CaptureQuality, frameRate: Int) -> RecordingEncoding {
+        RecordingEncoding(quality: quality, keyframeInterval: max(1, frameRate) * 2, bFrames: 2)
+    }
+
+    /// How long a microphone may take to send its first sound.
+    static let firstSoundWithin: TimeInterval = 5
+
+    /// Creates the file (beside `url` until `finish()`) for frames of a camera's `size` arriving
+    /// at `frameRate`, encoded at `quality`, and opens `microphone` when given; fails at once
+    /// when the file cannot be written or the microphone cannot be opened.
+    public init(to url: URL, size: PixelSize, frameRate: Int, quality: CaptureQuality, maxDuration: MediaTime?,
+                microphone: MicrophoneDevice? = nil) throws(MediaIOError) {
+        self.maxDuration = maxDuration
+        self.microphone = microphone
+        writer = try RecordingWriter(to: url, size: size, frameRate: frameRate,
+                                     encoding: Self.encoding(quality: quality, frameRate: frameRate))
+        guard let microphone else {
+            listener = nil
+            try writer.start()
+            return
+        }
+        // The first block says what the sound is; a microphone that sends none (a source the
+        // server never feeds) is an error after `firstSoundWithin`, never a wait for ever.
+        var opened: SoundListener?
+        do {
+            let listening = SoundListener(try Microphone(device: microphone))
+            opened = listening
+            try writer.addSound(describedBy: try listening.start(firstWithin: Self.firstSoundWithin))
+            try writer.start()
+        } catch {
+            opened?.stop()
+            writer.abandon()
+            throw error
+        }
+        listener = opened
+    }
+
+    deinit {
+        listener?.stop()
+    }
+
+    /// The length recorded so far.
+    public var duration: MediaTime { MediaTime(value: nextSlot, timescale: Int64(writer.frameRate)) }
+
+    /// Encodes a frame the camera read at `time` (taken at `takenAt` on the capture clock) with
+    /// the sound heard until then; past `maxDuration` it only marks the recording full.
+    public func append(_ frame: CapturedFrame, at time: MediaTime, takenAt: TimeInterval) throws(MediaIOError) {
+        guard !isFull, !ended else { return }
+        let first = firstTime ?? time
+        firstTime = first
+        if firstTakenAt == nil { firstTakenAt = takenAt }
+        if let maxDuration, (time.subtracting(first) ?? .zero) >= maxDuration {
+            isFull = true
+            return
+        }
+        // Its slot by when it was taken, never one already used (a late stamp goes next).
+        let rate = writer.frameRate
+        let taken = Int64(((time.subtracting(first) ?? .zero).seconds * Double(rate)).rounded())
+        let slot = max(nextSlot, taken)
+        if let maxDuration, MediaTime(value: slot, timescale: Int64(rate)) >= maxDuration {
+            isFull = true
+            return
+        }
+        try writer.write(frame, slot: slot)
+        nextSlot = slot + 1
+        frameCount += 1
+        try writeSound(final: false)
+    }
+
+    /// Encodes the sound heard while the pictures written so far were shown, and keeps what was
+    /// heard after them for later; at the end, the block that straddles the last picture's end
+    /// is cut there and what follows is dropped, so the sound never outlasts the pictures (a
+    /// camera thread running late must not let `maxDuration` hear a click it did not show).
+    private func writeSound(final: Bool) throws(MediaIOError) {
+        guard let listener, let start = firstTakenAt else { return }
+        // A microphone that failed while recording leaves the sound it gave; the pictures stay.
+        if final, let failure = listener.stopAndWait(within: Self.firstSoundWithin) {
+            soundNote = tr("the sound stops early: {reason}", ["reason": "\(failure)"])
+        }
+        let end = start + duration.seconds
+        waitingSound += listener.take()
+        var used = 0
+        for heard in waitingSound {
+            let rate = Double(heard.sampleRate)
+            let heardUntil = heard.heardAt + Double(heard.sampleCount) / rate
+            if heardUntil > end {
+                guard final, heard.heardAt < end else { break }
+                // Only the samples heard before the end.
+                heard.keepFirst(Int(((end - heard.heardAt) * rate).rounded()))
+            }
+            used += 1
+            if !writer.isSoundPlaced {
+                // Microseconds: the two clocks' stamps are no finer.
+                let offset = Int64(((heard.heardAt - start) * 1_000_000).rounded())
+                writer.placeSound(firstSampleAt: MediaTime(value: offset, timescale: 1_000_000))
+            }
+            try writer.write(heard)
+        }
+        waitingSound.removeFirst(used)
+        if final { waitingSound = [] }
+    }
+
+    /// Flushes the encoders, writes the index and moves the file into place: it is playable.
+    public func finish() throws(MediaIOError) -> ExportResult {
+        guard !ended else { throw .writeFailed(path: url.path, reason: tr("the recording was discarded")) }
+        ended = true
+        do {
+            try writeSound(final: true)
+            return try writer.finish(frameCount: frameCount, duration: duration, note: soundNote)
+        } catch {
+            listener?.stop()
+            throw error
+        }
+    }
+
+    /// Stops recording and throws away what was written: nothing is left.
+    public func discard() {
+        ended = true
+        listener?.stop()
+        writer.abandon()
+    }
+}
