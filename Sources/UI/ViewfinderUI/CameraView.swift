@@ -134,7 +134,7 @@ public final class CameraView: Component {
             switch state {
             case .finished(let url): self.captured(.video, url)
             case .failed(let message):
-                self.completion?(.failed(PickerFailure(tr("Recording failed"), CameraFailure(message: message))))
+                self.completion?(.failed(PickerFailure(tr("Recording failed"), CameraError(message: message))))
             case .idle, .recording: break
             }
         }
@@ -360,7 +360,7 @@ public final class CameraView: Component {
 }
 
 /// A recording that failed, with the camera's message.
-struct CameraFailure: Error, CustomStringConvertible {
+struct CameraError: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
 }

@@ -48,7 +48,7 @@ struct JSONValueTests {
             _ = try JSONValue(parsing: Data(text.utf8))
             Issue.record("\(text.prefix(40)) was read")
         } catch {
-            #expect(error == JSONProblem(path: path, message: message))
+            #expect(error == JSONError(path: path, message: message))
         }
     }
 

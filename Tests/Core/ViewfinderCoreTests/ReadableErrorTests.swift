@@ -12,7 +12,7 @@ struct ReadableErrorTests {
         let errors: [any Error & CustomStringConvertible] = [
             TimeParseError(text: "soon", reason: "expected seconds"),
             AtomicFile.WriteError(path: "/tmp/x", reason: "No space left on device"),
-            JSONProblem(path: "layers[0]", message: "expected an object"),
+            JSONError(path: "layers[0]", message: "expected an object"),
         ]
         for error in errors {
             #expect((error as Error).localizedDescription == error.description)

@@ -8,7 +8,7 @@ public enum SharedOption {
     /// `zeroMeansNoLimit`, 0 lifts the limit; without it, only more than 0 seconds is accepted.
     public static func maxDuration(help: String, zeroMeansNoLimit: Bool) -> TypedOption<DurationLimitChoice> {
         let range: SecondsRange = zeroMeansNoLimit ? .nonNegative() : .positive()
-        return TypedOption("max-duration", value: "S", help: help, absent: { .absent }) { text throws(InvalidValue) in
+        return TypedOption("max-duration", value: "S", help: help, absent: { .absent }) { text throws(InvalidValueError) in
             let time = try range.time(parsing: text)
             return time == .zero ? .unlimited : .atMost(time)
         }

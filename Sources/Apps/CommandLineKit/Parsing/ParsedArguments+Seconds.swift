@@ -17,15 +17,15 @@ public struct SecondsRange: Sendable, Equatable {
 extension SecondsRange {
     /// `text` as a span of time (seconds, `m:ss.fff` or `h:mm:ss`, exactly) within the range; a
     /// refusal says what was expected. Every option that takes seconds is read here.
-    public func time(parsing text: String) throws(InvalidValue) -> MediaTime {
+    public func time(parsing text: String) throws(InvalidValueError) -> MediaTime {
         guard case .time(let time)? = try? TimePosition(parsing: text) else {
-            throw InvalidValue(tr("expected seconds, not '{text}'", ["text": text]))
+            throw InvalidValueError(tr("expected seconds, not '{text}'", ["text": text]))
         }
         if time <= .zero && !(allowsZero && time == .zero) {
-            throw InvalidValue(tr("expected seconds above 0, not '{text}'", ["text": text]))
+            throw InvalidValueError(tr("expected seconds above 0, not '{text}'", ["text": text]))
         }
         if let maximum, time.seconds > Double(maximum) {
-            throw InvalidValue(tr("{text} is out of range (0…{maximum} seconds)", ["text": text, "maximum": maximum]))
+            throw InvalidValueError(tr("{text} is out of range (0…{maximum} seconds)", ["text": text, "maximum": maximum]))
         }
         return time
     }

@@ -22,10 +22,10 @@ public struct TypedOption<Value>: Sendable {
     /// is a usage error "--name: reason".
     public init(_ name: String, short: Character? = nil, value: String, help: String,
                 absent: @escaping @Sendable () -> Value,
-                parse: @escaping @Sendable (String) throws(InvalidValue) -> Value) {
+                parse: @escaping @Sendable (String) throws(InvalidValueError) -> Value) {
         self.init(specs: [OptionSpec(name, short: short, value: value, help: help)]) { arguments throws(UsageError) in
             guard let text = arguments.value(name) else { return absent() }
-            do throws(InvalidValue) {
+            do throws(InvalidValueError) {
                 return try parse(text)
             } catch {
                 throw arguments.invalid(name, error.reason)
@@ -51,7 +51,7 @@ public struct TypedOption<Value>: Sendable {
 
 /// Why a typed option's value was refused, in the user's language ("expected seconds, not
 /// 'soon'"); the option's name is put before it where the usage error is made.
-public struct InvalidValue: ReadableError, Sendable, Equatable {
+public struct InvalidValueError: ReadableError, Sendable, Equatable {
     /// What was expected, and what was given.
     public let reason: String
 

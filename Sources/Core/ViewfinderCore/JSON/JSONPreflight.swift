@@ -8,7 +8,7 @@ public enum JSONPreflight {
     /// Throws the first fault in `data` (see `JSONValue(parsing:)`), or a number beyond `Int`'s
     /// range at one of `wholeNumbers` (dotted key paths like `size.width`).
     public static func check(_ data: Data, maxDepth: Int, limitNote: String,
-                             wholeNumbers: Set<String> = []) throws(JSONProblem) {
+                             wholeNumbers: Set<String> = []) throws(JSONError) {
         let document = try JSONValue(parsing: data, maxDepth: maxDepth, limitNote: limitNote)
         for path in wholeNumbers.sorted() {
             var value: JSONValue? = document
@@ -17,7 +17,7 @@ public enum JSONPreflight {
                 value = object[String(key)]
             }
             if case .number(let number)? = value, !(number.magnitude < 9.2e18) {
-                throw JSONProblem(path: path, message: tr("{number} is out of range for a whole number", ["number": JSONValue.text(of: number)]))
+                throw JSONError(path: path, message: tr("{number} is out of range for a whole number", ["number": JSONValue.text(of: number)]))
             }
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a document could not be read, and where: a key path like `layers[0].shadowRadius`
 /// (empty for the document itself).
-public struct JSONProblem: Error, Sendable, Equatable, CustomStringConvertible {
+public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Where, written as `layers[0].shadowRadius`.
     public let path: String
     /// What is wrong, in a person's words.
@@ -17,7 +17,7 @@ extension JSONValue {
     /// (…)"), nesting deeper than `maxDepth`, and numbers no Double can hold (the message ends
     /// with `limitNote`, which says what the reader accepts), each at its key. One pass, no
     /// error thrown and caught per value.
-    public init(parsing data: Data, maxDepth: Int = 512, limitNote: String = tr("the limit is ±{limit}", ["limit": "1.8e308"])) throws(JSONProblem) {
+    public init(parsing data: Data, maxDepth: Int = 512, limitNote: String = tr("the limit is ±{limit}", ["limit": "1.8e308"])) throws(JSONError) {
         var parser = JSONParser(bytes: [UInt8](data), maxDepth: maxDepth, limitNote: limitNote)
         parser.skipSpace()
         self = try parser.value(depth: 0)
@@ -57,20 +57,20 @@ private struct JSONParser {
         return text
     }
 
-    func syntax(_ what: String) -> JSONProblem {
+    func syntax(_ what: String) -> JSONError {
         var line = 1, column = 1
         for byte in bytes[0..<min(index, bytes.count)] {
             if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
         }
         // TRANSLATORS: {what} says what was found ("an array that is not closed").
-        return JSONProblem(path: "", message: tr("not valid JSON ({what} at line {line}, column {column})", ["what": what, "line": line, "column": column]))
+        return JSONError(path: "", message: tr("not valid JSON ({what} at line {line}, column {column})", ["what": what, "line": line, "column": column]))
     }
 
     mutating func skipSpace() {
         while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
     }
 
-    mutating func value(depth: Int) throws(JSONProblem) -> JSONValue {
+    mutating func value(depth: Int) throws(JSONError) -> JSONValue {
         guard index < bytes.count else { throw syntax(bytes.isEmpty ? tr("an empty document") : tr("the document ends early")) }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try object(depth: depth + 1)
@@ -84,7 +84,7 @@ private struct JSONParser {
         }
     }
 
-    mutating func word(_ text: String, _ result: JSONValue) throws(JSONProblem) -> JSONValue {
+    mutating func word(_ text: String, _ result: JSONValue) throws(JSONError) -> JSONValue {
         let expected = Array(text.utf8)
         guard bytes.count - index >= expected.count, Array(bytes[index..<index + expected.count]) == expected else {
             throw syntax(tr("unexpected '{character}'", ["character": Character(Unicode.Scalar(bytes[index]))]))
@@ -93,14 +93,14 @@ private struct JSONParser {
         return result
     }
 
-    mutating func enter(_ depth: Int) throws(JSONProblem) {
+    mutating func enter(_ depth: Int) throws(JSONError) {
         if depth > maxDepth {
-            throw JSONProblem(path: "", message: trn("nested too deeply: more than {count} level of arrays and objects",
+            throw JSONError(path: "", message: trn("nested too deeply: more than {count} level of arrays and objects",
                                                              "nested too deeply: more than {count} levels of arrays and objects", maxDepth))
         }
     }
 
-    mutating func array(depth: Int) throws(JSONProblem) -> JSONValue {
+    mutating func array(depth: Int) throws(JSONError) -> JSONValue {
         try enter(depth)
         index += 1
         skipSpace()
@@ -119,7 +119,7 @@ private struct JSONParser {
         }
     }
 
-    mutating func object(depth: Int) throws(JSONProblem) -> JSONValue {
+    mutating func object(depth: Int) throws(JSONError) -> JSONValue {
         try enter(depth)
         index += 1
         skipSpace()
@@ -144,7 +144,7 @@ private struct JSONParser {
         }
     }
 
-    mutating func number() throws(JSONProblem) -> JSONValue {
+    mutating func number() throws(JSONError) -> JSONValue {
         let start = index
         func digits(_ parser: inout JSONParser) -> Int {
             let from = parser.index
@@ -166,12 +166,12 @@ private struct JSONParser {
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
-            throw JSONProblem(path: pathText, message: tr("{number} is out of range (no number can be that large; {limit})", ["number": text, "limit": limitNote]))
+            throw JSONError(path: pathText, message: tr("{number} is out of range (no number can be that large; {limit})", ["number": text, "limit": limitNote]))
         }
         return .number(value)
     }
 
-    mutating func string() throws(JSONProblem) -> String {
+    mutating func string() throws(JSONError) -> String {
         index += 1
         var scalars = String.UnicodeScalarView()
         var run = index
@@ -217,7 +217,7 @@ private struct JSONParser {
         throw syntax(tr("a string that is not closed"))
     }
 
-    mutating func hex4() throws(JSONProblem) -> UInt32 {
+    mutating func hex4() throws(JSONError) -> UInt32 {
         guard bytes.count - index >= 4 else { throw syntax(tr("a \\u escape without four hex digits")) }
         var code: UInt32 = 0
         for _ in 0..<4 {
@@ -231,4 +231,4 @@ private struct JSONParser {
     }
 }
 
-extension JSONProblem: ReadableError {}
+extension JSONError: ReadableError {}

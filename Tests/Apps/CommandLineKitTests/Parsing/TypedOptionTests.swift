@@ -6,8 +6,8 @@ import Testing
 @Suite("Typed options")
 struct TypedOptionTests {
     /// `--level N`: a whole number from 1 to 9, 5 when absent.
-    static let level = TypedOption<Int>("level", short: "l", value: "N", help: "How much.", absent: { 5 }) { text throws(InvalidValue) in
-        guard let number = Int(text), (1...9).contains(number) else { throw InvalidValue("1 to 9, not '\(text)'") }
+    static let level = TypedOption<Int>("level", short: "l", value: "N", help: "How much.", absent: { 5 }) { text throws(InvalidValueError) in
+        guard let number = Int(text), (1...9).contains(number) else { throw InvalidValueError("1 to 9, not '\(text)'") }
         return number
     }
 
