@@ -23,6 +23,7 @@ struct CoverFlowTests {
         let cache = TestPaths.scratchFolder("flow-cache")
         #expect(try CoverFlow.plan(for: fixture.url, limit: .standard, cache: cache) == .open(fixture.url))
         let movie = try Self.movie()
+        let opens = try FileOpens(movie)
         guard case .convert(let input, let output) = try CoverFlow.plan(for: movie, limit: .standard, cache: cache) else {
             Issue.record("a .mov is converted first")
             return
@@ -33,7 +34,7 @@ struct CoverFlowTests {
                                                   limit: MediaTime(value: 1, timescale: 1))) {
             try CoverFlow.plan(for: movie, limit: DurationLimit(maximum: MediaTime(value: 1, timescale: 1)), cache: cache)
         }
-        #expect(MediaContainer.opens.count(of: movie.path) == 2, "the header only, once per plan")
+        #expect(opens.count == 2, "the header only, once per plan")
     }
 
     @Test("run converts with progress; the session picks the exact frame; the cover is written at one quality")

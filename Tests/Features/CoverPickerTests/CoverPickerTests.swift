@@ -13,10 +13,11 @@ struct CoverPickerTests {
         let fixture = try FixtureFactory.shared.fixture(.h264BFrames)
         let url = TestPaths.scratchFolder("cover-opens").appendingPathComponent("clip.mp4")
         try FileManager.default.copyItem(at: fixture.url, to: url)
+        let opens = try FileOpens(url)
         let reader = try CoverPicker.open(url, limit: .standard)
         let cover = try CoverPicker.cover(from: reader, at: .frame(30))
         #expect(FrameIndexPattern.readIndex(from: cover.image) == 30)
-        #expect(MediaContainer.opens.count(of: url.path) == 1)
+        #expect(opens.count == 1)
     }
 
     @Test("over the limit, the header alone refuses the file: opened once, nothing analyzed")
@@ -24,10 +25,11 @@ struct CoverPickerTests {
         let fixture = try FixtureFactory.shared.fixture(.h264BFrames)
         let url = TestPaths.scratchFolder("cover-refused").appendingPathComponent("clip.mp4")
         try FileManager.default.copyItem(at: fixture.url, to: url)
+        let opens = try FileOpens(url)
         #expect(throws: CoverPickerError.tooLong(path: url.path, duration: MediaTime(value: 8, timescale: 5),
                                                   limit: MediaTime(value: 1, timescale: 1))) {
             try CoverPicker.open(url, limit: DurationLimit(maximum: MediaTime(value: 1, timescale: 1)))
         }
-        #expect(MediaContainer.opens.count(of: url.path) == 1)
+        #expect(opens.count == 1)
     }
 }

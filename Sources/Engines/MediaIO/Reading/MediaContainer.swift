@@ -28,13 +28,8 @@ final class MediaContainer {
             throw .notMedia(path: path)
         }
         context = opened
-        MediaContainer.opens.add(path)
         if analyze { try analyzeStreams() }
     }
-
-    /// How many times each file has been opened in this process (for tests that check that a
-    /// path opens its file once).
-    static let opens = OpenCounter()
 
     /// Fills in stream details by reading (and, for some codecs, decoding) the first packets.
     func analyzeStreams() throws(MediaIOError) {
@@ -326,11 +321,4 @@ public final class MediaHeader {
 
     /// The duration the header records, nil when it records none (live recordings).
     public var recordedDuration: MediaTime? { container.duration() }
-}
-
-/// Counts opens per path across threads.
-final class OpenCounter: Sendable {
-    private let counts = Locked<[String: Int]>([:])
-    func add(_ path: String) { counts.withLock { $0[path, default: 0] += 1 } }
-    func count(of path: String) -> Int { counts.value[path] ?? 0 }
 }
