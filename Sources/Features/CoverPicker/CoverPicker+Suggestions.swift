@@ -31,34 +31,82 @@ extension CoverPicker {
     /// each is at least d/(4·count) from the others and looks different. `progress` counts
     /// candidates; cancelling stops (`MediaIOError.cancelled`).
     static func suggestedCovers(from reader: FrameReader, count: Int, progress: Progress? = nil) throws(MediaIOError) -> [CoverSuggestion] {
-        let timeline = try reader.timeline()
-        let candidates = Self.candidateFrames(timeline)
-        let detector = try? FaceDetector.shared()
-        progress?.totalUnitCount = Int64(candidates.count)
-        var measured: [(time: MediaTime, quality: FrameQuality, faces: FaceTerm?, thumbnail: [Double])] = []
-        for index in candidates {
+        var measurements = Measurements(try reader.timeline(), progress: progress)
+        for index in measurements.candidates {
             if progress?.isCancelled == true { throw .cancelled }
-            let time = timeline.frames[index]
+            let (time, later) = measurements.times(of: index)
             let picture = try reader.frame(at: .time(time), mode: .exact, size: Self.decodeSize)
-            let later = index + 2 < timeline.frames.count
-                ? try reader.frame(at: .time(timeline.frames[index + 2]), mode: .exact, size: Self.decodeSize) : nil
-            let small = Self.measureCopy(picture.image)
-            let quality = FrameQuality(small, companion: later.map { Self.measureCopy($0.image) })
+            var next: VideoFrame?
+            if let later { next = try reader.frame(at: .time(later), mode: .exact, size: Self.decodeSize) }
+            measurements.add(picture, later: next, progress: progress)
+        }
+        return measurements.ranked(count: count, duration: reader.duration)
+    }
+
+    /// The same suggestions through `service`, the frame service a cover screen already reads
+    /// (nothing opened again): each candidate is one request, so a slider move waits for one
+    /// decode at most, and the measuring runs in the caller's task, off the service. Cancelling
+    /// `progress` or the task stops before the next candidate.
+    @concurrent
+    static func suggestedCovers(through service: FrameService, count: Int,
+                                progress: Progress? = nil) async throws(MediaIOError) -> [CoverSuggestion] {
+        var measurements = Measurements(try await service.timeline(), progress: progress)
+        for index in measurements.candidates {
+            if progress?.isCancelled == true || Task.isCancelled { throw .cancelled }
+            let (time, later) = measurements.times(of: index)
+            let picture = try await service.frame(at: time, mode: .exact, size: Self.decodeSize)
+            var next: VideoFrame?
+            if let later { next = try await service.frame(at: later, mode: .exact, size: Self.decodeSize) }
+            measurements.add(picture, later: next, progress: progress)
+        }
+        return measurements.ranked(count: count, duration: service.info.duration)
+    }
+
+    /// The candidates of one video measured one by one, then ranked: what reading through a
+    /// reader and through a frame service share.
+    struct Measurements {
+        let timeline: FrameTimeline
+        /// The positions in `timeline.frames` to measure, in order.
+        let candidates: [Int]
+        private let detector = try? FaceDetector.shared()
+        private var measured: [(time: MediaTime, quality: FrameQuality, faces: FaceTerm?, thumbnail: [Double])] = []
+
+        /// Counts the candidates into `progress`.
+        init(_ timeline: FrameTimeline, progress: Progress?) {
+            self.timeline = timeline
+            candidates = CoverPicker.candidateFrames(timeline)
+            progress?.totalUnitCount = Int64(candidates.count)
+        }
+
+        /// The time of candidate `index`, and of the frame two frames later (nil near the end),
+        /// whose difference tells stillness.
+        func times(of index: Int) -> (MediaTime, MediaTime?) {
+            (timeline.frames[index], index + 2 < timeline.frames.count ? timeline.frames[index + 2] : nil)
+        }
+
+        /// Measures a candidate's picture, decoded at `decodeSize`, with the one two frames later.
+        mutating func add(_ picture: VideoFrame, later: VideoFrame?, progress: Progress?) {
+            let small = CoverPicker.measureCopy(picture.image)
+            let quality = FrameQuality(small, companion: later.map { CoverPicker.measureCopy($0.image) })
             // A rejected frame (black, white, flat, in a fade or a cut) stays last, face or not.
-            let faces = quality.rejection == nil ? detector.flatMap { Self.faceTerm(in: picture.image, with: $0) } : nil
-            measured.append((picture.time, quality, faces, Self.thumbnail(small)))
+            let faces = quality.rejection == nil ? detector.flatMap { CoverPicker.faceTerm(in: picture.image, with: $0) } : nil
+            measured.append((picture.time, quality, faces, CoverPicker.thumbnail(small)))
             progress?.completedUnitCount += 1
         }
-        let sharpest = CoverSuggestion.sharpest(of: measured.map(\.quality))
-        let sharpestEyes = measured.compactMap { $0.faces?.eyeSharpness }.max() ?? 0
-        var scored = measured.map { candidate -> (CoverSuggestion, [Double]) in
-            var (score, quality) = CoverSuggestion.score(candidate.quality, sharpest: sharpest)
-            if let faces = candidate.faces { score *= faces.factor(sharpestEyes: sharpestEyes) }
-            return (CoverSuggestion(time: candidate.time, score: score, quality: quality, faces: candidate.faces),
-                    candidate.thumbnail)
+
+        /// The best `count` of those measured, best first, far apart.
+        func ranked(count: Int, duration: MediaTime) -> [CoverSuggestion] {
+            let sharpest = CoverSuggestion.sharpest(of: measured.map(\.quality))
+            let sharpestEyes = measured.compactMap { $0.faces?.eyeSharpness }.max() ?? 0
+            var scored = measured.map { candidate -> (CoverSuggestion, [Double]) in
+                var (score, quality) = CoverSuggestion.score(candidate.quality, sharpest: sharpest)
+                if let faces = candidate.faces { score *= faces.factor(sharpestEyes: sharpestEyes) }
+                return (CoverSuggestion(time: candidate.time, score: score, quality: quality, faces: candidate.faces),
+                        candidate.thumbnail)
+            }
+            scored.sort { $0.0.score > $1.0.score || ($0.0.score == $1.0.score && $0.0.time < $1.0.time) }
+            return CoverPicker.pickApart(scored, count: max(1, count), duration: duration)
         }
-        scored.sort { $0.0.score > $1.0.score || ($0.0.score == $1.0.score && $0.0.time < $1.0.time) }
-        return Self.pickApart(scored, count: max(1, count), duration: reader.duration)
     }
 
     /// The decoded candidate averaged down by the whole factor that brings its long side

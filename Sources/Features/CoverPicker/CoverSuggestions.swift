@@ -14,4 +14,17 @@ extension CoverPicker {
             throw .media(error)
         }
     }
+
+    /// The same suggestions through the frame service that already reads the video (a cover
+    /// screen's): nothing is opened again, and a slider move between two candidates waits for
+    /// one decode at most. Cancelling `progress` or the task stops (`MediaIOError.cancelled`).
+    @concurrent
+    public static func suggestions(through service: FrameService, count: Int,
+                                   progress: Progress? = nil) async throws(CoverPickerError) -> [CoverSuggestion] {
+        do {
+            return try await suggestedCovers(through: service, count: count, progress: progress)
+        } catch {
+            throw .media(error)
+        }
+    }
 }

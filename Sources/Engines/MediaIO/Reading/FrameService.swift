@@ -25,6 +25,12 @@ public actor FrameService {
         try reader.frame(at: .time(time), mode: mode, size: size)
     }
 
+    /// Where every frame is shown (see `FrameReader.timeline`); the decoder's position is
+    /// given up, so the next exact frame seeks.
+    public func timeline() throws(MediaIOError) -> FrameTimeline {
+        try reader.timeline()
+    }
+
     /// The next frame in presentation order, or nil after the last one.
     public func frame(after frame: VideoFrame, size: FrameSize) throws(MediaIOError) -> VideoFrame? {
         try reader.frame(after: frame, size: size)
