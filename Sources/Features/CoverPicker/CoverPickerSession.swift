@@ -78,8 +78,9 @@ public final class CoverPickerSession {
     public var onStripChange: (@MainActor (StripCell) -> Void)?
     /// True while the strip still holds cells that are not exact.
     public var isRefiningStrip: Bool { refinement != nil }
-    /// The suggested covers, best first (see `CoverPicker.suggestions`): measured in the
-    /// background after opening, on a reader of their own so the slider never waits for them.
+    /// The suggested covers, best first (see `CoverPicker.suggestions(through:)`): measured in
+    /// the background after opening, through the session's frame service, one decode at a time
+    /// so the slider waits for one decode at most.
     public private(set) var suggestions: [CoverSuggestion] = []
     /// Told once the suggestions are known.
     public var onSuggestionsChange: (@MainActor ([CoverSuggestion]) -> Void)?
@@ -126,7 +127,7 @@ public final class CoverPickerSession {
             phase = .ready
             _ = try await moveSlider(to: 0)
             refineStrip(opened)
-            suggest()
+            suggest(opened)
         } catch {
             if phase != .cancelled { phase = .failed }
             service = nil
@@ -241,19 +242,16 @@ public final class CoverPickerSession {
         }
     }
 
-    /// Finds the suggestions off the main actor, on a reader of their own.
-    private func suggest() {
+    /// Finds the suggestions through the session's own frame service (the video is not opened
+    /// again), measuring off the main actor; slider moves and the strip's exact frames take
+    /// turns with them, one decode each.
+    private func suggest(_ service: FrameService) {
         let count = configuration.suggestionCount
         guard count > 0 else { return }
-        let (video, progress) = (video, Lent(suggestionProgress))
+        let progress = suggestionProgress
         suggesting = Task { [weak self] in
-            let found = await BlockingWork.run(named: "viewfinder-suggest", cancelling: progress) {
-                Result { () throws(CoverPickerError) in
-                    try CoverPicker.suggestions(from: try CoverPicker.open(video, limit: .none), count: count, progress: progress.value)
-                }
-            }
-            guard let self, !Task.isCancelled, self.phase == .ready || self.phase == .completed,
-                  case .success(let suggestions) = found else { return }
+            guard let suggestions = try? await CoverPicker.suggestions(through: service, count: count, progress: progress),
+                  let self, !Task.isCancelled, self.phase == .ready || self.phase == .completed else { return }
             self.suggestions = suggestions
             self.onSuggestionsChange?(suggestions)
         }

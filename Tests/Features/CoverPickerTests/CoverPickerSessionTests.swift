@@ -176,6 +176,20 @@ struct CoverPickerSessionTests {
         #expect(cover.time == best.time)
     }
 
+    @Test("the video is opened twice at most: once for the probe, the slider, the exact strip and the suggestions (one frame service), once for the keyframes")
+    func opensTwice() async throws {
+        let clip = try SuggestionClip.make(in: TestPaths.scratchFolder("session-opens"))
+        let opens = try FileOpens(clip)
+        let session = CoverPickerSession(video: clip)
+        try await session.open()
+        await session.stripRefined()
+        await session.suggestionsFound()
+        #expect(session.suggestions.count == 3)
+        _ = try await session.moveSlider(to: 0.5)
+        _ = try await session.complete()
+        #expect(opens.count == 2)
+    }
+
     @Test("Back closes without a cover")
     func cancelling() async throws {
         let (session, _) = try await openSession()
