@@ -4,7 +4,8 @@ import MediaIO
 import ViewfinderCore
 
 /// The cover flow of the original system, once for every front end: the duration limit from
-/// the header (nothing converted or decoded before it), a conversion to MP4 when the video is a
+/// the header (nothing converted or decoded before it; a video not converted is checked from
+/// the header its session reads, so it is opened once), a conversion to MP4 when the video is a
 /// QuickTime movie, then the cover screen's session (`CoverPickerSession`), and the cover
 /// written by one writer at one quality. The desktop app and the UI components drive it with their own HUD and events;
 /// the command line uses its limit check (`CoverPicker.open`) and its writer.
@@ -31,17 +32,19 @@ public enum CoverFlow {
         case passthrough
     }
 
-    /// Step one: refuses a video over `limit` from its header alone, and says whether it needs
-    /// converting under `conversion`; a conversion goes to a new, date-named file in
-    /// `Converted` inside `cache`.
+    /// Step one: says whether the video needs converting under `conversion`; one that does is
+    /// refused over `limit` from its header alone first, and goes to a new, date-named file in
+    /// `Converted` inside `cache`. A video opened as it is is not opened here: the session's
+    /// `CoverPicker.open` refuses it from the header it reads frames through, before any
+    /// decoding, so the file is opened once.
     public static func plan(for video: URL, limit: DurationLimit, cache: URL,
                             conversion: Conversion = .auto) throws(CoverPickerError) -> Plan {
-        try CoverPicker.checkLimit(video, limit: limit)
         switch conversion {
         case .passthrough: return .open(video)
         case .auto: guard CoverPicker.needsConversion(video) else { return .open(video) }
         case .highest: break
         }
+        try CoverPicker.checkLimit(video, limit: limit)
         return .convert(input: video, output: CoverPicker.outputURL(in: try CoverPicker.conversionFolder(in: cache)))
     }
 

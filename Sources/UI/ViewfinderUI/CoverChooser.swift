@@ -192,7 +192,9 @@ public final class CoverChooser: Component {
         }
     }
 
-    /// Runs the flow: the limit from the header, the conversion when needed, then the screen.
+    /// Runs the flow: the limit from the header, the conversion when needed, then the screen;
+    /// a video not converted is opened once for all of it (the session's frame service), and
+    /// once more for its keyframes (see `FrameReader`).
     public func start() {
         trimButton.isVisible = onTrim != nil
         playButton.isVisible = offersPlayback
@@ -222,14 +224,17 @@ public final class CoverChooser: Component {
                     return finish(.failed(PickerFailure(tr("Conversion failed"), error)))
                 }
             }
-            do {
+            do throws(CoverPickerError) {
                 try await open()
                 onReady?(false)
                 await session.stripRefined()
                 guard session.phase == .ready else { return }
                 onReady?(true)
             } catch {
-                finish(.failed(PickerFailure(tr("Cannot open the video"), error)))
+                // The limit is checked from the header the session opens (the plan opens
+                // nothing for a video not converted): a long video is refused as the plan would.
+                let what = if case .tooLong = error { tr("Cannot choose a cover") } else { tr("Cannot open the video") }
+                finish(.failed(PickerFailure(what, error)))
             }
         }
     }
