@@ -226,6 +226,30 @@ extension StudioWindowTests {
             #expect(abs(time - Double(frame) / 30) < 1e-6)
         }
 
+        @Test("pick cover VIDEO opens the video at most twice (one reader for frames, probe and suggestions, one keyframe demuxer) and no library, making none")
+        func coverOpens() async throws {
+            try #require(StudioHarness.onPath("strace"), "strace is not on PATH (apt-get install strace)")
+            let folder = TestPaths.scratchFolder("pick-cover-opens")
+            let video = try await CoverScreenTests.clip(in: folder)
+            let home = folder.appendingPathComponent("home"), data = folder.appendingPathComponent("data")
+            let log = folder.appendingPathComponent("openat.log")
+            // No --library: the default one, under a fresh $XDG_DATA_HOME, is what a cover must not touch.
+            let run = try await StudioHarness.pick([
+                "wait cover-ready", "wait cover-suggestions", "wait cover-strip-exact", "drag-slider 0 0.5", "wait-exact",
+                "press done", "wait pick-ended",
+            ], arguments: ["pick", "cover", video.path, "-o", folder.appendingPathComponent("chosen.jpg").path], in: folder,
+               environment: ["HOME=\(home.path)", "XDG_DATA_HOME=\(data.path)", "VIEWFINDER_LIBRARY="],
+               wrapper: ["strace", "-f", "-e", "trace=openat", "-o", log.path])
+            #expect(run.status == 0, "stderr: \(run.stderr.suffix(600))")
+            let opens = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("openat(") }
+            let ofVideo = opens.filter { $0.contains("\"\(video.path)\"") }
+            #expect(ofVideo.count >= 1 && ofVideo.count <= 2, "the video was opened \(ofVideo.count) times:\n\(ofVideo.joined(separator: "\n"))")
+            // A catalogue (catalogue.sqlite, its -wal and -shm), not the SQLite library itself.
+            let ofLibrary = opens.filter { $0.contains(".sqlite\"") || $0.contains(".sqlite-") || $0.contains("\(data.path)/viewfinder") }
+            #expect(ofLibrary.isEmpty, "a library was opened:\n\(ofLibrary.joined(separator: "\n"))")
+            #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("viewfinder").path), "a library folder was made")
+        }
+
         @Test("Back, Escape or a video over the limit: cancelled is exit 3 with nothing on stdout; an error is exit 1 with one line")
         func cancelAndError() async throws {
             let folder = TestPaths.scratchFolder("pick-cancel")

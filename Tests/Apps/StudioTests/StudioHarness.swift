@@ -74,7 +74,9 @@ enum StudioHarness {
     }
 
     /// Starts the app under `xvfb-run -a` with GTK's Cairo renderer playing the script `lines`.
-    private static func launch(_ lines: [String], arguments: [String], in folder: URL, environment: [String] = []) throws -> RunningProcess {
+    /// `wrapper` runs the app (strace and its options, say), inside the display.
+    private static func launch(_ lines: [String], arguments: [String], in folder: URL, environment: [String] = [],
+                               wrapper: [String] = []) throws -> RunningProcess {
         let script = folder.appendingPathComponent("script-\(UUID().uuidString.prefix(6)).txt")
         try (lines.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
         return try Subprocess.start(URL(fileURLWithPath: "/usr/bin/env"), [
@@ -83,15 +85,20 @@ enum StudioHarness {
             "XDG_CACHE_HOME=\(folder.appendingPathComponent("cache").path)",
         ] + environment + [
             "xvfb-run", "-a", "-s", "-screen 0 1280x1024x24",
+        ] + wrapper + [
             TestPaths.studio.path,
         ] + arguments + ["--script", script.path])
     }
 
     /// Runs `viewfinder-studio pick …` (`arguments` start with `pick`) driven by the script
     /// `lines`, as another program would: stdout is the result alone, the events are on stderr.
-    static func pick(_ lines: [String], arguments: [String], in folder: URL, timeout: TimeInterval = 180) async throws -> StudioRun {
+    static func pick(_ lines: [String], arguments: [String], in folder: URL, timeout: TimeInterval = 180,
+                     environment: [String] = [], wrapper: [String] = []) async throws -> StudioRun {
         try #require(available, "\(unavailableReason)")
-        return try await offThePool { try parse(launch(lines, arguments: arguments, in: folder).finish(timeout: timeout), eventsOnStderr: true) }
+        return try await offThePool {
+            try parse(launch(lines, arguments: arguments, in: folder, environment: environment, wrapper: wrapper).finish(timeout: timeout),
+                      eventsOnStderr: true)
+        }
     }
 
     /// The events the app printed, one JSON object per line.
