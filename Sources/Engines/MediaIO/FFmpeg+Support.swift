@@ -97,7 +97,7 @@ func nextCapturedFrame(from context: UnsafeMutablePointer<AVFormatContext>, stre
 }
 
 /// A demuxed packet that this process owns.
-final class OwnedPacket {
+package final class OwnedPacket {
     let pointer: UnsafeMutablePointer<AVPacket>
 
     init?() {

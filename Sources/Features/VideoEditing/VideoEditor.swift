@@ -21,8 +21,10 @@ public struct VideoEditor: Sendable {
     public var output: URL { exporter.output }
     public var settings: ExportSettings { exporter.settings }
 
+    /// An edit of `input` into `output`. Its smart cuts and joins are this module's policy
+    /// (`SmartCutPolicy`), carried out with MediaIO's mechanisms.
     public init(input: URL, output: URL, settings: ExportSettings = ExportSettings()) {
-        exporter = VideoExporter(input: input, output: output, settings: settings)
+        exporter = VideoExporter(input: input, output: output, settings: settings, smartCutting: SmartCutPolicy())
     }
 
     /// True only for files whose pictures can be decoded.

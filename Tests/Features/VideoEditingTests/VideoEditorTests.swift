@@ -62,7 +62,7 @@ struct VideoExportTests {
     func export(_ spec: FixtureSpec, _ settings: ExportSettings) throws -> (URL, ExportResult) {
         let fixture = try FixtureFactory.shared.fixture(spec)
         let out = TestPaths.scratchFolder("export").appendingPathComponent("out.mp4")
-        let result = try VideoExporter(input: fixture.url, output: out, settings: settings).run()
+        let result = try VideoEditor(input: fixture.url, output: out, settings: settings).export()
         return (out, result)
     }
 

@@ -95,8 +95,7 @@ enum TrimCommand: Command {
         }
         return try ExportOptions.perform(input: input, arguments: arguments, settings: settings,
                                          label: tr("Trimming {file}", ["file": input.lastPathComponent]),
-                                         cover: try ExportOptions.coverChoice(arguments.value("cover"), option: "cover", in: arguments),
-                                         editing: true)
+                                         cover: try ExportOptions.coverChoice(arguments.value("cover"), option: "cover", in: arguments))
     }
 
     /// The `--keep` ranges, checked: each runs forwards, none overlaps another, none lies past

@@ -80,10 +80,11 @@ enum ExportOptions {
     /// Checks the output, runs the export with progress on stderr (`label` in the user's
     /// language), prints the result. With
     /// `cover`, the frame it names is attached as the output's cover art (`CoverPicker.export`;
-    /// the input is refused over `limit` first). With `editing`, VideoEditing's editor writes
-    /// the file (`trim`); without, MediaIO's exporter (`convert`).
+    /// the input is refused over `limit` first). VideoEditing's editor writes the file, `trim`'s
+    /// and `convert`'s alike: its smart cut is also how a copy whose last frames refer to later
+    /// ones is finished.
     static func perform(input: URL, arguments: ParsedArguments, settings: ExportSettings, label: String,
-                        cover: CoverPicker.CoverChoice? = nil, limit: DurationLimit = .none, editing: Bool = false) throws -> Int32 {
+                        cover: CoverPicker.CoverChoice? = nil, limit: DurationLimit = .none) throws -> Int32 {
         let output = URL(fileURLWithPath: try arguments.required("output"))
         guard ["mp4", "m4v", "mov"].contains(output.pathExtension.lowercased()) else {
             throw arguments.invalid("output", tr("'{file}' must end in .mp4, .m4v or .mov", ["file": output.lastPathComponent]))
@@ -97,16 +98,15 @@ enum ExportOptions {
         if cover != nil { ImagingRuntime.loadsOptionalFormats = false }  // a cover is written as JPEG only
 
         let (result, art) = try ProgressDisplay.run(label: label, quiet: arguments.flag("quiet")) { progress in
-            let editor: CoverPicker.Exporting? = editing ? { settings, reader, progress throws(MediaIOError) in
+            let editor: CoverPicker.Exporting = { settings, reader, progress throws(MediaIOError) in
                 try VideoEditor(input: input, output: output, settings: settings).export(progress: progress, reading: reader)
-            } : nil
+            }
             if let cover {
                 let made = try CoverPicker.export(input, to: output, settings: settings, cover: cover, limit: limit, progress: progress,
                                                   exporting: editor)
                 return (made.result, Optional(made.cover))
             }
-            if editing { return (try VideoEditor(input: input, output: output, settings: settings).export(progress: progress), CoverArt?.none) }
-            return (try VideoExporter(input: input, output: output, settings: settings).run(progress: progress), CoverArt?.none)
+            return (try VideoEditor(input: input, output: output, settings: settings).export(progress: progress), CoverArt?.none)
         }
         let coverJSON: JSONValue = art.map { art in
             .object([("time", art.time.map(JSONValue.time) ?? .null), ("timeExact", .optional(art.time?.rationalString)),

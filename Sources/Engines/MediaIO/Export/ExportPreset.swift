@@ -205,6 +205,14 @@ public struct ExportResult: Sendable, Equatable {
 }
 
 extension ExportResult {
+    /// A result as a smart cut (made above MediaIO, by VideoEditing) writes it.
+    package static func made(method: String, note: String?, start: MediaTime, duration: MediaTime, frameCount: Int,
+                             size: PixelSize, audio: String?, reencodedFrames: Int?, copiedFrames: Int?,
+                             parts: [ExportPart]) -> ExportResult {
+        ExportResult(method: method, note: note, start: start, duration: duration, frameCount: frameCount, size: size,
+                     audio: audio, reencodedFrames: reencodedFrames, copiedFrames: copiedFrames, parts: parts)
+    }
+
     /// The same result with `note` (when given) as its note.
     func noting(_ note: String?) -> ExportResult {
         guard let note else { return self }
@@ -226,4 +234,11 @@ public struct ExportPart: Sendable, Equatable {
     public let start: MediaTime
     public let duration: MediaTime
     public let frames: Int
+
+    package init(reencoded: Bool, start: MediaTime, duration: MediaTime, frames: Int) {
+        self.reencoded = reencoded
+        self.start = start
+        self.duration = duration
+        self.frames = frames
+    }
 }

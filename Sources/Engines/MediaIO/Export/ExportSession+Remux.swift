@@ -86,7 +86,8 @@ extension ExportSession {
             : tr("frames before the end its edit list sets refer to frames after it")
         let range = ExportRange(start: .time(mapping.time(ofTimestamp: plan.startPTS)),
                                 end: plan.trimsEnd ? .time(plan.endTime) : nil)
-        switch try smartCut(ranges: [range], copying: true) {
+        guard let smartCutting else { return try transcode(note: tr("{reason}, so the video is re-encoded", ["reason": why])) }
+        switch try smartCutting.smartCut(self, ranges: [range], copying: true) {
         case .written(let result): return result.noting(tr("{reason}, so it is cut as trim cuts: the frames a copy cannot carry are re-encoded", ["reason": why]))
         case .cancelled: throw .cancelled
         case .unavailable: return try transcode(note: tr("{reason}, so the video is re-encoded", ["reason": why]))

@@ -3,11 +3,11 @@ import Foundation
 import ViewfinderCore
 
 /// One run of an export: the input's demuxer, the output file, progress and cancellation.
-final class ExportSession {
+package final class ExportSession {
     let plan: VideoExporter.Plan
-    let mapping: PictureMaker
-    let output: URL
-    let progress: Progress?
+    package let mapping: PictureMaker
+    package let output: URL
+    package let progress: Progress?
     let container: MediaContainer
     let video: UnsafeMutablePointer<AVStream>
     let audio: UnsafeMutablePointer<AVStream>?
@@ -17,9 +17,13 @@ final class ExportSession {
     private var reported: Int64 = 0
     /// Packets read since the last cancellation check.
     private var sinceCheck = 0
+    /// The smart cut's policy, when the caller gave one (VideoEditing does).
+    let smartCutting: (any SmartCutting)?
 
-    init(plan: VideoExporter.Plan, reader: FrameReader, output: URL, progress: Progress?) throws(MediaIOError) {
+    init(plan: VideoExporter.Plan, reader: FrameReader, output: URL, progress: Progress?,
+         smartCutting: (any SmartCutting)? = nil) throws(MediaIOError) {
         self.plan = plan
+        self.smartCutting = smartCutting
         mapping = reader.timeMapping
         self.output = output
         self.progress = progress
@@ -36,7 +40,7 @@ final class ExportSession {
         startTime = MediaTime.ticks(plan.startPTS, timeBase: mapping.timeBase.num, mapping.timeBase.den) ?? .zero
     }
 
-    var path: String { plan.input.path }
+    package var path: String { plan.input.path }
 
     // MARK: - Shared steps
 
@@ -47,7 +51,7 @@ final class ExportSession {
 
     /// Whether the export was cancelled, for a caller that stops as a state rather than by
     /// throwing (the smart cut); looks every 16 calls, as `checkCancelled` does.
-    func cancellationRequested(now: Bool = false) -> Bool {
+    package func cancellationRequested(now: Bool = false) -> Bool {
         sinceCheck += 1
         guard now || sinceCheck >= 16 else { return false }
         sinceCheck = 0
@@ -93,7 +97,7 @@ final class ExportSession {
 
     /// The next packet of a kept stream; nil at the end; a read error that is not the end of
     /// the file is damage, reported as such rather than ending the output early.
-    func readPacket() throws(MediaIOError) -> OwnedPacket? {
+    package func readPacket() throws(MediaIOError) -> OwnedPacket? {
         let (videoIndex, audioIndex) = (video.pointee.index, audio?.pointee.index)
         return try container.readPacket(onDamage: .fail) { $0 == videoIndex || $0 == audioIndex }
     }

@@ -8,7 +8,7 @@ import Foundation
 /// id; the re-encoded pictures use ids the source does not (x264's `sps-id`), and the one sample
 /// description lists the source's parameter sets and the encoder's side by side, so every
 /// decoder that reads the sample description (all of them) knows both before the first picture.
-struct AVCConfiguration: Equatable {
+package struct AVCConfiguration: Equatable {
     var profile: UInt8
     var compatibility: UInt8
     var level: UInt8

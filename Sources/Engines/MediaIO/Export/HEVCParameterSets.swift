@@ -12,7 +12,7 @@ import Foundation
 /// the one place where a parameter set of the same id may change. (A source whose samples
 /// carry sets of their own, unlike its `hvcC`'s, keeps them: the track is then `hev1` with
 /// its arrays marked incomplete.)
-struct HEVCConfiguration: Equatable {
+package struct HEVCConfiguration: Equatable {
     /// Bytes of each NAL unit's length prefix (1, 2 or 4).
     var lengthSize: Int
     /// general_profile_idc (1 Main, 2 Main 10).

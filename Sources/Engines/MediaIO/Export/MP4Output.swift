@@ -5,7 +5,7 @@ import ViewfinderCore
 /// An MP4 (or, named `.mov`/`.qt`, QuickTime) file being written: owns the muxer, writes to a
 /// hidden file beside the destination and renames it into place only in `finish()`. Dropped
 /// unfinished, it deletes what it wrote.
-final class MP4Output {
+package final class MP4Output {
     /// FFmpeg's muxer for a destination: QuickTime's for `.mov` and `.qt` (brand `qt  `), so a
     /// file is what its name says; MP4's otherwise.
     static func muxer(for url: URL) -> String {
@@ -167,7 +167,7 @@ final class MP4Output {
     }
 
     /// Opens the file and writes the header (declaring the cover art's stream, when there is one).
-    func start() throws(MediaIOError) {
+    package func start() throws(MediaIOError) {
         coverStream = try cover.map { attachment throws(MediaIOError) in try addCoverStream(attachment) }
         var status = avio_open(&context.pointee.pb, temporary.path, AVIO_FLAG_WRITE)
         if status >= 0 {
@@ -253,7 +253,7 @@ final class MP4Output {
     /// deleted and `finish` returns false; a throw leaves nothing either. `describing` gives a
     /// track several sample descriptions (made with `editsMovie`).
     @discardableResult
-    func finish(describing descriptions: SampleDescriptions? = nil,
+    package func finish(describing descriptions: SampleDescriptions? = nil,
                 verify: ((URL) throws(MediaIOError) -> Bool)? = nil) throws(MediaIOError) -> Bool {
         guard started, !finished else { return finished }
         if let cover, let coverStream { try writeCover(cover, to: coverStream) }

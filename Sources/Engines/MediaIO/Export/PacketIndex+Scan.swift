@@ -4,7 +4,7 @@ import ViewfinderCore
 
 extension PacketIndex {
     /// Where a demuxed packet of the stream lies in decode order.
-    func position(of packet: OwnedPacket) -> Int? {
+    package func position(of packet: OwnedPacket) -> Int? {
         guard let key = keyedByPresentation ? packet.pts : (packet.dts ?? packet.pts) else { return nil }
         return position[key]
     }

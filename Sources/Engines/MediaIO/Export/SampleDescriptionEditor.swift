@@ -4,7 +4,7 @@ import ViewfinderCore
 /// The sample descriptions one track of a written movie is to switch between: FFmpeg 5.1's
 /// muxer writes one `stsd` entry per track, while a smart cut of HEVC wants one per family of
 /// parameter sets (the source's, the re-encoder's), each sample pointing at its family's.
-struct SampleDescriptions: Equatable {
+package struct SampleDescriptions: Equatable {
     /// The track's position among the movie's `trak` boxes (its stream index).
     let track: Int
     /// The sample entry type every entry gets (`hvc1`, `hev1`).

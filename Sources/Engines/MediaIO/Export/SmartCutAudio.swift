@@ -17,7 +17,7 @@ import ViewfinderCore
 ///   to end). So the sound is decoded, cut to the sample at every range's edges, laid end to end
 ///   and encoded once, as AAC; so is one range of audio MP4 cannot hold (Opus, AC-3, PCM…),
 ///   while the video is still cut smartly.
-final class SmartAudio {
+package final class SmartAudio {
     /// Copied packet for packet (one range), or decoded and encoded anew (joins).
     enum Mode {
         case copy
@@ -32,14 +32,14 @@ final class SmartAudio {
     /// How long before a range its packets are read: two frames (the one before the first
     /// kept sample's frame completes it: AAC and AC-3 overlap each frame with the one before),
     /// plus Opus' 80 ms of convergence (RFC 7845 §4.6).
-    let preRoll: MediaTime
+    package let preRoll: MediaTime
     /// The range being written, in ticks of the input's time base: its first and end sample
     /// and how far it moves onto the output's timeline.
     private var window: (start: Int64, end: Int64, shift: Int64)?
     private var lastDTS = Int64.min
 
     /// What a result says of the audio: "copied" or "aac".
-    var summary: String {
+    package var summary: String {
         if case .copy = mode { return "copied" }
         return "aac"
     }
@@ -67,7 +67,7 @@ final class SmartAudio {
 
     /// Starts the range whose sound is `start..<end` of the input's timeline and begins at
     /// `outputStart` of the output's.
-    func begin(start: MediaTime, end: MediaTime, outputStart: MediaTime) throws(MediaIOError) {
+    package func begin(start: MediaTime, end: MediaTime, outputStart: MediaTime) throws(MediaIOError) {
         let tb = input.pointee.time_base
         let rate = MediaTime(value: Int64(tb.den), timescale: Int64(tb.num))
         guard let first = start.ticks(atRate: rate), let last = end.ticks(atRate: rate),
@@ -84,7 +84,7 @@ final class SmartAudio {
     }
 
     /// An audio packet of the current range (from its pre-roll on).
-    func write(_ packet: OwnedPacket) throws(MediaIOError) {
+    package func write(_ packet: OwnedPacket) throws(MediaIOError) {
         guard let window else { return }
         switch mode {
         case .reencode(let reencoder):
@@ -109,7 +109,7 @@ final class SmartAudio {
     }
 
     /// Writes what the encoder still holds (after the last range).
-    func finish() throws(MediaIOError) {
+    package func finish() throws(MediaIOError) {
         if case .reencode(let reencoder) = mode { try write(try reencoder.feed(nil), reencoder) }
     }
 

@@ -6,18 +6,18 @@ import ViewfinderCore
 /// matched to the source: for H.264 naming its parameter sets with an id the source does not
 /// use, the one sample description (`track`) listing both; for HEVC carrying them in band.
 /// Not copying, one ordinary H.264 encoder takes every range in turn.
-final class EncoderLanes {
-    private(set) var track: SmartTrack?
+package final class EncoderLanes {
+    package private(set) var track: SmartTrack?
     /// The first encoder (handed to the first stretch when copying; the only one otherwise).
-    let shared: VideoEncoder
+    package let shared: VideoEncoder
     /// Why the source cannot be matched, when it cannot.
-    private(set) var unavailable: String?
+    package private(set) var unavailable: String?
     private let make: () throws(MediaIOError) -> VideoEncoder
     private var sharedTaken = false
 
     /// `reorderDepth`: how far the copied stretches decode ahead of showing (see
     /// `DecodeTimeline`), which the re-encoded H.264 stretches match.
-    init(session: ExportSession, track source: SmartTrack?, output: MP4Output, reorderDepth: Int = 0) throws(MediaIOError) {
+    package init(session: ExportSession, track source: SmartTrack?, output: MP4Output, reorderDepth: Int = 0) throws(MediaIOError) {
         let video = session.video
         let par = video.parameters
         let coded = PixelSize(width: Int(par.width), height: Int(par.height))
@@ -111,7 +111,7 @@ final class EncoderLanes {
     }
 
     /// The encoder for the next re-encoded stretch.
-    func lane() throws(MediaIOError) -> VideoEncoder {
+    package func lane() throws(MediaIOError) -> VideoEncoder {
         guard let track else { return shared }
         if !sharedTaken {
             sharedTaken = true
@@ -125,7 +125,7 @@ final class EncoderLanes {
     }
 
     /// Whether each stretch owns (and flushes) its encoder.
-    var perStretch: Bool { track != nil }
+    package var perStretch: Bool { track != nil }
 
     /// An encoder's packet as the track stores it, and the parameter sets it carried (HEVC's,
     /// for the stretch's sample description).
@@ -142,7 +142,7 @@ final class EncoderLanes {
     /// becomes an IDR, and the pictures after it are renumbered up to the next IDR), and
     /// whether it keeps parameter sets of its own; nil when out of memory, or when a picture
     /// after an open GOP's I cannot be renumbered (`renumberingFailed`).
-    func copied(_ packet: OwnedPacket, startsStretch: Bool) -> (packet: OwnedPacket, ownParameterSets: Bool)? {
+    package func copied(_ packet: OwnedPacket, startsStretch: Bool) -> (packet: OwnedPacket, ownParameterSets: Bool)? {
         let p = packet.pointer.pointee
         guard let track, let data = p.data else { return (packet, false) }
         let bytes = UnsafeBufferPointer(start: data, count: Int(p.size))
@@ -165,26 +165,26 @@ final class EncoderLanes {
     /// The renumbering of the copied stretch under way, when it started at an open GOP's I.
     private var openGOP: H264OpenGOPRewriter?
     /// A copied picture after an open GOP's I could not be renumbered: the cut is to be redone.
-    private(set) var renumberingFailed = false
+    package private(set) var renumberingFailed = false
 }
 
 /// One re-encoded stretch: a decoder of its own, fed from a keyframe before the stretch, whose
 /// frames shown in `[first, end)` go to the encoder `offset` ticks later.
-final class ReencodedStretch {
-    let first: Int64
-    let end: Int64
-    let expected: Int
-    private(set) var encoded = 0
-    private(set) var finished = false
+package final class ReencodedStretch {
+    package let first: Int64
+    package let end: Int64
+    package let expected: Int
+    package private(set) var encoded = 0
+    package private(set) var finished = false
     private let decoder: VideoDecoder
     /// The encoder, left unflushed for the next range when `flushes` is false.
-    let encoder: VideoEncoder
+    package let encoder: VideoEncoder
     private let offset: Int64
     private let flushes: Bool
     private let path: String
     private var errors = 0
 
-    init(session: ExportSession, lane encoder: VideoEncoder, first: Int64, end: Int64, offset: Int64, expected: Int,
+    package init(session: ExportSession, lane encoder: VideoEncoder, first: Int64, end: Int64, offset: Int64, expected: Int,
          flushes: Bool) throws(MediaIOError) {
         decoder = try VideoDecoder(stream: session.video, path: session.path, threads: 0)
         self.encoder = encoder
@@ -198,7 +198,7 @@ final class ReencodedStretch {
     }
 
     /// Decodes a packet (nil = no more) and returns the encoder's packets that became ready.
-    func feed(_ packet: OwnedPacket?) throws(MediaIOError) -> [OwnedPacket] {
+    package func feed(_ packet: OwnedPacket?) throws(MediaIOError) -> [OwnedPacket] {
         guard !finished else { return [] }
         let frames = try decoder.decode(packet, errors: &errors)
         if errors > 16 { throw .corrupt(path: path, detail: tr("the video cannot be decoded")) }
@@ -226,35 +226,34 @@ final class ReencodedStretch {
 /// Writes a smart cut's video in order, keeping decode times rising across joins (its audio is
 /// `SmartAudio`'s). A
 /// packet that cannot be placed records the `problem` (the cut is then redone by re-encoding).
-final class SmartWriter {
+package final class SmartWriter {
     private let session: ExportSession
     private let out: MP4Output
     private let video: UnsafeMutablePointer<AVStream>
     /// Where each video sample is decoded when copying (nil: the encoder's own decode times).
     private let timeline: DecodeTimeline?
     private var lastVideoDTS = Int64.min
-    private(set) var videoPackets = 0
+    package private(set) var videoPackets = 0
     /// The parameter sets of each re-encoding encoder family, in the order they came, and
     /// the family of each video sample (0 for a copied one, n for the n-th family).
-    private(set) var families: [[[UInt8]]] = []
-    private(set) var familyOfSample: [UInt32] = []
+    package private(set) var families: [[[UInt8]]] = []
+    package private(set) var familyOfSample: [UInt32] = []
     private var encodingFamily: Int?
     /// Whether a copied sample kept parameter sets of its own.
-    private(set) var copiesCarryParameterSets = false
+    package private(set) var copiesCarryParameterSets = false
     /// Whether a re-encoded sample came before any parameter sets of its encoder.
-    private(set) var encodedWithoutParameterSets = false
-    private(set) var problem: String?
+    package private(set) var encodedWithoutParameterSets = false
+    package private(set) var problem: String?
 
-    init(session: ExportSession, out: MP4Output, video: UnsafeMutablePointer<AVStream>,
-         timeline: DecodeTimeline?) {
+    package init(session: ExportSession, out: MP4Output, video: SmartOutputTrack, timeline: DecodeTimeline?) {
         self.session = session
         self.out = out
-        self.video = video
+        self.video = video.stream
         self.timeline = timeline
     }
 
     /// A copied packet, `shift` ticks later; `ownParameterSets`: it keeps parameter sets of its own.
-    func writeCopy(_ packet: OwnedPacket, shift: Int64, ownParameterSets: Bool = false) throws(MediaIOError) {
+    package func writeCopy(_ packet: OwnedPacket, shift: Int64, ownParameterSets: Bool = false) throws(MediaIOError) {
         guard problem == nil, let pts = packet.pts else { return }
         packet.pointer.pointee.pts = pts + shift
         guard stampDecodeTime(packet) else { return }
@@ -264,12 +263,12 @@ final class SmartWriter {
     }
 
     /// Records why the cut cannot be written as planned (it is then redone by re-encoding).
-    func fail(_ reason: String) {
+    package func fail(_ reason: String) {
         if problem == nil { problem = reason }
     }
 
     /// Encoder packets (already at output time).
-    func writeEncoded(_ packets: [OwnedPacket], lanes: EncoderLanes) throws(MediaIOError) {
+    package func writeEncoded(_ packets: [OwnedPacket], lanes: EncoderLanes) throws(MediaIOError) {
         for packet in packets where problem == nil {
             guard let (sample, sets) = lanes.sample(packet) else {
                 problem = tr("an encoded picture could not be stored")

@@ -3,7 +3,7 @@ import Foundation
 import ViewfinderCore
 
 /// How a smart cut keeps the pictures of two encoders in one track, by the source's codec.
-enum SmartTrack {
+package enum SmartTrack {
     /// H.264: the re-encoded parameter sets get ids of their own, listed beside the source's in
     /// the one avcC (see `AVCConfiguration`).
     case avc(AVCConfiguration)
@@ -81,7 +81,7 @@ enum SmartTrack {
     /// point at `entries` (0 the source's, n the n-th family of `families`), ordered by first
     /// use: nil for H.264,
     /// whose one avcC holds every parameter set. `inBand`: copied samples kept sets of their own.
-    func sampleDescriptions(track: Int, source record: [UInt8], families: [[[UInt8]]], entries: [UInt32],
+    package func sampleDescriptions(track: Int, source record: [UInt8], families: [[[UInt8]]], entries: [UInt32],
                             inBand: Bool) -> SampleDescriptions? {
         guard case .hevc(let config) = self else { return nil }
         let complete = !inBand

@@ -5,10 +5,10 @@ import ViewfinderCore
 /// A video encoder that owns its context and converts incoming frames to its size and pixel
 /// format: H.264 (libx264 when this FFmpeg has it, else MPEG-4 Part 2), or HEVC with libx265
 /// for the HEVC edges of a smart cut and for HDR video.
-final class VideoEncoder {
+package final class VideoEncoder {
     let context: UnsafeMutablePointer<AVCodecContext>
-    let name: String
-    let size: PixelSize
+    package let name: String
+    package let size: PixelSize
     private var scaler: OpaquePointer?
     private let path: String
 
@@ -277,7 +277,7 @@ final class VideoEncoder {
     }
 
     /// Drains the encoder at the end.
-    func flush() throws(MediaIOError) -> [OwnedPacket] {
+    package func flush() throws(MediaIOError) -> [OwnedPacket] {
         try send(nil)
     }
 

@@ -10,15 +10,30 @@ import ViewfinderCore
 /// engine defines it, and ends before the first frame shown at or after `end`. The output is
 /// written beside its destination and renamed into place only when complete; on failure or
 /// cancellation nothing is left.
+///
+/// Smart cuts and joins of several ranges are VideoEditing's policy (`VideoEditor`), which it
+/// gives the exporter as `smartCutting`; without it, a trim of one range takes the ordinary
+/// path and several ranges are refused.
 public final class VideoExporter: Sendable {
     public let input: URL
     public let output: URL
     public let settings: ExportSettings
+    /// The smart cut's policy (VideoEditing's), nil for an exporter made without one.
+    let smartCutting: (any SmartCutting)?
 
     public init(input: URL, output: URL, settings: ExportSettings = ExportSettings()) {
         self.input = input
         self.output = output
         self.settings = settings
+        smartCutting = nil
+    }
+
+    /// An exporter that makes smart cuts and joins with `smartCutting` (VideoEditing's policy).
+    package init(input: URL, output: URL, settings: ExportSettings, smartCutting: any SmartCutting) {
+        self.input = input
+        self.output = output
+        self.settings = settings
+        self.smartCutting = smartCutting
     }
 
     /// The cookbook's "can this video be edited?": true only when a frame can be decoded.
@@ -54,7 +69,7 @@ public final class VideoExporter: Sendable {
         let plan = try makePlan(reader)
         progress?.totalUnitCount = max(1, Int64(plan.expectedDuration.seconds * 1000))
         if progress?.isCancelled == true { throw .cancelled }
-        let session = try ExportSession(plan: plan, reader: reader, output: output, progress: progress)
+        let session = try ExportSession(plan: plan, reader: reader, output: output, progress: progress, smartCutting: smartCutting)
         return plan.passthrough ? try session.remux() : try session.transcode()
     }
 
@@ -182,14 +197,21 @@ public final class VideoExporter: Sendable {
         return nil
     }
 
-    /// A trim made by `ExportSession.smartCut`: every smart cut, and every join of several
-    /// ranges. Nil when the ordinary path should run (one range that cannot be a smart cut; its
-    /// note then says why when smart was tried and failed).
+    /// A trim made by the smart cut's policy (`smartCutting`): every smart cut, and every join
+    /// of several ranges. Nil when the ordinary path should run (one range that cannot be a
+    /// smart cut, or an exporter without the policy; its note then says why when smart was
+    /// tried and failed).
     private func smartTrim(_ reader: FrameReader, progress: Progress?) throws(MediaIOError) -> ExportResult? {
         let ranges = settings.ranges
         guard !ranges.isEmpty else { return nil }
-        let obstacle = smartObstacle(reader)
         let joins = ranges.count > 1
+        guard let smartCutting else {
+            guard !joins else {
+                throw .encodeFailed(path: output.path, detail: tr("several ranges are joined by VideoEditing's editor, not by MediaIO's exporter alone"))
+            }
+            return nil
+        }
+        let obstacle = smartObstacle(reader)
         if obstacle != nil && !joins { return nil }
         if joins, settings.keyframeCut {
             throw .cannotPassthrough(path: input.path, reason: tr("--keyframe-cut cuts one range, not several"))
@@ -205,13 +227,14 @@ public final class VideoExporter: Sendable {
         var note: String?
         if obstacle == nil {
             let session = try ExportSession(plan: smartPlan(reader, expected: expected), reader: reader, output: output, progress: progress)
-            switch try session.smartCut(ranges: ranges, copying: true) {
+            switch try smartCutting.smartCut(session, ranges: ranges, copying: true) {
             case .written(let result): return result
             case .cancelled: throw .cancelled
             case .unavailable(let reason): note = tr("a smart cut cannot be made here ({reason}), so the video is re-encoded", ["reason": reason])
             }
             guard joins else {
-                let again = try VideoExporter(input: input, output: output, settings: settingsForFallback).run(progress: progress)
+                let again = try VideoExporter(input: input, output: output, settings: settingsForFallback, smartCutting: smartCutting)
+                    .run(progress: progress)
                 return again.noting(note)
             }
         } else if let obstacle, settings.method == .smart {
@@ -219,7 +242,7 @@ public final class VideoExporter: Sendable {
         }
         let fresh = try FrameReader(url: input)
         let session = try ExportSession(plan: smartPlan(fresh, expected: expected), reader: fresh, output: output, progress: progress)
-        switch try session.smartCut(ranges: ranges, copying: false) {
+        switch try smartCutting.smartCut(session, ranges: ranges, copying: false) {
         case .written(let result): return result.noting(note)
         case .cancelled: throw .cancelled
         case .unavailable(let reason): throw .encodeFailed(path: output.path, detail: reason)

@@ -4,19 +4,19 @@ import ViewfinderCore
 
 /// Turns decoded frames into display pictures: square pixels, rotated, scaled as asked, with
 /// their time from the first frame. Immutable, so decoding lanes can share it.
-struct PictureMaker: Sendable {
+package struct PictureMaker: Sendable {
     let rotation: Rotation
     let sampleAspectRatio: MediaTime
     /// Presentation timestamp of time 0.
-    let origin: Int64
+    package let origin: Int64
     /// Seconds per tick: num/den.
-    let timeBase: (num: Int64, den: Int64)
+    package let timeBase: (num: Int64, den: Int64)
 
     /// One frame's duration at the stream's average rate (1/30 s when unknown).
     var frameDuration: MediaTime = MediaTime(value: 1, timescale: 30)
 
     /// Time from the first frame of a stream timestamp.
-    func time(ofTimestamp pts: Int64) -> MediaTime {
+    package func time(ofTimestamp pts: Int64) -> MediaTime {
         MediaTime.ticks(pts &- origin, timeBase: timeBase.num, timeBase.den) ?? .zero
     }
 

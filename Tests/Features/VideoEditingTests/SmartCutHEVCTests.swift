@@ -1,6 +1,7 @@
 import Foundation
 import MediaIO
 import Testing
+import VideoEditing
 import ViewfinderCore
 import ViewfinderTestSupport
 
@@ -71,7 +72,7 @@ struct SmartCutHEVCTests {
             var settings = ExportSettings()
             settings.ranges = c.ranges.map { ExportRange(start: .frame($0.0), end: .frame($0.1)) }
             settings.fastStart = fast
-            let result = try VideoExporter(input: fixture.url, output: out, settings: settings).run()
+            let result = try VideoEditor(input: fixture.url, output: out, settings: settings).export()
             #expect(result.method == "smart")
             let bytes = [UInt8](try Data(contentsOf: out))
             var order: [String] = []

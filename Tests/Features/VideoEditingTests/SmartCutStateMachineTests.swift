@@ -1,8 +1,9 @@
 import Foundation
+import MediaIO
 import Testing
 import ViewfinderCore
 
-@testable import MediaIO
+@testable import VideoEditing
 
 /// Each transition of the smart cut's state machine, on the made-up indexes of
 /// `SmartCutPlanTests`: which packets are copied, fed to the head or the tail, held and released.
@@ -95,34 +96,6 @@ struct SmartCutStateMachineTests {
         #expect(machine.copied() == .readPacket)
         #expect(machine.videoPacket(at: 7) == .copy(startsStretch: false, holding: false))
         #expect(machine.copied() == .finish(copied: 3))
-    }
-
-    @Test("a CRA copied at a stretch's start is rewritten as a BLA, elsewhere it stays a CRA; parameter sets the hvcC holds leave the samples, others stay")
-    func craBecomesBLA() throws {
-        let vps: [UInt8] = [0x40, 0x01, 0x0C], sps: [UInt8] = [0x42, 0x01, 0x01], pps: [UInt8] = [0x44, 0x01, 0xC1]
-        // An hvcC record: version 1, Main, level 3, four-byte lengths, one VPS, SPS and PPS.
-        var record = [UInt8](repeating: 0, count: 23)
-        (record[0], record[1], record[12], record[21], record[22]) = (1, 1, 90, 0x03, 3)
-        for (type, unit) in [(UInt8(32), vps), (33, sps), (34, pps)] {
-            record += [type, 0, 1, 0, UInt8(unit.count)] + unit
-        }
-        let config = try #require(HEVCConfiguration(record: record))
-        let cra: [UInt8] = [0, 0, 0, 3, 21 << 1, 0x01, 0xAF]
-        let bla: [UInt8] = [0, 0, 0, 3, 16 << 1, 0x01, 0xAF]
-        let sets: [UInt8] = [0, 0, 0, 3] + vps + [0, 0, 0, 3] + sps + [0, 0, 0, 3] + pps
-        #expect(cra.withUnsafeBufferPointer { config.copiedSample($0, startsStretch: true) } == bla)
-        #expect(cra.withUnsafeBufferPointer { config.copiedSample($0, startsStretch: false) } == nil, "unchanged")
-        // In band (hev1 sources): the hvcC's own sets go, the sample description gives them.
-        let withSets = sets + cra
-        #expect(withSets.withUnsafeBufferPointer { config.copiedSample($0, startsStretch: false) } == cra)
-        #expect(withSets.withUnsafeBufferPointer { config.copiedSample($0, startsStretch: true) } == bla)
-        #expect(!withSets.withUnsafeBufferPointer { config.carriesOwnParameterSets($0) })
-        // A set the hvcC does not hold stays, and says so.
-        let otherSPS: [UInt8] = [0, 0, 0, 3, 0x42, 0x01, 0x02]
-        let withOther = otherSPS + cra
-        #expect(withOther.withUnsafeBufferPointer { config.copiedSample($0, startsStretch: false) } == nil)
-        #expect(withOther.withUnsafeBufferPointer { config.carriesOwnParameterSets($0) })
-        #expect(cra.withUnsafeBufferPointer { HEVCConfiguration.pictureKind($0, lengthSize: 4) } == .cleanRandomAccess)
     }
 
     @Test("joins: each range's machine reads from its own first packet, so packets of the range before it are dropped")

@@ -3,7 +3,7 @@ import ViewfinderCore
 
 /// What a smart cut does with each packet of one kept range, as swift-nio writes protocol
 /// logic: a `State`, packet events in, write actions out. It decides; the driver
-/// (`ExportSession.writeRange`) reads packets, decodes, encodes and writes, and tells it what
+/// (`SmartCutDriver.writeRange`) reads packets, decodes, encodes and writes, and tells it what
 /// came of each action it asked for. Nothing here touches FFmpeg, so every transition is tested
 /// on its own (`SmartCutStateMachineTests`).
 ///

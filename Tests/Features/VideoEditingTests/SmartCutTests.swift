@@ -1,6 +1,7 @@
 import Foundation
 import MediaIO
 import Testing
+import VideoEditing
 import ViewfinderCore
 import ViewfinderTestSupport
 
@@ -21,16 +22,6 @@ struct SmartCutCase: Sendable, CustomStringConvertible {
 
 extension FixtureSpec {
     var isHEVC: Bool { encode.contains("libx265") }
-
-    static func withAAC(_ name: String, frames: Int, rate: String = "30", encode: [String], rotateTag: Int? = nil,
-                        container: String = "mp4") -> FixtureSpec {
-        let parts = rate.split(separator: "/").compactMap { Double($0) }
-        let fps = parts.count == 2 ? parts[0] / parts[1] : (parts.first ?? 30)
-        let seconds = String(format: "%.3f", Double(frames) / fps)
-        return FixtureSpec(name, frames: frames, rate: rate, encode: encode + ["-c:a", "aac", "-b:a", "96k"], container: container,
-                           input: ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)"],
-                           rotateTag: rotateTag)
-    }
 
     static let x264Tagged = x264 + ["-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709"]
     /// H.264 High, closed GOPs of 12 with three B-frames, 30 fps, colour tags, AAC.
@@ -104,7 +95,7 @@ struct SmartCutTests {
         let out = TestPaths.scratchFolder("smart").appendingPathComponent("out.mp4")
         var settings = ExportSettings()
         settings.ranges = c.ranges.map { ExportRange(start: .frame($0.0), end: .frame($0.1)) }
-        let result = try VideoExporter(input: fixture.url, output: out, settings: settings).run()
+        let result = try VideoEditor(input: fixture.url, output: out, settings: settings).export()
         return (fixture, out, result)
     }
 
@@ -216,7 +207,7 @@ struct SmartCutTests {
                       ExportRange(start: .time(MediaTime(seconds: 9)), end: nil)] {
             var settings = ExportSettings()
             settings.ranges = [ExportRange(start: .frame(1), end: .frame(5)), range]
-            #expect(throws: MediaIOError.self) { try VideoExporter(input: fixture.url, output: out, settings: settings).run() }
+            #expect(throws: MediaIOError.self) { try VideoEditor(input: fixture.url, output: out, settings: settings).export() }
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "\(range)")
         }
     }
@@ -227,7 +218,7 @@ struct SmartCutTests {
         let out = TestPaths.scratchFolder("smart-reencode").appendingPathComponent("out.mp4")
         var settings = ExportSettings(range: ExportRange(start: .frame(15), end: .frame(83)), method: .reencode)
         settings.preset = .auto
-        let result = try VideoExporter(input: fixture.url, output: out, settings: settings).run()
+        let result = try VideoEditor(input: fixture.url, output: out, settings: settings).export()
         #expect(result.method == "libx264" && result.copiedFrames == nil)
         #expect(result.note?.contains("not on a keyframe") == true)
         #expect(try FFmpegOracle.drawnIndices(of: out, size: fixture.spec.size) == (15..<83).map { $0 })

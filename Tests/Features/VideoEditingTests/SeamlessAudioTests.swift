@@ -1,6 +1,7 @@
 import Foundation
 import MediaIO
 import Testing
+import VideoEditing
 import ViewfinderCore
 import ViewfinderTestSupport
 
@@ -59,7 +60,7 @@ struct SeamlessAudioTests {
         let out = TestPaths.scratchFolder("seamless").appendingPathComponent("out.mp4")
         var settings = ExportSettings()
         settings.ranges = c.ranges.map { ExportRange(start: .frame($0.0), end: .frame($0.1)) }
-        let result = try VideoExporter(input: fixture.url, output: out, settings: settings).run()
+        let result = try VideoEditor(input: fixture.url, output: out, settings: settings).export()
         return (fixture.url, out, result)
     }
 

@@ -1,8 +1,9 @@
 import Foundation
+import MediaIO
 import Testing
 import ViewfinderCore
 
-@testable import MediaIO
+@testable import VideoEditing
 
 /// A made-up index from a line of pictures in decode order, each a letter and the time it is
 /// shown: `I` an IDR, `K` a keyframe that is not an IDR (open GOP), `C` an HEVC CRA, `L` a

@@ -1,8 +1,8 @@
-internal import CFFmpeg
 import Foundation
+import MediaIO
 import ViewfinderCore
 
-extension ExportSession {
+extension SmartCutDriver {
     /// How writing one range of a smart cut ended.
     enum RangeOutcome {
         /// Written, in these parts; `carried`: the encoder of its last stretch, left unflushed
@@ -28,9 +28,7 @@ extension ExportSession {
         let audioFrom = sound.flatMap { audioStart.subtracting($0.preRoll) } ?? audioStart
         let first = index.entries[range.firstPosition]
         let audioSeek = audioFrom.ticks(atRate: MediaTime(value: tb.den, timescale: tb.num)) ?? first.dts
-        if av_seek_frame(container.context, video.pointee.index, min(first.dts, audioSeek), AVSEEK_FLAG_BACKWARD) < 0 {
-            container.rewind()
-        }
+        session.seekVideo(toDecodeTime: min(first.dts, audioSeek))
         try sound?.begin(start: audioStart, end: audioEnd,
                          outputStart: MediaTime.ticks(range.keepStart + range.offset, timeBase: tb.num, tb.den) ?? .zero)
         guard carried == nil || range.hasHead, !goesOn || range.endsReencoded else {
@@ -39,12 +37,12 @@ extension ExportSession {
         var headLane = carried
         if headLane == nil, range.hasHead { headLane = try lanes.lane() }
         let head = try range.hasHead
-            ? ReencodedStretch(session: self, lane: try Self.required(headLane, "an encoder", path: path), first: range.keepStart, end: range.headEnd,
+            ? ReencodedStretch(session: session, lane: try Self.required(headLane, "an encoder", path: path), first: range.keepStart, end: range.headEnd,
                                offset: range.offset, expected: index.shownCount(from: range.keepStart, to: range.headEnd),
                                flushes: lanes.perStretch && !(goesOn && range.copy == nil))
             : nil
         let tail = try range.hasTail
-            ? ReencodedStretch(session: self, lane: try lanes.lane(), first: range.tailStart, end: range.keepEnd,
+            ? ReencodedStretch(session: session, lane: try lanes.lane(), first: range.tailStart, end: range.keepEnd,
                                offset: range.offset, expected: index.shownCount(from: range.tailStart, to: range.keepEnd),
                                flushes: lanes.perStretch && !goesOn)
             : nil
@@ -62,20 +60,18 @@ extension ExportSession {
         while true {
             switch action {
             case .readPacket:
-                packet = try readPacket()
+                packet = try session.readPacket()
                 guard let packet else {
                     action = machine.endOfStream()
                     continue
                 }
-                if cancellationRequested() {
+                if session.cancellationRequested() {
                     action = machine.cancel()
-                } else if packet.streamIndex == video.pointee.index {
+                } else if session.isVideo(packet) {
                     position = index.position(of: packet)
                     action = machine.videoPacket(at: position)
                 } else {
-                    action = machine.audioPacket(at: audio.flatMap { stream in
-                        (packet.pts ?? packet.dts).flatMap { time($0, in: stream) }
-                    })
+                    action = machine.audioPacket(at: session.audioTime(of: packet))
                 }
             case .writeAudio:
                 if let packet { try sound?.write(packet) }
