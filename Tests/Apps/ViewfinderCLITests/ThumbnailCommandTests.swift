@@ -107,14 +107,24 @@ struct ThumbnailCommandTests {
         set -u
         export XDG_DATA_HOME=\(folder.path)/share XDG_DATA_DIRS=/usr/share XDG_CACHE_HOME=\(folder.path)/cache XDG_CONFIG_HOME=\(folder.path)/config
         \(PrivateBus.start(socket: folder.path + "/bus"))
+        # GStreamer's plugin registry (under this fresh XDG_CACHE_HOME) is made first: left to
+        # tumblerd, which scans before it takes its names, it took 43 s beside four busy loops
+        # (0.3 s idle); made by gst-inspect first, tumblerd took 3 s there.
+        gst-inspect-1.0 >/dev/null 2>&1
         \(tumblerd) </dev/null > \(folder.path)/tumblerd.log 2>&1 &
         daemon=$!
         trap 'kill -KILL $daemon $BUS_PID 2>/dev/null' EXIT
+        # First its name, waited for without a call to it: a call to a name nobody owns yet makes
+        # the bus start a second tumblerd from Debian's activation file, and of the two, ours
+        # (with the entry under test) lost the names and exited (seen beside a loaded test run).
+        gdbus wait --session --timeout 30 org.freedesktop.thumbnails.Thumbnailer1 \\
+            || { echo "tumblerd took no name: $(cat \(folder.path)/tumblerd.log)" >&2; exit 1; }
         # Ready when its object answers with the Queue method (it owns its name a moment before:
         # a call then, under load, went out untyped and was refused as "(asasssi)").
         for _ in $(seq 300); do
             gdbus introspect --session --dest org.freedesktop.thumbnails.Thumbnailer1 --object-path /org/freedesktop/thumbnails/Thumbnailer1 \\
                 2>/dev/null | grep -q ' Queue(' && break
+            kill -0 $daemon 2>/dev/null || { echo "tumblerd exited" >&2; exit 1; }
             sleep 0.1
         done
         # Every argument typed, so the call never depends on gdbus's own look at the object.
