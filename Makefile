@@ -25,7 +25,7 @@ RELEASE_BUILD = $(SWIFT) build $(RELEASE_FLAGS) --product viewfinder && $(SWIFT)
 # The translations (po/LANG.po) compiled beside the programs, where they look first.
 DEBUG_CATALOGUES = scripts/update-po --compile .build/debug/locale
 
-.PHONY: all deps build release test test-loaded package-checks fuzz demo studio install uninstall deb docs bench clean
+.PHONY: all deps oracles build release test test-loaded package-checks fuzz demo studio install uninstall deb docs bench clean
 
 all: build
 
@@ -41,7 +41,11 @@ release:
 	@scripts/install-deps --build
 	$(RELEASE_BUILD)
 
-test: deps
+# Test oracles that are not Debian 12 packages as they are (scripts/install-oracles).
+oracles: deps
+	@scripts/install-oracles
+
+test: deps oracles
 	$(SWIFT) build --build-tests
 	@$(DEBUG_CATALOGUES)
 	$(SWIFT) test --skip-build
@@ -62,7 +66,7 @@ package-checks: deb
 
 # The timing-sensitive suites again with two busy loops per core beside them (after `test`,
 # whose build it reuses; it does not run the whole suite again).
-test-loaded: deps
+test-loaded: deps oracles
 	$(SWIFT) build --build-tests
 	@SWIFT="$(SWIFT)" scripts/test-loaded
 

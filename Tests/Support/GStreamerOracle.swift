@@ -68,23 +68,38 @@ public enum GStreamerOracle {
     /// from the byte stream GStreamer's demuxer and parser make of the file — no FFmpeg on the
     /// way, and every bit depth (GStreamer's libde265 element gives 8-bit pictures only).
     public static func dec265DrawnIndices(of url: URL, size: PixelSize, bitDepth: Int) throws -> [Int?] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dec265-\(UUID().uuidString)")
+        try decodeByteStream(of: url, parser: "h265parse", caps: "video/x-h265") { stream, pictures in
+            let decode = try Subprocess.run("libde265-dec265", ["-q", "-o", pictures.path, stream.path])
+            guard decode.status == 0 else { throw SubprocessError.failed("libde265-dec265", decode.stderr + decode.stdout) }
+            return try drawnIndices(planar: [UInt8](Data(contentsOf: pictures)), size: size, bitDepth: bitDepth,
+                                    decoder: "libde265-dec265")
+        }
+    }
+
+    /// Runs `decode` on the Annex B byte stream (one access unit a buffer) that GStreamer's
+    /// demuxer and `parser` make of `url`'s video, with a path for the decoder's pictures; both
+    /// files live in a folder removed afterwards.
+    static func decodeByteStream<T>(of url: URL, parser: String, caps: String,
+                                    _ decode: (_ stream: URL, _ pictures: URL) throws -> T) throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bytestream-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stream = folder.appendingPathComponent("video.hevc"), pictures = folder.appendingPathComponent("video.yuv")
+        let stream = folder.appendingPathComponent("video.bitstream"), pictures = folder.appendingPathComponent("video.yuv")
         let parse = try Subprocess.run("gst-launch-1.0", [
-            "-q", "filesrc", "location=\(url.path)", "!", "qtdemux", "!", "h265parse", "!",
-            "video/x-h265,stream-format=byte-stream,alignment=au", "!", "filesink", "location=\(stream.path)"])
-        guard parse.status == 0 else { throw SubprocessError.failed("gst-launch-1.0 (h265parse)", parse.stderr) }
-        let decode = try Subprocess.run("libde265-dec265", ["-q", "-o", pictures.path, stream.path])
-        guard decode.status == 0 else { throw SubprocessError.failed("libde265-dec265", decode.stderr + decode.stdout) }
-        let bytes = [UInt8](try Data(contentsOf: pictures))
-        // Planar 4:2:0, one byte a sample to 8 bits, two (little-endian) above; the index is
-        // drawn in luma, read here as grey.
+            "-q", "filesrc", "location=\(url.path)", "!", "qtdemux", "!", parser, "!",
+            "\(caps),stream-format=byte-stream,alignment=au", "!", "filesink", "location=\(stream.path)"])
+        guard parse.status == 0 else { throw SubprocessError.failed("gst-launch-1.0 (\(parser))", parse.stderr) }
+        return try decode(stream, pictures)
+    }
+
+    /// The index drawn in each picture of planar 4:2:0 `bytes` of `size` (one byte a sample to
+    /// 8 bits, two little-endian above), read from luma as grey.
+    static func drawnIndices(planar bytes: [UInt8], size: PixelSize, bitDepth: Int, decoder: String) throws -> [Int?] {
         let width = bitDepth > 8 ? 2 : 1
-        let frameBytes = size.width * size.height * width * 3 / 2
+        let lumaBytes = size.width * size.height * width
+        let frameBytes = lumaBytes + 2 * ((size.width + 1) / 2) * ((size.height + 1) / 2) * width
         guard frameBytes > 0, bytes.count % frameBytes == 0 else {
-            throw SubprocessError.failed("libde265-dec265", "\(bytes.count) bytes is not a whole number of \(size) pictures")
+            throw SubprocessError.failed(decoder, "\(bytes.count) bytes is not a whole number of \(size) pictures")
         }
         return stride(from: 0, to: bytes.count, by: frameBytes).map { start -> Int? in
             var grey: [UInt8] = []

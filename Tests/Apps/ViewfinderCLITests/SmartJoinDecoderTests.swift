@@ -42,5 +42,6 @@ struct SmartJoinDecoderTests {
         // concatenated: 118 frames of 120; `bframes=3` then `bframes=2`: 120, in order). The
         // re-encoded stretches therefore take the source's B-frame shape.
         #expect(openH264 == expected, "openh264's order")
+        #expect(try OpenH264Oracle.drawnIndices(of: out, size: Self.clip.size, library: .current) == expected)
     }
 }
