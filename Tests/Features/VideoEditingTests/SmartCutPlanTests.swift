@@ -136,6 +136,63 @@ struct SmartRangePlanTests {
     }
 }
 
+/// Four closed GOPs of eight, two B-frames between P-frames, 32 frames.
+let longGOPs = madeUpIndex((0..<4).map { gop in
+    let b = gop * 8
+    return "I\(b) P\(b + 3) B\(b + 1) B\(b + 2) P\(b + 6) B\(b + 4) B\(b + 5) P\(b + 7)"
+}.joined(separator: " "), end: 32)
+
+@Suite("Smart cut: coded sequences long enough at joins")
+struct SmartCutSequenceTests {
+    @Test("the reorder depth is how far ahead of its rank in presentation a packet is decoded")
+    func reorderDepth() {
+        #expect(longGOPs.reorderDepth == 1)
+        #expect(madeUpIndex("I0 P1 P2", end: 3).reorderDepth == 0)
+    }
+
+    @Test("a copy that would end one frame after an IDR, before the next range's copied IDR, ends a GOP earlier with a tail")
+    func lastSequence() {
+        let loose = longGOPs.plans(for: [(0, 9), (16, 24)], copying: true)
+        #expect(loose[0].copy == 0..<9 && !loose[0].hasTail, "without the rule I8 alone is the copy's last sequence")
+        let plans = longGOPs.plans(for: [(0, 9), (16, 24)], copying: true, minimumSequence: 3)
+        // Not I8 alone (a sequence of one), nor a one-frame tail: the copy ends after B2.
+        #expect(plans[0].copy == 0..<4 && plans[0].copyShown == 0..<4)
+        #expect(plans[0].tailStart == 4 && plans[0].tailDecodeFrom == 0)
+        #expect(plans[1].copy == 16..<24 && !plans[1].hasHead)
+    }
+
+    @Test("a short tail before the next range's copied IDR grows back to an earlier end of the copy")
+    func shortTail() {
+        let loose = longGOPs.plans(for: [(0, 14), (24, 32)], copying: true)
+        #expect(loose[0].copyShown == 0..<12 && loose[0].tailStart == 12, "a tail of two frames")
+        let plans = longGOPs.plans(for: [(0, 14), (24, 32)], copying: true, minimumSequence: 3)
+        // Not after I8 either (a sequence of one before the tail's IDR): after P7.
+        #expect(plans[0].copyShown == 0..<8 && plans[0].tailStart == 8 && plans[0].tailDecodeFrom == 8)
+    }
+
+    @Test("a short head after another range starts the copy at the next IDR; the file's first head may be short")
+    func shortHead() {
+        let loose = longGOPs.plans(for: [(0, 8), (15, 32)], copying: true)
+        #expect(loose[1].copy?.lowerBound == 16 && loose[1].headEnd == 16, "a head of one frame")
+        let plans = longGOPs.plans(for: [(0, 8), (15, 32)], copying: true, minimumSequence: 3)
+        #expect(plans[0].copy == 0..<8 && !plans[0].hasTail)
+        #expect(plans[1].copy == 24..<32 && plans[1].headEnd == 24 && plans[1].headDecodeFrom == 8)
+        let first = longGOPs.plans(for: [(7, 16), (24, 32)], copying: true, minimumSequence: 3)
+        #expect(first[0].copy == 8..<16 && first[0].headEnd == 8, "nothing waits before the file's first head")
+    }
+
+    @Test("a tail that goes on into the next range's head is one sequence with it")
+    func tailIntoHead() {
+        let plans = longGOPs.plans(for: [(0, 14), (23, 32)], copying: true, minimumSequence: 3)
+        // The tail (12, 13) and the next head (23) are one encoding of three frames.
+        #expect(plans[0].copyShown == 0..<12 && plans[0].tailStart == 12)
+        #expect(plans[1].copy == 24..<32 && plans[1].headEnd == 24)
+        let short = longGOPs.plans(for: [(0, 13), (23, 32)], copying: true, minimumSequence: 3)
+        // A tail of one and a head of one: the head grows to the next IDR's GOP.
+        #expect(short[0].tailStart == 12 && short[1].copy == nil)
+    }
+}
+
 @Suite("Smart cut: decode times")
 struct DecodeTimelineTests {
     /// The decode times of the first `count` samples.

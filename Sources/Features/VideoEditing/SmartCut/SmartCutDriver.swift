@@ -54,7 +54,11 @@ final class SmartCutDriver {
             }
             bounds.append((start, end))
         }
-        let plans = index.plans(for: bounds, copying: copying)
+        // H.264 sequences long enough for openh264 before 2.4.1 to show what waits at each IDR
+        // first (`plans(for:copying:minimumSequence:)`): the pictures that can wait, and one.
+        var minimumSequence = 1
+        if case .avc? = track, index.reorderDepth > 0 { minimumSequence = index.reorderDepth + 2 }
+        let plans = index.plans(for: bounds, copying: copying, minimumSequence: minimumSequence)
         let outputStart = bounds.reduce(0) { $0 + $1.end - $1.start }
         if copying, !plans.contains(where: { $0.copy != nil }) {
             return .unavailable(tr("no IDR keyframe (or HEVC CRA) lies inside the kept range, so there is nothing to copy"))

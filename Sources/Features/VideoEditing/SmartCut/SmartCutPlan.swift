@@ -34,21 +34,66 @@ struct SmartRangePlan {
 }
 
 extension PacketIndex {
-    /// The plans of `ranges` (`[start, end)` in stream ticks, each non-empty), laid end to end
-    /// on the output's timeline from 0 in the order given.
-    func plans(for ranges: [(start: Int64, end: Int64)], copying: Bool) -> [SmartRangePlan] {
-        var outputStart: Int64 = 0
-        return ranges.map { range in
-            defer { outputStart += range.end - range.start }
-            return plan(keepStart: range.start, keepEnd: range.end, outputStart: outputStart, copying: copying)
-        }
+    /// The least a copy leaves at its edges, in frames: a head of none or `head`, a tail of none
+    /// or `tail`, and `lastSequence` packets from the copy's last IDR to its end where a tail or
+    /// (`followed`) another range comes after it.
+    struct CopyEdges {
+        var head = 1
+        var tail = 1
+        var lastSequence = 1
+        var followed = false
     }
 
+    /// The plans of `ranges` (`[start, end)` in stream ticks, each non-empty), laid end to end
+    /// on the output's timeline from 0 in the order given.
+    ///
+    /// With `minimumSequence` above 1, every coded sequence (IDR to IDR) that another follows,
+    /// but the file's first, holds at least that many frames: a copy ends earlier (a longer
+    /// tail, or its last sequence whole) or starts later (a longer head). openh264 before 2.4.1
+    /// (Debian 12 has 2.3.1) shows the pictures still waiting at an IDR one per picture decoded
+    /// after it, and at the next IDR sorts what is left of both sequences together by picture
+    /// order count: a sequence shorter than the pictures waiting at its start comes out of
+    /// order (fixed upstream in openh264 #3707).
+    func plans(for ranges: [(start: Int64, end: Int64)], copying: Bool, minimumSequence: Int = 1) -> [SmartRangePlan] {
+        var starts: [Int64] = []
+        var outputStart: Int64 = 0
+        for range in ranges {
+            starts.append(outputStart)
+            outputStart += range.end - range.start
+        }
+        var plans = zip(ranges, starts).map { range, start in
+            plan(keepStart: range.start, keepEnd: range.end, outputStart: start, copying: copying)
+        }
+        guard copying, minimumSequence > 1 else { return plans }
+        // Frames of the re-encoded sequence still open at the end of the ranges planned so far.
+        var open = 0
+        for n in plans.indices {
+            let range = ranges[n]
+            // A tail before the next range's copied IDR is a sequence of its own; a tail before
+            // the next range's head is one encoding with it.
+            let nextStartsCopied = n + 1 < plans.count && !plans[n + 1].hasHead && plans[n + 1].copy != nil
+            let edges = CopyEdges(head: n > 0 ? max(1, minimumSequence - open) : 1,
+                                  tail: nextStartsCopied ? minimumSequence : 1,
+                                  lastSequence: minimumSequence, followed: n + 1 < plans.count)
+            plans[n] = plan(keepStart: range.start, keepEnd: range.end, outputStart: starts[n], copying: true, edges: edges)
+            if plans[n].copy != nil {
+                open = plans[n].hasTail ? tailFrames(plans[n]) : 0
+            } else {
+                open += shownCount(from: range.start, to: range.end)
+            }
+        }
+        return plans
+    }
+
+    private func tailFrames(_ plan: SmartRangePlan) -> Int { shownCount(from: plan.tailStart, to: plan.keepEnd) }
+
     /// The plan of one range `[keepStart, keepEnd)` placed at output tick `outputStart`. With
-    /// `copying` false (a full re-encode), everything is head.
-    func plan(keepStart: Int64, keepEnd: Int64, outputStart: Int64, copying: Bool) -> SmartRangePlan {
+    /// `copying` false (a full re-encode), everything is head. The copy leaves edges as long as
+    /// `edges` asks.
+    func plan(keepStart: Int64, keepEnd: Int64, outputStart: Int64, copying: Bool,
+              edges: CopyEdges = CopyEdges()) -> SmartRangePlan {
         let offset = outputStart - keepStart
-        if copying, let (copy, shownRange, leading) = copyStretch(keepStart: keepStart, keepEnd: keepEnd) {
+        if copying, let (copy, shownRange, leading) = copyStretch(keepStart: keepStart, keepEnd: keepEnd, edges: edges) {
             let head = shownRange.lowerBound > keepStart ? decodeStart(covering: keepStart, before: copy.lowerBound) : nil
             let tail = shownRange.upperBound < keepEnd ? tailDecodeStart(copyEnd: copy.upperBound, copyStart: copy.lowerBound) : nil
             let headOK = head != nil || shownRange.lowerBound == keepStart
@@ -67,14 +112,17 @@ extension PacketIndex {
     /// The longest run of packets that can be copied for `[keepStart, keepEnd)`: it starts at an
     /// IDR (or an HEVC CRA, leaving out its leading pictures) shown inside the range and ends
     /// where the packets so far show exactly the frames of one unbroken stretch, nothing decoded
-    /// later being shown inside it (at a keyframe, or between two groups of B-frames).
-    private func copyStretch(keepStart: Int64, keepEnd: Int64) -> (Range<Int>, Range<Int64>, Range<Int>)? {
+    /// later being shown inside it (at a keyframe, or between two groups of B-frames), leaving
+    /// edges of the lengths `edges` asks for.
+    private func copyStretch(keepStart: Int64, keepEnd: Int64, edges: CopyEdges) -> (Range<Int>, Range<Int64>, Range<Int>)? {
         var earlierMaximum = Int64.min
         for k in entries.indices {
             defer { earlierMaximum = max(earlierMaximum, entries[k].pts) }
             let start = entries[k].pts
             // Nothing decoded before the start may be shown after it.
             guard entries[k].startsCopy, start >= keepStart, start < keepEnd, earlierMaximum < start else { continue }
+            let head = shownCount(from: keepStart, to: start)
+            guard head == 0 || head >= edges.head else { continue }
             // A CRA's leading pictures follow it at once in decode order and are shown before it.
             var leadingEnd = k + 1
             if entries[k].kind == .cleanRandomAccess {
@@ -85,6 +133,7 @@ extension PacketIndex {
             let leading = (k + 1)..<leadingEnd
             var best: (Range<Int>, Range<Int64>, Range<Int>)?
             var (low, high) = (start, start)
+            var lastIDR = k
             if entries[k].isDiscarded { continue }
             for l in leadingEnd...entries.count {
                 if l > leadingEnd {
@@ -92,10 +141,13 @@ extension PacketIndex {
                     if entry.isDiscarded { break }
                     low = min(low, entry.pts)
                     high = max(high, entry.pts)
+                    if entry.isIDR { lastIDR = l - 1 }
                 }
                 let stop = laterMinimum[l]
                 if stop > keepEnd { break }
-                if low == start, high < stop, l - k - leading.count == shownCount(from: start, to: stop) {
+                let tail = shownCount(from: stop, to: keepEnd)
+                if low == start, high < stop, l - k - leading.count == shownCount(from: start, to: stop),
+                   tail == 0 || tail >= edges.tail, (tail == 0 && !edges.followed) || l - lastIDR >= edges.lastSequence {
                     best = (k..<l, start..<stop, leading)
                 }
             }
@@ -144,8 +196,15 @@ extension PacketIndex {
     /// (0 without a copy): within the copied packets, decode position minus presentation rank.
     func reorderDepth(of plan: SmartRangePlan) -> Int {
         guard let copy = plan.copy else { return 0 }
-        let copied = copy.filter { !plan.leading.contains($0) && !entries[$0].isDiscarded }.map { entries[$0].pts }
-        let rank = Dictionary(copied.sorted().enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-        return copied.enumerated().map { $0 - (rank[$1] ?? $0) }.max() ?? 0
+        return Self.reorderDepth(copy.filter { !plan.leading.contains($0) && !entries[$0].isDiscarded }.map { entries[$0].pts })
+    }
+
+    /// How far ahead of its rank in presentation any packet of the track is decoded, at most.
+    var reorderDepth: Int { Self.reorderDepth(entries.filter { !$0.isDiscarded }.map(\.pts)) }
+
+    /// The largest decode position minus presentation rank among `times` in decode order.
+    private static func reorderDepth(_ times: [Int64]) -> Int {
+        let rank = Dictionary(times.sorted().enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        return times.enumerated().map { $0 - (rank[$1] ?? $0) }.max() ?? 0
     }
 }
