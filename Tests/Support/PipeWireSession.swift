@@ -188,10 +188,12 @@ public final class PipeWireSession: @unchecked Sendable {
 
     /// The process group id a script wrote into `file` (waited for, at most 10 s).
     private static func groupID(in file: URL) throws -> pid_t {
-        let written = Poll.value(deadline: Date().addingTimeInterval(10)) { () -> pid_t? in
+        func written(_ file: URL) -> pid_t? {
             (try? String(contentsOf: file, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
-        if let written { return written }
+        if try FileAppears.wait(for: file, before: Date().addingTimeInterval(10), until: { written($0) != nil }), let id = written(file) {
+            return id
+        }
         Issue.record("a script of the PipeWire session did not start (no \(file.lastPathComponent))")
         throw SubprocessError.timedOut(file.lastPathComponent, [])
     }

@@ -124,7 +124,7 @@ extension StudioWindowTests {
                 // Keys go to the window under the pointer; the grid has the focus, on its first item.
                 try StudioHarness.xdotool(signal, ["mousemove", "\(Int(grid[0] + grid[2] - 20))", "\(Int(grid[1] + grid[3] - 20))",
                                                    "sleep", "0.2", "key", "i", "sleep", "0.2"])
-                guard Poll.until(within: 30, every: 0.05, { FileManager.default.fileExists(atPath: panel.path) }) else {
+                guard try FileAppears.wait(for: panel, before: Date().addingTimeInterval(30)) else {
                     throw SubprocessError.failed("viewfinder-studio", "the panel never showed")
                 }
                 let shown = try JSONSerialization.jsonObject(with: Data(contentsOf: panel)) as? [String: Any] ?? [:]
