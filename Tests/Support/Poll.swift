@@ -7,7 +7,8 @@ import Foundation
 /// test started, a display server or a session bus tells this process nothing when it is
 /// ready: its files, its pipes' silence and its answers to a fresh query can only be looked at.
 /// Where another process does give an event (its exit, a file it writes, through inotify), wait
-/// for that instead. A deadline stays a deadline: the last look is at it, never after.
+/// for that instead. A deadline stays a deadline: no pause runs past it, and the last look comes
+/// as it is reached.
 public enum Poll {
     /// Looks at `value` every `interval` seconds until it gives something, and returns that;
     /// nil when it still gives nothing at `deadline`.

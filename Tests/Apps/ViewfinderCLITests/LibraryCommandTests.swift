@@ -291,9 +291,9 @@ struct LibraryCommandTests {
     }
 
     /// Killed at once (before the library folder is made, or while it is), and after 1, 4 and 8
-    /// originals are stored: each moment is one the import reached, on a loaded machine too
-    /// (killing a fixed time after the start killed every case at the same moment when the
-    /// program started slowly).
+    /// originals are stored: each moment is one the import reached, on a loaded machine too (a
+    /// fixed time after the start says nothing of where the import is; on a slow start every
+    /// case could fall before it had stored anything).
     @Test("a bulk import killed (SIGKILL) at moments along the way leaves a consistent library", arguments: [0, 1, 4, 8])
     func killed(_ afterOriginals: Int) throws {
         let library = TestPaths.scratchFolder("cli-killed").appendingPathComponent("Lib").path
