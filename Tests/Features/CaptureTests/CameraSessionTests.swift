@@ -135,7 +135,12 @@ struct CameraSessionTests {
     func recordCancelKeeps() async throws {
         let camera = session()
         let url = TestPaths.scratchFolder("camera-cancel").appendingPathComponent("v.mp4")
-        let recording = Task { try await camera.record(to: url, quality: .low, maxDuration: nil) }
+        // The camera is not open yet, so only its events would end the wait: the task's end does
+        // too, so a recording that fails before any event is reported at once, not never.
+        let recording = Task {
+            defer { camera.afterEvent?() }
+            return try await camera.record(to: url, quality: .low, maxDuration: nil)
+        }
         try await waitUntil("a third of a second is recorded", of: camera) { camera.recordedDuration >= MediaTime(value: 1, timescale: 3) }
         recording.cancel()
         #expect(try await recording.value == url)
