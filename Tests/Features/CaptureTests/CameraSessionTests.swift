@@ -22,7 +22,7 @@ struct CameraSessionTests {
     /// 0.1 s each: when a busy test process leaves the main actor unscheduled for a while,
     /// events queued meanwhile still get their turn before the wait is called off.
     static func events(of camera: CameraSession, until condition: @escaping @MainActor () -> Bool,
-                timeout: TimeInterval = 90) async -> Bool {
+                       timeout: TimeInterval = 90) async -> Bool {
         guard !condition() else { return true }
         return await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
             var waited = 0.0
