@@ -188,12 +188,11 @@ public final class PipeWireSession: @unchecked Sendable {
 
     /// The process group id a script wrote into `file` (waited for, at most 10 s).
     private static func groupID(in file: URL) throws -> pid_t {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let text = try? String(contentsOf: file, encoding: .utf8), let id = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                return id
-            }
-            Thread.sleep(forTimeInterval: 0.02)
+        func written(_ file: URL) -> pid_t? {
+            (try? String(contentsOf: file, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        if try FileAppears.wait(for: file, before: Date().addingTimeInterval(10), until: { written($0) != nil }), let id = written(file) {
+            return id
         }
         Issue.record("a script of the PipeWire session did not start (no \(file.lastPathComponent))")
         throw SubprocessError.timedOut(file.lastPathComponent, [])
@@ -201,11 +200,7 @@ public final class PipeWireSession: @unchecked Sendable {
 
     /// Polls `condition` until it holds; fails with what was waited for after `timeout`.
     private func waitFor(_ what: String, timeout: TimeInterval, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        if try Poll.until(within: timeout, every: 0.05, condition) { return }
         let logs = ["pipewire.log", "wireplumber.log", "pulse.log", "portal.log"].compactMap { name in
             (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)).map { "\(name): \($0.suffix(400))" }
         }

@@ -128,16 +128,15 @@ public final class RunningProcess: @unchecked Sendable {
     /// number, as `terminationStatus` has it.
     private func exitStatus(before deadline: Date) -> Int32? {
         let pid = process.processIdentifier
-        while Date() < deadline {
+        return Poll.value(deadline: deadline, every: 0.005) { () -> Int32? in
             if !process.isRunning { return process.terminationStatus }
             var info = siginfo_t()
             if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._kill.si_pid == pid {
                 return info._sifields._sigchld.si_status
             }
             // Still running, or reaped by Foundation a moment ago: `isRunning` follows.
-            usleep(5_000)
+            return nil
         }
-        return nil
     }
 
     /// Sends it SIGINT, as Ctrl-C in a terminal does.

@@ -140,7 +140,7 @@ extension Studio {
         }
     }
 
-    func report(_ failure: PickerFailure) {
+    func report(_ failure: PickerError) {
         hudOverlay.flash(.error, label: failure.what, details: failure.message)
         events.emit("error", ["what": failure.what, "message": failure.message])
     }

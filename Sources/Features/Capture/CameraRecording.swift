@@ -83,6 +83,13 @@ public final class CameraRecording: CameraFrameSink {
         listener?.stop()
     }
 
+    /// A test seam: waits until the microphone has heard `seconds` of sound (false without
+    /// one, when it stopped first, or at `deadline`), so a test that lets the pictures fall
+    /// behind the sound waits for the sound instead of sleeping.
+    func waitUntilHeard(_ seconds: TimeInterval, before deadline: Date) -> Bool {
+        listener?.waitUntilHeard(seconds, before: deadline) ?? false
+    }
+
     /// The length recorded so far.
     public var duration: MediaTime { MediaTime(value: nextSlot, timescale: Int64(writer.frameRate)) }
 

@@ -69,6 +69,9 @@ public final class CameraSession {
     private var sceneLuma = 0
     /// Whether the last recording ended by `discardRecording()`.
     private var wasDiscarded = false
+    /// A test seam: called after each event from the camera's thread is handled (a picture, a
+    /// recording's tick or end, a failure), so a test waits for events instead of sleeping.
+    var afterEvent: (@MainActor () -> Void)?
 
     /// A session for `device` recording sound from `microphone` (nil: none); nothing opens until
     /// the first preview, photo or recording.
@@ -266,6 +269,7 @@ public final class CameraSession {
                     return
                 }
                 self.handle(event, from: worker)
+                self.afterEvent?()
             }
         }
         worker.start()

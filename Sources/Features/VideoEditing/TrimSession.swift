@@ -60,6 +60,10 @@ public final class TrimSession {
     private var player: FrameService?
     private var previewGeneration = 0
     private var playGeneration = 0
+    /// A test seam: told, before each pause of playback, how long its next frame is still due in
+    /// (seconds on the session's clock), so a test moves a virtual clock then instead of
+    /// moving it from a task that sleeps.
+    var beforePause: (@MainActor (TimeInterval) -> Void)?
 
     /// A session for `video`. `clock` paces playback; tests pass a `VirtualClock`.
     public init(video: URL, stripCount: Int = 8, stripFrameSize: FrameSize = .height(72),
@@ -260,6 +264,7 @@ public final class TrimSession {
             guard generation == playGeneration else { return false }
             let remaining = due - clock.now
             if remaining <= 0 { return true }
+            beforePause?(remaining)
             try await Task.sleep(nanoseconds: UInt64(min(remaining, 0.01) * 1_000_000_000))
         }
     }

@@ -152,7 +152,7 @@ public final class AvatarPicker: Component {
                 try await open()
                 announceReady()
             } catch {
-                finish(.failed(PickerFailure(tr("Cannot open the photo"), error)))
+                finish(.failed(PickerError(tr("Cannot open the photo"), error)))
             }
         }
     }
@@ -311,7 +311,7 @@ public final class AvatarPicker: Component {
                 finish(.done(Avatar(original: photoURL, image: avatar, spec: spec)))
             } catch {
                 // Said, not swallowed: a Done that silently does nothing looks like a hang.
-                finish(.failed(PickerFailure(tr("Cannot make the avatar"), error)))
+                finish(.failed(PickerError(tr("Cannot make the avatar"), error)))
             }
         }
     }

@@ -134,7 +134,7 @@ public final class CameraView: Component {
             switch state {
             case .finished(let url): self.captured(.video, url)
             case .failed(let message):
-                self.completion?(.failed(PickerFailure(tr("Recording failed"), CameraError(message: message))))
+                self.completion?(.failed(PickerError(tr("Recording failed"), CameraError(message: message))))
             case .idle, .recording: break
             }
         }
@@ -225,7 +225,7 @@ public final class CameraView: Component {
             do {
                 captured(.photo, try await session.takePhoto(to: url))
             } catch {
-                completion?(.failed(PickerFailure(tr("Cannot take the photo"), error)))
+                completion?(.failed(PickerError(tr("Cannot take the photo"), error)))
             }
         }
     }
@@ -236,7 +236,7 @@ public final class CameraView: Component {
             try session.startRecording(to: captureURL("mp4"), quality: quality, maxDuration: MediaTime(seconds: Int64(limit)))
             onRecording?(quality, limit)
         } catch {
-            completion?(.failed(PickerFailure(tr("Cannot record"), error)))
+            completion?(.failed(PickerError(tr("Cannot record"), error)))
         }
     }
 
@@ -285,7 +285,7 @@ public final class CameraView: Component {
         do {
             try ImageEncoder.write(avatar.image, to: target)
         } catch {
-            completion?(.failed(PickerFailure(tr("Cannot save the edited photo"), error)))
+            completion?(.failed(PickerError(tr("Cannot save the edited photo"), error)))
             return
         }
         var result = capture

@@ -42,11 +42,11 @@ public enum PickerOutcome<Value: Sendable>: Sendable {
     /// The user left without choosing.
     case cancelled
     /// The component could not do its work.
-    case failed(PickerFailure)
+    case failed(PickerError)
 }
 
 /// Why a component failed: what it was doing, in the user's words, and the error's message.
-public struct PickerFailure: Error, Sendable, CustomStringConvertible {
+public struct PickerError: Error, Sendable, CustomStringConvertible {
     /// What failed, as a HUD title ("Cannot open the video").
     public let what: String
     /// The underlying error's message (one line).
@@ -65,4 +65,4 @@ public struct PickerFailure: Error, Sendable, CustomStringConvertible {
     }
 }
 
-extension PickerFailure: ReadableError {}
+extension PickerError: ReadableError {}

@@ -77,7 +77,7 @@ public final class CoverChooser: Component {
     /// Told when playback starts (true) and ends (false).
     public var onPlayback: ((_ playing: Bool) -> Void)?
     /// Told when "Save into video" has written its file, or why it failed.
-    public var onSavedIntoVideo: ((Result<URL, PickerFailure>) -> Void)?
+    public var onSavedIntoVideo: ((Result<URL, PickerError>) -> Void)?
     /// One picture per strip cell; nil for a cell whose slice holds no frame.
     private var stripImages: [CairoImage?] = []
     private var dragStartValue = 0.0
@@ -203,7 +203,7 @@ public final class CoverChooser: Component {
         do {
             plan = try CoverFlow.plan(for: video, limit: limit, cache: cache, conversion: conversion)
         } catch {
-            return finish(.failed(PickerFailure(tr("Cannot choose a cover"), error)))
+            return finish(.failed(PickerError(tr("Cannot choose a cover"), error)))
         }
         Task {
             if case .convert(let input, let output) = plan {
@@ -221,7 +221,7 @@ public final class CoverChooser: Component {
                     onConversion?(.cancelled)
                     return finish(.cancelled)
                 } catch {
-                    return finish(.failed(PickerFailure(tr("Conversion failed"), error)))
+                    return finish(.failed(PickerError(tr("Conversion failed"), error)))
                 }
             }
             do throws(CoverPickerError) {
@@ -234,7 +234,7 @@ public final class CoverChooser: Component {
                 // The limit is checked from the header the session opens (the plan opens
                 // nothing for a video not converted): a long video is refused as the plan would.
                 let what = if case .tooLong = error { tr("Cannot choose a cover") } else { tr("Cannot open the video") }
-                finish(.failed(PickerFailure(what, error)))
+                finish(.failed(PickerError(what, error)))
             }
         }
     }
@@ -397,13 +397,13 @@ public final class CoverChooser: Component {
         saveIntoVideoButton.isSensitive = false
         hud.follow(progress, label: tr("Saving the cover into the video"), details: target.lastPathComponent)
         Task {
-            let outcome = await Task.detached { () -> Result<URL, PickerFailure> in
+            let outcome = await Task.detached { () -> Result<URL, PickerError> in
                 do {
                     _ = try CoverPicker.export(source, to: target, settings: ExportSettings(preset: .passthrough),
                                                cover: .at(.time(time)), limit: limit, progress: progress)
                     return .success(target)
                 } catch {
-                    return .failure(PickerFailure(tr("Cannot save the cover into the video"), error))
+                    return .failure(PickerError(tr("Cannot save the cover into the video"), error))
                 }
             }.value
             saveIntoVideoButton.isSensitive = true

@@ -366,7 +366,7 @@ public final class MediaPicker: Component {
             }
             completion?(.done(items))
         } catch {
-            completion?(.failed(PickerFailure(tr("Cannot open the item"), error)))
+            completion?(.failed(PickerError(tr("Cannot open the item"), error)))
         }
     }
 

@@ -110,7 +110,7 @@ public final class TrimEditor: Component {
                 try await open()
                 onReady?()
             } catch {
-                completion?(.failed(PickerFailure(tr("Cannot trim this video"), error)))
+                completion?(.failed(PickerError(tr("Cannot trim this video"), error)))
             }
         }
     }

@@ -86,15 +86,12 @@ struct AccessibilitySession {
     /// loop), for at most `seconds`; returns the last reading either way, so that the test's
     /// expectations say what was wrong (a reading that fails after the first keeps the one before).
     func read(until holds: ([AccessibleObject]) -> Bool, seconds: TimeInterval = 20) throws -> [AccessibleObject] {
-        let deadline = Date().addingTimeInterval(seconds)
         var objects: [AccessibleObject]?
-        while Date() < deadline {
+        Poll.until(within: seconds, every: 0.1) {
             // Until the app is on the bus a reading fails; after, a failed one keeps the last.
-            if let again = try? read() {
-                objects = again
-                if holds(again) { break }
-            }
-            Thread.sleep(forTimeInterval: 0.1)
+            guard let again = try? read() else { return false }
+            objects = again
+            return holds(again)
         }
         if let objects { return objects }
         do { return try read() } catch {

@@ -124,10 +124,8 @@ extension StudioWindowTests {
                 // Keys go to the window under the pointer; the grid has the focus, on its first item.
                 try StudioHarness.xdotool(signal, ["mousemove", "\(Int(grid[0] + grid[2] - 20))", "\(Int(grid[1] + grid[3] - 20))",
                                                    "sleep", "0.2", "key", "i", "sleep", "0.2"])
-                let deadline = Date().addingTimeInterval(30)
-                while !FileManager.default.fileExists(atPath: panel.path) {
-                    guard Date() < deadline else { throw SubprocessError.failed("viewfinder-studio", "the panel never showed") }
-                    Thread.sleep(forTimeInterval: 0.05)
+                guard try FileAppears.wait(for: panel, before: Date().addingTimeInterval(30)) else {
+                    throw SubprocessError.failed("viewfinder-studio", "the panel never showed")
                 }
                 let shown = try JSONSerialization.jsonObject(with: Data(contentsOf: panel)) as? [String: Any] ?? [:]
                 let button = try #require(shown["frame"] as? [Double])

@@ -127,11 +127,11 @@ enum StudioHarness {
         let process = try launch(lines, arguments: arguments, in: folder, environment: environment)
         defer { process.terminate() }
         let deadline = Date().addingTimeInterval(timeout)
-        while !FileManager.default.fileExists(atPath: readyFile.path) {
-            guard process.isRunning, Date() < deadline else {
-                throw SubprocessError.failed("viewfinder-studio", "never signalled \(readyFile.lastPathComponent)")
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+        let ready = Poll.until(deadline: deadline, every: 0.05) {
+            FileManager.default.fileExists(atPath: readyFile.path) || !process.isRunning
+        }
+        guard ready, FileManager.default.fileExists(atPath: readyFile.path) else {
+            throw SubprocessError.failed("viewfinder-studio", "never signalled \(readyFile.lastPathComponent)")
         }
         let signal = try JSONSerialization.jsonObject(with: Data(contentsOf: readyFile)) as? [String: Any] ?? [:]
         let value = try interact(signal)

@@ -53,13 +53,12 @@ struct CaptureCommandTests {
     func recordingUnderWay(to out: URL) throws -> RunningProcess {
         let folder = out.deletingLastPathComponent()
         let running = try Subprocess.start(TestPaths.tool, ["capture", "video", "--device", "virtual", "--size", "320x240", "-o", out.path, "-q"])
-        let deadline = Date().addingTimeInterval(30)
         func written() -> Int {
             leftovers(in: folder).compactMap { name in
                 (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path))?[.size] as? Int
             }.reduce(0, +)
         }
-        while running.isRunning, Date() < deadline, written() < 20_000 { Thread.sleep(forTimeInterval: 0.02) }
+        Poll.until(within: 30) { !running.isRunning || written() >= 20_000 }
         #expect(running.isRunning, "the recording ended before the test could signal it")
         return running
     }

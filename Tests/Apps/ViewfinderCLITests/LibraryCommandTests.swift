@@ -282,8 +282,20 @@ struct LibraryCommandTests {
         #expect(try viewfinder("library", "--library", library, "check").stdout.hasSuffix("consistent\n"))
     }
 
-    @Test("a bulk import killed (SIGKILL) at random moments leaves a consistent library", arguments: [0.05, 0.2, 0.45, 0.8])
-    func killed(_ after: Double) throws {
+    /// The originals a library holds now (they lie in folders named by their hash's first two
+    /// characters).
+    static func storedOriginals(in library: String) -> Int {
+        let originals = URL(fileURLWithPath: library).appendingPathComponent("originals").path
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: originals)) ?? []
+        return folders.reduce(0) { $0 + ((try? FileManager.default.contentsOfDirectory(atPath: originals + "/" + $1).count) ?? 0) }
+    }
+
+    /// Killed at once (before the library folder is made, or while it is), and after 1, 4 and 8
+    /// originals are stored: each moment is one the import reached, on a loaded machine too (a
+    /// fixed time after the start says nothing of where the import is; on a slow start every
+    /// case could fall before it had stored anything).
+    @Test("a bulk import killed (SIGKILL) at moments along the way leaves a consistent library", arguments: [0, 1, 4, 8])
+    func killed(_ afterOriginals: Int) throws {
         let library = TestPaths.scratchFolder("cli-killed").appendingPathComponent("Lib").path
         let files = (0..<6).flatMap { _ in Self.photos } + [TestPaths.media.appendingPathComponent("phone_video/pixel7_h264_rot180_noaudio_moov_at_end.mp4").path]
         let process = Process()
@@ -292,8 +304,10 @@ struct LibraryCommandTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        Thread.sleep(forTimeInterval: after)
-        kill(process.processIdentifier, SIGKILL)
+        if afterOriginals > 0 {
+            Poll.until(within: 30, every: 0.01) { !process.isRunning || Self.storedOriginals(in: library) >= afterOriginals }
+        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         // Killed before it made the library folder: there is nothing, and check says so
         // instead of making an empty library.

@@ -317,10 +317,9 @@ struct LibrarySafetyTests {
         }
         let running = try Subprocess.start(TestPaths.tool, ["library", "--library", setup.library.path, "import"] + many)
         // Wait until the first of the new files is stored, then interrupt.
-        let deadline = Date().addingTimeInterval(30)
-        while running.isRunning, Date() < deadline,
-              (try? FileManager.default.contentsOfDirectory(atPath: setup.library.appendingPathComponent("originals").path).count) ?? 0 < 2 {
-            Thread.sleep(forTimeInterval: 0.01)
+        Poll.until(within: 30, every: 0.01) {
+            !running.isRunning
+                || (try? FileManager.default.contentsOfDirectory(atPath: setup.library.appendingPathComponent("originals").path).count) ?? 0 >= 2
         }
         #expect(running.isRunning, "the import finished before it could be interrupted")
         running.interrupt()

@@ -24,10 +24,7 @@ struct OutputSafetyTests {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         // Wait until the export is writing (its hidden partial file exists), then signal it.
-        let deadline = Date().addingTimeInterval(30)
-        while leftovers(in: folder).isEmpty && Date() < deadline && process.isRunning {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        Poll.until(within: 30) { !leftovers(in: folder).isEmpty || !process.isRunning }
         #expect(process.isRunning, "the export finished before the signal")
         kill(process.processIdentifier, number)
         process.waitUntilExit()

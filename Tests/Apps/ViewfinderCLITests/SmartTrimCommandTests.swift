@@ -70,10 +70,7 @@ struct SmartTrimCommandTests {
         let folder = TestPaths.scratchFolder("smart-interrupt")
         let process = try Subprocess.start(TestPaths.tool, ["trim", fixture.url.path, "--from", "0.2", "--to", "9.8",
                                                             "-o", folder.appendingPathComponent("o.mp4").path])
-        let deadline = Date().addingTimeInterval(30)
-        while leftovers(in: folder).isEmpty && Date() < deadline && process.isRunning {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        Poll.until(within: 30) { !leftovers(in: folder).isEmpty || !process.isRunning }
         #expect(process.isRunning, "the trim finished before it could be interrupted")
         process.interrupt()
         let result = try process.finish(timeout: 60)

@@ -33,12 +33,11 @@ struct CoverAttachmentTests {
         let fixture = try FixtureFactory.shared.fixture(Self.clip)
         let folder = TestPaths.scratchFolder("attach-later")
         let art = try Self.jpeg(in: folder)
-        let progress = Progress(totalUnitCount: 1)
+        let progress = ProgressMark(at: 0.9)
         let seen = Lent<Double>(-1)
         let attachment = CoverAttachment(format: .jpeg) {
             // Wait (at most 60 s) until the export has written most of its packets.
-            let deadline = Date().addingTimeInterval(60)
-            while progress.fractionCompleted < 0.9, Date() < deadline { usleep(2_000) }
+            _ = progress.reached.wait(timeout: .now() + 60)
             seen.value = progress.fractionCompleted
             return CoverArt(data: art, format: .jpeg, size: PixelSize(width: 64, height: 48))
         }
@@ -82,5 +81,27 @@ struct CoverAttachmentTests {
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
         #expect(attachment.failure is Broken)
+    }
+}
+
+/// A progress that signals `reached` once its fraction completed first comes to `mark`: an
+/// event to wait for (Foundation on Linux has no key-value observing to watch the fraction).
+private final class ProgressMark: Progress, @unchecked Sendable {
+    /// Signalled once, when the fraction first reaches the mark.
+    let reached = DispatchSemaphore(value: 0)
+    private let mark: Double
+    private let passed = Locked(false)
+
+    init(at mark: Double) {
+        self.mark = mark
+        super.init(parent: nil, userInfo: nil)
+        totalUnitCount = 1
+    }
+
+    override var completedUnitCount: Int64 {
+        didSet {
+            guard fractionCompleted >= mark, !passed.withLock({ let was = $0; $0 = true; return was }) else { return }
+            reached.signal()
+        }
     }
 }

@@ -1,4 +1,4 @@
-import Capture
+@testable import Capture
 import Foundation
 @testable import MediaIO
 import Testing
@@ -17,7 +17,9 @@ struct CameraRecordingTests {
         let recording = try CameraRecording(to: url, size: camera.size, frameRate: camera.frameRate, quality: .low,
                                             maxDuration: MediaTime(value: 1, timescale: 2), microphone: .virtual)
         // The microphone hears 1.5 s before the first picture is read; the pictures then come at once.
-        Thread.sleep(forTimeInterval: 1.5)
+        if !recording.waitUntilHeard(1.5, before: Date().addingTimeInterval(60)) {
+            Issue.record("the microphone did not hear 1.5 s of sound within 60 s")
+        }
         while !recording.isFull {
             let frame = try camera.readFrame(picture: false, recordingInto: recording)
             #expect(frame.recordingError == nil)

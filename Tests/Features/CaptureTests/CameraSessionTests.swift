@@ -16,23 +16,34 @@ struct CameraSessionTests {
         CameraSession(device: .virtual, size: Self.size)
     }
 
-    /// Waits (on real time: the virtual camera runs at a camera's pace) until `condition`
-    /// holds; records an issue and gives up after `timeout` seconds of waiting. Only time this
-    /// loop was running counts (at most 0.1 s per turn): when a busy test process leaves the
-    /// main actor unscheduled for a while, events queued meanwhile still get their turn
-    /// before the wait is called off.
-    func waitUntil(_ what: String, timeout: TimeInterval = 90, _ condition: () -> Bool) async throws {
-        var waited = 0.0
-        var last = Date()
-        while !condition() {
-            guard waited < timeout else {
-                Issue.record("timed out waiting until \(what)")
-                return
+    /// Waits for `camera`'s events (on real time: the virtual camera runs at a camera's pace)
+    /// until `condition` holds after one; false when it does not after `timeout` seconds of
+    /// waiting, or when the camera closed without it. Only time between events counts, at most
+    /// 0.1 s each: when a busy test process leaves the main actor unscheduled for a while,
+    /// events queued meanwhile still get their turn before the wait is called off.
+    static func events(of camera: CameraSession, until condition: @escaping @MainActor () -> Bool,
+                       timeout: TimeInterval = 90) async -> Bool {
+        guard !condition() else { return true }
+        return await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+            var waited = 0.0
+            var last = Date()
+            camera.afterEvent = {
+                let now = Date()
+                waited += min(now.timeIntervalSince(last), 0.1)
+                last = now
+                let holds = condition()
+                guard holds || waited >= timeout || !camera.isCameraOpen else { return }
+                camera.afterEvent = nil
+                done.resume(returning: holds)
             }
-            try await Task.sleep(nanoseconds: 10_000_000)
-            let now = Date()
-            waited += min(now.timeIntervalSince(last), 0.1)
-            last = now
+        }
+    }
+
+    /// `events(of:until:)`, recording an issue that names `what` when it was not seen.
+    func waitUntil(_ what: String, of camera: CameraSession, timeout: TimeInterval = 90,
+                   _ condition: @escaping @MainActor () -> Bool) async throws {
+        if await !Self.events(of: camera, until: condition, timeout: timeout) {
+            Issue.record("timed out waiting until \(what)\(camera.isCameraOpen ? "" : " (the camera closed)")")
         }
     }
 
@@ -49,13 +60,13 @@ struct CameraSessionTests {
         try camera.startPreview { sizes.append($0.size) }
         #expect(camera.isPreviewing && camera.isCameraOpen)
         #expect(camera.frameSize == Self.size)
-        try await waitUntil("five preview frames arrived") { sizes.count >= 5 }
+        try await waitUntil("five preview frames arrived", of: camera) { sizes.count >= 5 }
         #expect(sizes.allSatisfy { $0 == Self.size })
         camera.stopPreview()
         #expect(!camera.isPreviewing && !camera.isCameraOpen)
         let seen = sizes.count
         try camera.startPreview { sizes.append($0.size) }
-        try await waitUntil("the preview came back") { sizes.count > seen }
+        try await waitUntil("the preview came back", of: camera) { sizes.count > seen }
         camera.stopPreview()
     }
 
@@ -87,7 +98,7 @@ struct CameraSessionTests {
         #expect(throws: CaptureError.alreadyRecording) {
             try camera.startRecording(to: url, quality: .low, maxDuration: nil)
         }
-        try await waitUntil("the recording finished") {
+        try await waitUntil("the recording finished", of: camera) {
             if case .recording = camera.recording { return false }
             return true
         }
@@ -124,8 +135,13 @@ struct CameraSessionTests {
     func recordCancelKeeps() async throws {
         let camera = session()
         let url = TestPaths.scratchFolder("camera-cancel").appendingPathComponent("v.mp4")
-        let recording = Task { try await camera.record(to: url, quality: .low, maxDuration: nil) }
-        try await waitUntil("a third of a second is recorded") { camera.recordedDuration >= MediaTime(value: 1, timescale: 3) }
+        // The camera is not open yet, so only its events would end the wait: the task's end does
+        // too, so a recording that fails before any event is reported at once, not never.
+        let recording = Task {
+            defer { camera.afterEvent?() }
+            return try await camera.record(to: url, quality: .low, maxDuration: nil)
+        }
+        try await waitUntil("a third of a second is recorded", of: camera) { camera.recordedDuration >= MediaTime(value: 1, timescale: 3) }
         recording.cancel()
         #expect(try await recording.value == url)
         #expect(try FrameReader(url: url).duration >= MediaTime(value: 1, timescale: 3))
@@ -137,7 +153,7 @@ struct CameraSessionTests {
         let camera = session()
         let url = TestPaths.scratchFolder("camera-stop").appendingPathComponent("clip.mp4")
         try camera.startRecording(to: url, quality: .medium, maxDuration: nil)
-        try await waitUntil("a third of a second is recorded") { camera.recordedDuration >= MediaTime(value: 1, timescale: 3) }
+        try await waitUntil("a third of a second is recorded", of: camera) { camera.recordedDuration >= MediaTime(value: 1, timescale: 3) }
         let state = await camera.stopRecording()
         #expect(state == .finished(url))
         let reader = try FrameReader(url: url)
@@ -155,14 +171,14 @@ struct CameraSessionTests {
         let folder = TestPaths.scratchFolder("camera-discard")
         let url = folder.appendingPathComponent("clip.mp4")
         let recording = Task { try await camera.record(to: url, quality: .low, maxDuration: nil) }
-        try await waitUntil("a third of a second is recorded") { camera.recordedDuration >= MediaTime(value: 1, timescale: 3) }
+        try await waitUntil("a third of a second is recorded", of: camera) { camera.recordedDuration >= MediaTime(value: 1, timescale: 3) }
         await camera.discardRecording()
         #expect(camera.recording == .idle)
         #expect(camera.recordedDuration == .zero)
         await #expect(throws: CaptureError.recordingDiscarded) { try await recording.value }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
         let seen = frames
-        try await waitUntil("the preview goes on") { frames > seen + 2 }
+        try await waitUntil("the preview goes on", of: camera) { frames > seen + 2 }
         #expect(camera.isCameraOpen)
         camera.stopPreview()
         #expect(!camera.isCameraOpen)
@@ -214,17 +230,17 @@ struct CameraSessionTests {
         let camera = session()
         var frames = 0
         try camera.startPreview { _ in frames += 1 }
-        try await waitUntil("the preview runs") { frames >= 2 }
+        try await waitUntil("the preview runs", of: camera) { frames >= 2 }
         let url = TestPaths.scratchFolder("camera-both").appendingPathComponent("clip.mp4")
         try camera.startRecording(to: url, quality: .low, maxDuration: nil)
         let atStart = frames
-        try await waitUntil("five preview frames came while recording") { frames >= atStart + 5 }
+        try await waitUntil("five preview frames came while recording", of: camera) { frames >= atStart + 5 }
         #expect(camera.recording == .recording(remaining: nil), "still recording")
-        try await waitUntil("some video is recorded") { camera.recordedDuration >= MediaTime(value: 2, timescale: 5) }
+        try await waitUntil("some video is recorded", of: camera) { camera.recordedDuration >= MediaTime(value: 2, timescale: 5) }
         #expect(await camera.stopRecording() == .finished(url))
         #expect(camera.isCameraOpen, "the preview still needs the camera")
         let afterStop = frames
-        try await waitUntil("the preview goes on after the recording") { frames > afterStop + 2 }
+        try await waitUntil("the preview goes on after the recording", of: camera) { frames > afterStop + 2 }
         camera.stopPreview()
         #expect(try FrameReader(url: url).duration >= MediaTime(value: 2, timescale: 5))
     }
@@ -310,11 +326,7 @@ struct CameraHardwareTests {
         #expect(camera.device == second && camera.isPreviewing)
         #expect(camera.frameSize == PixelSize(width: 160, height: 120), "the new camera's own size: it does not offer 320×240")
         let seen = sizes.count
-        var waited = 0
-        while sizes.count < seen + 3, waited < 9000 {
-            try await Task.sleep(nanoseconds: 10_000_000)
-            waited += 1
-        }
+        _ = await CameraSessionTests.events(of: camera) { sizes.count >= seen + 3 }
         #expect(sizes.suffix(2).allSatisfy { $0 == PixelSize(width: 160, height: 120) }, "\(sizes.suffix(3))")
         camera.stopPreview()
         #expect(!camera.isCameraOpen)

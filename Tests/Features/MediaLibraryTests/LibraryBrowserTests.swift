@@ -234,6 +234,21 @@ struct LibraryBrowserTests {
         try Data("junk".utf8).write(to: bad)
         await #expect(throws: LibraryError.self) { try await browser.saveCapture(bad) }
     }
+    /// Waits for the watcher's looks at the catalogue (only they show another process's
+    /// changes) until `condition` holds, or until a look comes `seconds` or more after `start`.
+    func looks(of browser: LibraryBrowser, since start: Date, within seconds: TimeInterval,
+               until condition: @escaping @MainActor () -> Bool) async {
+        guard !condition() else { return }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            browser.afterWatchCheck = {
+                if condition() || Date().timeIntervalSince(start) >= seconds {
+                    browser.afterWatchCheck = nil
+                    done.resume()
+                }
+            }
+        }
+    }
+
     @Test("a browser that watches sees another process's import and delete within a second")
     func watchesOtherProcesses() async throws {
         let folder = libraryFolder()
@@ -245,19 +260,13 @@ struct LibraryBrowserTests {
         let photo = try Self.photo(7, daysAgo: 1, in: TestPaths.scratchFolder("browser-watch"))
         let imported = try await Subprocess.runOffPool(TestPaths.tool, ["library", "--library", folder.path, "import", photo.path, "-q"])
         try #require(imported.status == 0, "\(imported.stderr)")
-        let afterImport = Date()
-        while browser.assets.count != 1, Date().timeIntervalSince(afterImport) < 1 {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        await looks(of: browser, since: Date(), within: 1) { browser.assets.count == 1 }
         #expect(browser.assets.count == 1, "the import shows within a second")
         #expect(changes == 1)
         let id = try #require(browser.assets.first?.id)
         let deleted = try await Subprocess.runOffPool(TestPaths.tool, ["library", "--library", folder.path, "delete", "\(id)"])
         try #require(deleted.status == 0, "\(deleted.stderr)")
-        let afterDelete = Date()
-        while !browser.assets.isEmpty, Date().timeIntervalSince(afterDelete) < 1 {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        await looks(of: browser, since: Date(), within: 1) { browser.assets.isEmpty }
         #expect(browser.assets.isEmpty, "the deletion shows within a second")
         #expect(changes == 2)
         // Three more looks at an unchanged catalogue tell nothing.

@@ -129,15 +129,9 @@ struct TrimSessionTests {
         let (session, fixture) = try await openSession(clock: clock)
         session.moveStart(to: 0.5)
         session.moveEnd(to: 0.8)
-        // A ticker moves virtual time in small steps; without pacing every frame would arrive
-        // at virtual time zero.
-        let ticker = Task {
-            while !Task.isCancelled {
-                clock.advance(by: 0.01)
-                try? await Task.sleep(nanoseconds: 500_000)
-            }
-        }
-        defer { ticker.cancel() }
+        // Virtual time moves in small steps each time playback pauses for a frame not yet due;
+        // without pacing every frame would arrive at virtual time zero.
+        session.beforePause = { _ in clock.advance(by: 0.01) }
         var arrivals: [(time: MediaTime, clock: TimeInterval)] = []
         var origin: TimeInterval?
         try await session.play { frame in

@@ -15,6 +15,10 @@ public final class SoundListener: @unchecked Sendable {
 
     /// Signalled when the first block is heard or the microphone failed first.
     private let firstHeard = DispatchSemaphore(value: 0)
+    /// Seconds of sound heard since the start (guarded by `lock`).
+    private var heardSeconds = 0.0
+    /// Broadcast when more is heard or the thread ends (for `waitUntilHeard`).
+    private let heardMore = NSCondition()
 
     /// Listens to `microphone` once `start(firstWithin:)` is called.
     public init(_ microphone: Microphone) {
@@ -43,12 +47,19 @@ public final class SoundListener: @unchecked Sendable {
     }
 
     private func listen() {
-        defer { done.signal() }
+        defer {
+            done.signal()
+            tellHeard()
+        }
         var first = true
         while locked({ running }) {
             do {
                 let sound = try microphone.read()
-                locked { heard.append(sound) }
+                locked {
+                    heard.append(sound)
+                    heardSeconds += Double(sound.sampleCount) / Double(sound.sampleRate)
+                }
+                tellHeard()
             } catch {
                 locked { failure = error }
                 if first { firstHeard.signal() }
@@ -68,6 +79,25 @@ public final class SoundListener: @unchecked Sendable {
             heard = []
             return taken
         }
+    }
+
+    /// Waits until `seconds` of sound have been heard since the start (the sound's own length,
+    /// whatever was taken meanwhile); false when the microphone stopped or failed first, or at
+    /// `deadline`.
+    public func waitUntilHeard(_ seconds: TimeInterval, before deadline: Date) -> Bool {
+        heardMore.lock()
+        defer { heardMore.unlock() }
+        while true {
+            let (enough, listening) = locked { (heardSeconds >= seconds, running && failure == nil) }
+            if enough { return true }
+            guard listening, heardMore.wait(until: deadline) else { return false }
+        }
+    }
+
+    private func tellHeard() {
+        heardMore.lock()
+        heardMore.broadcast()
+        heardMore.unlock()
     }
 
     /// Asks the thread to end after the block being read.
