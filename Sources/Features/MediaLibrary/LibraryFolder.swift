@@ -201,6 +201,22 @@ struct LibraryFolder {
         guard renameat(source.fd, name, destination.fd, target) == 0 else { throw Failure(path: target, code: errno) }
     }
 
+    /// Puts the file `name` of `source` (the incoming folder) in place as `target` in
+    /// `destination`, replacing an entry of that name at once, and leaves `name` where it was:
+    /// the import's journal, removed by the importer once the file's row is committed. An
+    /// import killed before that leaves an original that shares its file with an incoming
+    /// entry, which `check` takes for an unfinished import even when no row is there yet (a
+    /// library's first import), not for originals whose catalogue was lost.
+    static func place(_ name: String, in source: Descriptor, to target: String, in destination: Descriptor) throws(Failure) {
+        let staged = ".\(UUID().uuidString).placing"
+        guard linkat(source.fd, name, destination.fd, staged, 0) == 0 else { throw Failure(path: target, code: errno) }
+        guard renameat(destination.fd, staged, destination.fd, target) == 0 else {
+            let code = errno
+            unlinkat(destination.fd, staged, 0)
+            throw Failure(path: target, code: code)
+        }
+    }
+
     /// A file created inside the library under a fresh hidden name, for bytes in progress:
     /// created exclusively (an existing entry, a link among them, is never opened).
     func createTemporary(in relativeFolder: String) throws(Failure) -> (folder: Descriptor, name: String, file: Descriptor) {

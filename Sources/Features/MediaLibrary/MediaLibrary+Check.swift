@@ -90,6 +90,8 @@ extension MediaLibrary {
         let store = storage
         var onDisk = Set<String>()
         var removable: [(LibraryFolder.Descriptor, String)] = []
+        // The files of the incoming folder: an original that shares one is an unfinished import.
+        var journal: [FileIdentity] = []
         func foreign(_ relative: String, kind: LibraryFolder.EntryKind, in folder: LibraryFolder.Descriptor, name: String) {
             if kind == .folder {
                 report.foreignEntries.append(relative + "/")
@@ -131,6 +133,9 @@ extension MediaLibrary {
                         } else {
                             report.partialImports += 1
                             removable.append((incoming, name))
+                            if kind == .file, let identity = store.identity(of: "\(LibraryFolder.incoming)/\(name)") {
+                                journal.append(identity)
+                            }
                         }
                     }
                 }
@@ -157,9 +162,13 @@ extension MediaLibrary {
         }
         report.orphanFiles = onDisk.subtracting(known.keys).sorted()
         if rows.isEmpty && !report.orphanFiles.isEmpty {
-            // Originals but not one row: the catalogue was lost or emptied, not the library.
-            report.unaccountedOriginals = report.orphanFiles
-            report.orphanFiles = []
+            // Originals but not one row: the catalogue was lost or emptied, not the library —
+            // but for originals an unfinished import put in place (they share their file with
+            // an incoming entry: `LibraryFolder.place`), as a library's first import killed
+            // before its row leaves.
+            let unfinished = report.orphanFiles.filter { path in store.identity(of: path).map(journal.contains) ?? false }
+            report.unaccountedOriginals = report.orphanFiles.filter { !unfinished.contains($0) }
+            report.orphanFiles = unfinished
         }
         let missing = known.filter { !onDisk.contains($0.key) }.map(\.value)
         report.missingFiles = Set(missing.filter { $0.hash == $0.asset.contentHash }.map(\.asset.id)).sorted()

@@ -48,8 +48,11 @@ extension MediaLibrary {
         let lock = LibraryLock(folder: folder, exclusive: false)
         defer { withExtendedLifetime(lock) {} }
         let copy = try copyIn(url)
-        var committed = false
-        defer { if !committed { LibraryFolder.remove(copy.name, in: copy.folder) } }
+        // The incoming copy goes when the import ends, stored or not: until the row is
+        // committed it is the journal that marks the original put in place as unfinished
+        // (`LibraryFolder.place`), and so is the motion's incoming copy.
+        var journal: [(folder: LibraryFolder.Descriptor, name: String)] = [(copy.folder, copy.name)]
+        defer { for entry in journal { LibraryFolder.remove(entry.name, in: entry.folder) } }
         let probe: Probe
         do {
             probe = try Self.probe(folder.appendingPathComponent("\(LibraryFolder.incoming)/\(copy.name)"), thumbnail: box)
@@ -65,16 +68,15 @@ extension MediaLibrary {
         let relative = LibraryFolder.storedPath(hash: copy.hash, extension: ext)
         do {
             let prefix = try storage.openFolder("\(LibraryFolder.originals)/\(copy.hash.prefix(2))", create: true)
-            try LibraryFolder.rename(copy.name, in: copy.folder, to: (relative as NSString).lastPathComponent, in: prefix)
+            try LibraryFolder.place(copy.name, in: copy.folder, to: (relative as NSString).lastPathComponent, in: prefix)
         } catch {
             throw .storeFailed(file: url.path, library: folder.path, reason: error.reason)
         }
-        committed = true
         // A Motion Photo's MP4 is stored beside it as its motion (see `Asset.MotionFile`).
         var motion: (file: Asset.MotionFile, path: String, duration: MediaTime)?
         if case .motionPhoto(let layout)? = probe.livePhoto {
             do throws(LibraryError) {
-                motion = try storeMotion(of: relative, layout: layout, name: url.lastPathComponent)
+                motion = try storeMotion(of: relative, layout: layout, name: url.lastPathComponent) { journal.append($0) }
             } catch {
                 storage.remove(relative)
                 throw error
@@ -167,9 +169,11 @@ extension MediaLibrary {
     }
 
     /// Copies the MP4 a Motion Photo carries (`layout` in the stored original at `relative`)
-    /// into the library as its motion, checked by decoding like any video.
-    private func storeMotion(of relative: String, layout: MotionPhotoLayout,
-                             name: String) throws(LibraryError) -> (file: Asset.MotionFile, path: String, duration: MediaTime) {
+    /// into the library as its motion, checked by decoding like any video. Its incoming copy,
+    /// once the motion is in place, goes to `journal` for the importer to remove after the row.
+    private func storeMotion(of relative: String, layout: MotionPhotoLayout, name: String,
+                             journal: (_ entry: (folder: LibraryFolder.Descriptor, name: String)) -> Void)
+        throws(LibraryError) -> (file: Asset.MotionFile, path: String, duration: MediaTime) {
         let source = folder.appendingPathComponent(relative).path
         let temporary: (folder: LibraryFolder.Descriptor, name: String, file: LibraryFolder.Descriptor)
         let original: LibraryFolder.Descriptor
@@ -208,11 +212,12 @@ extension MediaLibrary {
         let path = LibraryFolder.storedPath(hash: hash, extension: "mp4")
         do {
             let prefix = try storage.openFolder("\(LibraryFolder.originals)/\(hash.prefix(2))", create: true)
-            try LibraryFolder.rename(temporary.name, in: temporary.folder, to: (path as NSString).lastPathComponent, in: prefix)
+            try LibraryFolder.place(temporary.name, in: temporary.folder, to: (path as NSString).lastPathComponent, in: prefix)
         } catch {
             throw .storeFailed(file: name, library: folder.path, reason: error.reason)
         }
         kept = true
+        journal((temporary.folder, temporary.name))
         return (Asset.MotionFile(filename: name + "#motion.mp4", byteSize: layout.length, contentHash: hash, relativePath: path),
                 path, duration)
     }

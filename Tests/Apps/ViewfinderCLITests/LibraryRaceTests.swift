@@ -55,6 +55,36 @@ struct LibraryRaceTests {
         #expect(after.status == 0 && after.stdout.hasSuffix(": consistent\n"), "\(after.stdout)")
     }
 
+    /// An import puts an original in place as a second name of its incoming copy and removes
+    /// the incoming name after the row is committed; killed between the two, a library's first
+    /// import leaves an original and no row. That is an unfinished import, not a lost catalogue.
+    @Test("a first import killed after its original was put in place, before its row: check removes it; an original without its incoming copy is kept")
+    func firstImportKilled() throws {
+        let scratch = TestPaths.scratchFolder("first-import-killed")
+        let library = scratch.appendingPathComponent("Lib")
+        #expect(try viewfinder("library", "--library", library.path, "init").status == 0)
+        let photo = try Self.photos(1, in: scratch.appendingPathComponent("in"), prefix: "first")[0]
+        let fm = FileManager.default
+        let incoming = library.appendingPathComponent(".incoming"), prefix = library.appendingPathComponent("originals/ab")
+        try fm.createDirectory(at: incoming, withIntermediateDirectories: true)
+        try fm.createDirectory(at: prefix, withIntermediateDirectories: true)
+        let copy = incoming.appendingPathComponent("0F1E2D3C.partial")
+        try fm.copyItem(at: photo, to: copy)
+        let placed = prefix.appendingPathComponent("ab01.jpg")
+        try fm.linkItem(at: copy, to: placed)
+        // Without its incoming copy the same original is the lost catalogue's: kept.
+        let alone = prefix.appendingPathComponent("ab02.jpg")
+        try fm.copyItem(at: photo, to: alone)
+        let check = try viewfinder("library", "--library", library.path, "check")
+        #expect(check.stdout.contains("1 unfinished import"), "\(check.stdout)")
+        #expect(check.stdout.contains("1 original but not one catalogue row"), "\(check.stdout)")
+        #expect(!fm.fileExists(atPath: placed.path) && !fm.fileExists(atPath: copy.path))
+        #expect(fm.fileExists(atPath: alone.path), "an original with no incoming copy was removed")
+        try fm.removeItem(at: alone)
+        let again = try viewfinder("library", "--library", library.path, "check")
+        #expect(again.status == 0 && again.stdout.hasSuffix(": consistent\n"), "\(again.stdout)")
+    }
+
     @Test("a catalogue that lost rows (an older copy put back): check --rebuild catalogues the orphans instead of removing them")
     func olderCatalogue() throws {
         let scratch = TestPaths.scratchFolder("older-catalogue")
