@@ -57,7 +57,10 @@ final class SmartCutDriver {
         // H.264 sequences long enough for openh264 before 2.4.1 to show what waits at each IDR
         // first (`plans(for:copying:minimumSequence:)`): the pictures that can wait, and one.
         var minimumSequence = 1
-        if case .avc? = track, index.reorderDepth > 0 { minimumSequence = index.reorderDepth + 2 }
+        if case .avc? = track {
+            let depth = index.reorderDepth
+            if depth > 0 { minimumSequence = depth + 2 }
+        }
         let plans = index.plans(for: bounds, copying: copying, minimumSequence: minimumSequence)
         let outputStart = bounds.reduce(0) { $0 + $1.end - $1.start }
         if copying, !plans.contains(where: { $0.copy != nil }) {
