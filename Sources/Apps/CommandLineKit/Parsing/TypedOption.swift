@@ -34,11 +34,13 @@ public struct TypedOption<Value>: Sendable {
     }
 
     /// The same option and reader with another help line (for a command that says what the
-    /// value means to it); an option of several declarations changes its first one's.
-    public func withHelp(_ help: String) -> TypedOption {
+    /// value means to it), and perhaps another placeholder for its value (`-o PATH` where
+    /// another command shows `-o COVER`); an option of several declarations changes its first
+    /// one's.
+    public func withHelp(_ help: String, value: String? = nil) -> TypedOption {
         var specs = specs
         if let first = specs.first {
-            specs[0] = OptionSpec(first.name, short: first.short, value: first.value, help: help)
+            specs[0] = OptionSpec(first.name, short: first.short, value: value ?? first.value, help: help)
         }
         return TypedOption(specs: specs, read: read)
     }
@@ -76,6 +78,6 @@ extension ParsedArguments {
 
     /// Whether any of `option`'s declarations was given.
     public func isGiven<Value>(_ option: TypedOption<Value>) -> Bool {
-        option.specs.contains { value($0.name) != nil || flag($0.name) }
+        option.isGiven(in: self)
     }
 }
