@@ -12,16 +12,21 @@ enum AnimateCommand: Command {
     static let summary = N_("Render a Motion scene (JSON) to MP4, GIF or one PNG frame, or print its values.")
     static let synopsis = "SCENE.json (-o OUT.{mp4,gif,png} | --at T --json) [--fps N] [--size WxH] [--duration S] [--at T]"
     static let positionalCount = 1...1
-    static let options = [
-        OptionSpec("output", short: "o", value: "OUT", help: N_(".mp4 (H.264), .gif (one palette, looping) or .png (the frame at --at).")),
-        OptionSpec("fps", value: "N", help: N_("Frames per second, 1-120 (default 30).")),
-        OptionSpec("size", value: "WxH", help: N_("Output size (default: the scene's size).")),
-        OptionSpec("duration", value: "S", help: N_("Length in seconds (default: the scene's duration, else 2).")),
-        OptionSpec("at", value: "T", help: N_("The time of the PNG frame or of --json (default 0).")),
-        OptionSpec("json", help: N_("Print every layer's presentation values at --at instead of rendering.")),
-        OptionSpec("timing", help: N_("With --json: report on stderr how long evaluating the frame took (median of 21).")),
-        OptionSpec("quiet", short: "q", help: N_("No progress display.")),
-    ]
+    static let output = TypedOption.path("output", short: "o", value: "OUT",
+                                         help: N_(".mp4 (H.264), .gif (one palette, looping) or .png (the frame at --at)."))
+    static let size = TypedOption<PixelSize?>("size", value: "WxH", help: N_("Output size (default: the scene's size)."),
+                                              absent: { nil }) { text throws(InvalidValueError) in
+        guard let size = PixelSize(parsing: text) else { throw InvalidValueError(tr("expected WxH, not '{text}'", ["text": text])) }
+        return size
+    }
+    static let duration = TypedOption.seconds("duration", help: N_("Length in seconds (default: the scene's duration, else 2)."),
+                                              .positive(upTo: Int(SceneLimits.maxDuration)))
+    static let at = TypedOption.seconds("at", value: "T", help: N_("The time of the PNG frame or of --json (default 0)."),
+                                        .nonNegative(upTo: Int(SceneLimits.maxDuration)))
+    static let json = TypedOption.flag("json", help: N_("Print every layer's presentation values at --at instead of rendering."))
+    static let timing = TypedOption.flag("timing", help: N_("With --json: report on stderr how long evaluating the frame took (median of 21)."))
+    static let quiet = TypedOption.flag("quiet", short: "q", help: N_("No progress display."))
+    static let options = OptionSpec.list(output, Arguments.fps, size, duration, at, json, timing, quiet)
     static let discussion = N_("""
     Every animation is a pure function of time, so frame i is the scene at exactly i / fps
     seconds. The scene format is described in the README (layers, images by path, sprites with
@@ -30,33 +35,28 @@ enum AnimateCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let sceneURL = URL(fileURLWithPath: arguments.positionals[0])
-        if !arguments.flag("json") {
-            // Usage first: a wrong output name is a usage error whatever the scene holds.
-            let name = try arguments.required("output")
-            guard ["mp4", "gif", "png"].contains((name as NSString).pathExtension.lowercased()) else {
-                throw arguments.invalid("output", tr("'{file}' must end in .mp4, .gif or .png", ["file": (name as NSString).lastPathComponent]))
+        let printsValues = try arguments[json]
+        // Usage first: a wrong output name, a bad number, are usage errors whatever the scene
+        // file holds.
+        let output = printsValues ? nil : try arguments.required(Self.output)
+        let format = try output.map { output throws(UsageError) in
+            guard let format = SceneExport.Format(pathExtension: output.pathExtension) else {
+                throw arguments.invalid(Self.output, tr("'{file}' must end in .mp4, .gif or .png", ["file": output.lastPathComponent]))
             }
+            return format
         }
-        // Usage first: a bad number is a usage error whatever the scene file is.
-        let at = try arguments.seconds("at", .nonNegative(upTo: Int(SceneLimits.maxDuration)))?.seconds ?? 0
-        let fps = try arguments.integer("fps", in: 1...120, default: 30)
+        let at = try arguments[Self.at]?.seconds ?? 0
+        let fps = try arguments[Arguments.fps]
         _ = try checkReadableMediaFile(sceneURL)
         let scene = try Scene.load(contentsOf: sceneURL)
-        if arguments.flag("json") {
-            if arguments.flag("timing") { reportEvaluationTime(scene, at: at) }
+        guard let output, let format else {
+            if try arguments[timing] { reportEvaluationTime(scene, at: at) }
             print(scene.presentationJSON(at: at))
             return 0
         }
-        let output = URL(fileURLWithPath: try arguments.required("output"))
-        var size = PixelSize(width: Int(scene.size.width.rounded()), height: Int(scene.size.height.rounded()))
-        if let text = arguments.value("size") {
-            guard let parsed = Arguments.pixelSize(text) else { throw arguments.invalid("size", tr("expected WxH, not '{text}'", ["text": text])) }
-            size = parsed
-        }
-        let duration = try arguments.seconds("duration", .positive(upTo: Int(SceneLimits.maxDuration)))?.seconds ?? scene.duration ?? 2
-        guard let format = SceneExport.Format(pathExtension: output.pathExtension) else {
-            throw arguments.invalid("output", tr("'{file}' must end in .mp4, .gif or .png", ["file": output.lastPathComponent]))
-        }
+        let size = try arguments[Self.size]
+            ?? PixelSize(width: Int(scene.size.width.rounded()), height: Int(scene.size.height.rounded()))
+        let duration = try arguments[Self.duration]?.seconds ?? scene.duration ?? 2
         try Arguments.checkOutputLocation(output, input: sceneURL)
         // Images named in the scene are found relative to the scene file.
         let export: SceneExport
@@ -65,11 +65,11 @@ enum AnimateCommand: Command {
                                      size: size, fps: fps, duration: duration)
         } catch .tooManyFrames {
             let frames = Int((duration * Double(fps)).rounded())
-            throw arguments.invalid("duration", tr("{seconds} s at {fps} fps is {frames} frames, more than the limit of {limit}; lower --fps or --duration",
+            throw arguments.invalid(Self.duration, tr("{seconds} s at {fps} fps is {frames} frames, more than the limit of {limit}; lower --fps or --duration",
                                                    ["seconds": String(format: "%g", duration), "fps": fps, "frames": frames,
                                                     "limit": SceneLimits.maxFrameCount]))
         } catch {
-            throw arguments.invalid("size", tr("the frame must be from 2×2 to 8192×8192"))
+            throw arguments.invalid(Self.size, tr("the frame must be from 2×2 to 8192×8192"))
         }
         let frameSize = export.size
         if format == .png {
@@ -79,7 +79,7 @@ enum AnimateCommand: Command {
             return 0
         }
         let job = Lent(export)
-        try ProgressDisplay.run(label: tr("Rendering {file}", ["file": sceneURL.lastPathComponent]), quiet: arguments.flag("quiet"),
+        try ProgressDisplay.run(label: tr("Rendering {file}", ["file": sceneURL.lastPathComponent]), quiet: try arguments[quiet],
                                 unit: .frames) { progress in
             try job.value.write(to: output, as: format, progress: progress)
         }

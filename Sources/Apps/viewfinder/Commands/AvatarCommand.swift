@@ -11,22 +11,62 @@ enum AvatarCommand: Command {
     static let summary = N_("Cut a circular or square avatar out of a photo.")
     static let synopsis = "IMAGE -o OUT [--shape circle|square] [--size N] [--zoom Z] [--center auto|face|middle|X,Y] [--rotate DEG] [--spec SPEC.json] [--print-spec] [--json]"
     static let positionalCount = 1...1
-    static let options = [
-        OptionSpec("output", short: "o", value: "OUT", help: N_("Image to write: .png or .webp (circle), .jpg/.png/.webp (square).")),
-        OptionSpec("shape", value: "SHAPE", help: N_("circle (default) or square.")),
-        OptionSpec("size", value: "N", help: N_("Side of the avatar in pixels, 16-4096 (default 512).")),
-        OptionSpec("zoom", value: "Z", help: N_("How much closer than the starting crop (1 = the face framing or the largest crop; default 1).")),
-        OptionSpec("center", value: "WHERE",
-                   help: N_("auto (the face if one is found, else the middle; default), face, middle, or X,Y in pixels of the upright photo.")),
-        OptionSpec("rotate", value: "DEG",
-                   help: N_("Turn the photo clockwise by DEG degrees (-360 to 360, negative: anticlockwise) to straighten it.")),
-        OptionSpec("spec", value: "FILE", help: N_("Replay a crop saved with --print-spec (shape, crop and size come from it).")),
-        OptionSpec("print-spec", help: N_("Print the crop used as JSON on stdout (replayable with --spec).")),
-        OptionSpec("max-pixels", value: "MP", help: N_("The most megapixels a decode may hold, after shrink-on-load (default 100).")),
-        OptionSpec("quality", value: "Q", help: N_("JPEG/WebP quality 1-100 (default 90).")),
-        OptionSpec("keep-profile", help: N_("Keep a wide-gamut photo's own colours, its ICC profile embedded (default: converted to sRGB).")),
-        OptionSpec("json", help: N_("Print what was written as JSON.")),
-    ]
+    static let output = TypedOption.requiredPath("output", short: "o", value: "OUT",
+                                                 help: N_("Image to write: .png or .webp (circle), .jpg/.png/.webp (square)."))
+    /// `--shape circle|square`: nil when absent (circle, unless a replayed spec says otherwise).
+    static let shape = TypedOption<CropShape?>("shape", value: "SHAPE", help: N_("circle (default) or square."),
+                                               absent: { nil }) { text throws(InvalidValueError) in
+        switch text.lowercased() {
+        case "circle": return .circle
+        case "square": return .square
+        default: throw InvalidValueError(tr("expected circle or square, not '{text}'", ["text": text]))
+        }
+    }
+    static let size = TypedOption.integer("size", help: N_("Side of the avatar in pixels, 16-4096 (default 512)."), in: 16...4096, default: 512)
+    static let zoom = TypedOption<Double>("zoom", value: "Z",
+                                          help: N_("How much closer than the starting crop (1 = the face framing or the largest crop; default 1)."),
+                                          absent: { 1 }) { text throws(InvalidValueError) in
+        guard let value = Double(text), value.isFinite, value >= 1, value <= 1000 else {
+            throw InvalidValueError(tr("expected a number from 1 (the largest crop) to 1000, not '{text}'", ["text": text]))
+        }
+        return value
+    }
+    /// `--center WHERE`: a named centre, or a point in the upright photo's pixels.
+    static let center = TypedOption<Centre>("center", value: "WHERE",
+                                            help: N_("auto (the face if one is found, else the middle; default), face, middle, or X,Y in pixels of the upright photo."),
+                                            absent: { .named(.auto) }) { text throws(InvalidValueError) in
+        if let named = AvatarCentre(rawValue: text.lowercased()) { return .named(named) }
+        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
+            throw InvalidValueError(tr("expected auto, face, middle or X,Y in pixels (like 1200,800), not '{text}'", ["text": text]))
+        }
+        return .point(Point(x: x, y: y))
+    }
+    static let rotate = TypedOption<Double>("rotate", value: "DEG",
+                                            help: N_("Turn the photo clockwise by DEG degrees (-360 to 360, negative: anticlockwise) to straighten it."),
+                                            absent: { 0 }) { text throws(InvalidValueError) in
+        guard let value = Double(text), value.isFinite, abs(value) <= CropSpec.maximumRotation else {
+            throw InvalidValueError(tr("expected degrees from -360 to 360, like 2.5 or -90, not '{text}'", ["text": text]))
+        }
+        return value
+    }
+    static let spec = TypedOption.text("spec", value: "FILE", help: N_("Replay a crop saved with --print-spec (shape, crop and size come from it)."))
+    static let printSpec = TypedOption.flag("print-spec", help: N_("Print the crop used as JSON on stdout (replayable with --spec)."))
+    static let maxPixels = TypedOption.integer("max-pixels", value: "MP", help: N_("The most megapixels a decode may hold, after shrink-on-load (default 100)."),
+                                               in: 1...10_000, default: 100)
+    static let quality = Arguments.imageQuality(default: 90, help: N_("JPEG/WebP quality 1-100 (default 90)."))
+    static let keepProfile = TypedOption.flag("keep-profile",
+                                              help: N_("Keep a wide-gamut photo's own colours, its ICC profile embedded (default: converted to sRGB)."))
+    static let json = TypedOption.flag("json", help: N_("Print what was written as JSON."))
+    static let options = OptionSpec.list(output, shape, size, zoom, center, rotate, spec, printSpec, maxPixels, quality, keepProfile, json)
+
+    /// Where `--center` puts the crop.
+    enum Centre: Sendable {
+        /// Chosen by the photo (a face, or the middle).
+        case named(AvatarCentre)
+        /// This point of the upright photo.
+        case point(Point)
+    }
     static let discussion = N_("""
     The photo is turned upright (EXIF orientation) first; --center X,Y is in its upright pixels.
     By default the crop starts on the most prominent face (the largest and most central one that
@@ -54,48 +94,21 @@ enum AvatarCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let input = URL(fileURLWithPath: arguments.positionals[0])
-        let output = URL(fileURLWithPath: try arguments.required("output"))
-        let side = try arguments.integer("size", in: 16...4096, default: 512)
-        let quality = try arguments.integer("quality", in: 1...100, default: 90)
-        let megapixels = try arguments.integer("max-pixels", in: 1...10_000, default: 100)
-        var shape = CropShape.circle
-        if let text = arguments.value("shape") {
-            switch text.lowercased() {
-            case "circle": shape = .circle
-            case "square": shape = .square
-            default: throw arguments.invalid("shape", tr("expected circle or square, not '{text}'", ["text": text]))
-            }
-        }
-        var zoom = 1.0
-        if let text = arguments.value("zoom") {
-            guard let value = Double(text), value.isFinite, value >= 1, value <= 1000 else {
-                throw arguments.invalid("zoom", tr("expected a number from 1 (the largest crop) to 1000, not '{text}'", ["text": text]))
-            }
-            zoom = value
-        }
+        let output = try arguments[Self.output]
+        let side = try arguments[size]
+        let quality = try arguments[Self.quality]
+        let megapixels = try arguments[maxPixels]
+        var shape = try arguments[Self.shape] ?? .circle
+        let zoom = try arguments[Self.zoom]
         var center: Point?
         var centre = AvatarCentre.auto
-        if let text = arguments.value("center") {
-            if let named = AvatarCentre(rawValue: text.lowercased()) {
-                centre = named
-            } else {
-                let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-                guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
-                    throw arguments.invalid("center", tr("expected auto, face, middle or X,Y in pixels (like 1200,800), not '{text}'",
-                                                         ["text": text]))
-                }
-                center = Point(x: x, y: y)
-            }
+        switch try arguments[Self.center] {
+        case .named(let named): centre = named
+        case .point(let point): center = point
         }
-        var rotation = 0.0
-        if let text = arguments.value("rotate") {
-            guard let value = Double(text), value.isFinite, abs(value) <= CropSpec.maximumRotation else {
-                throw arguments.invalid("rotate", tr("expected degrees from -360 to 360, like 2.5 or -90, not '{text}'", ["text": text]))
-            }
-            rotation = value
-        }
+        let rotation = try arguments[rotate]
         var replayed: CropSpec?
-        if let path = arguments.value("spec") {
+        if let path = try arguments[spec] {
             let data: Data
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -110,16 +123,16 @@ enum AvatarCommand: Command {
             }
             shape = replayed?.shape ?? shape
         }
-        try Arguments.checkImageOutput(output, input: input, option: "output", in: arguments)
+        try Arguments.checkImageOutput(output, input: input, option: Self.output, in: arguments)
         if shape == .circle, output.pathExtension.lowercased() == "jpg" || output.pathExtension.lowercased() == "jpeg" {
-            throw arguments.invalid("output", tr("a circle needs transparency: use .png or .webp (or --shape square)"))
+            throw arguments.invalid(Self.output, tr("a circle needs transparency: use .png or .webp (or --shape square)"))
         }
 
         _ = try checkReadableMediaFile(input)
         // HEIC and friends need libvips' modules; the everyday formats start faster without.
         ImagingRuntime.loadsOptionalFormats = !ImagingRuntime.isCoreFormat(input)
         let photo = try Photo(url: input, maxPixels: Int64(megapixels) * 1_000_000,
-                              keepingProfile: arguments.flag("keep-profile"))
+                              keepingProfile: try arguments[keepProfile])
         if photo.info.profile == .unusable {
             ViewfinderTool.standardError("viewfinder: " + tr("warning: {file}'s colour profile is damaged or not for its colours; it is read as sRGB",
                                                              ["file": input.lastPathComponent.printable()]))
@@ -140,9 +153,9 @@ enum AvatarCommand: Command {
         let profile = try photo.keptProfile()
         try ImageEncoder.write(avatar, to: output, quality: quality, profile: profile)
 
-        if arguments.flag("print-spec") {
+        if try arguments[printSpec] {
             print(spec.json())
-        } else if arguments.flag("json") {
+        } else if try arguments[json] {
             print(JSONValue.object([
                 ("input", .string(input.path)),
                 ("output", .string(output.path)),

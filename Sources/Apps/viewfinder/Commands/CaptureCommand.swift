@@ -13,24 +13,28 @@ enum CaptureCommand: Command {
     static let synopsis = "photo|video [--device ID|virtual] [--size WxH] [--quality high|medium|low] [--max-duration S] [--microphone NAME|virtual|none] [--flash off|on|auto|torch] (-o OUT | --save [--library DIR]) [--json]"
     static let positionalCount = 1...1
     static let verbs = ["photo", "video"]
-    static let options = [
-        OptionSpec("device", value: "ID", help: N_("A camera as 'viewfinder devices' lists it (pipewire:NAME or a /dev/video* path), or virtual (default: the first camera).")),
-        OptionSpec("size", value: "WxH", help: N_("Picture size (default: the camera's first).")),
+    /// `--device ID`: a camera's id, nil for the first camera (looked up when the command runs).
+    static let device = TypedOption.text("device", value: "ID",
+                                         help: N_("A camera as 'viewfinder devices' lists it (pipewire:NAME or a /dev/video* path), or virtual (default: the first camera)."))
+    static let size = Arguments.evenSize(help: N_("Picture size (default: the camera's first)."))
+    static let quality = TypedOption<CaptureQuality>.choice(
         // TRANSLATORS: "video:" names `capture video`, the subcommand the option is for; keep it.
-        OptionSpec("quality", value: "Q", help: tr("video: {choices} (default high): the export presets highest, medium and low.",
-                                                   ["choices": Arguments.alternatives(CaptureQuality.allCases.map(\.rawValue))])),
-        maxDuration.specs[0],
-        OptionSpec("microphone", value: "M",
-                   help: N_("video: the sound, as 'viewfinder devices' lists it, virtual or none (default: the system's default microphone; virtual with --device virtual).")),
-        OptionSpec("flash", value: "MODE",
-                   help: tr("{choices} (default off), through the camera's V4L2 flash controls; an error on a camera without flash.",
-                            ["choices": Arguments.alternatives(FlashMode.allCases.map(\.rawValue))])),
-        OptionSpec("output", short: "o", value: "OUT", help: N_("The file to write (.jpg for photos, .mp4 for videos).")),
-        OptionSpec("save", help: N_("Store the result in the library's Captures instead of a file.")),
-        library.specs[0],
-        OptionSpec("quiet", short: "q", help: N_("video: no progress display.")),
-        OptionSpec("json", help: N_("Print what was captured as JSON: the file as 'viewfinder info --json' describes it, or its library id.")),
-    ]
+        "quality", value: "Q", help: tr("video: {choices} (default high): the export presets highest, medium and low.",
+                                        ["choices": choiceList(CaptureQuality.allCases.map(\.rawValue))]),
+        default: .high)
+    /// `--microphone M`: a microphone's name, `none`, or nil for the default.
+    static let microphone = TypedOption.text("microphone", value: "M",
+                                             help: N_("video: the sound, as 'viewfinder devices' lists it, virtual or none (default: the system's default microphone; virtual with --device virtual)."))
+    static let flash = TypedOption<FlashMode>.choice(
+        "flash", value: "MODE",
+        help: tr("{choices} (default off), through the camera's V4L2 flash controls; an error on a camera without flash.",
+                 ["choices": choiceList(FlashMode.allCases.map(\.rawValue))]),
+        default: .off)
+    static let output = TypedOption.path("output", short: "o", value: "OUT", help: N_("The file to write (.jpg for photos, .mp4 for videos)."))
+    static let save = TypedOption.flag("save", help: N_("Store the result in the library's Captures instead of a file."))
+    static let quiet = TypedOption.flag("quiet", short: "q", help: N_("video: no progress display."))
+    static let json = TypedOption.flag("json", help: N_("Print what was captured as JSON: the file as 'viewfinder info --json' describes it, or its library id."))
+    static let options = OptionSpec.list(device, size, quality, maxDuration, microphone, flash, output, save, library, quiet, json)
     /// `--max-duration S`: a video's length, more than 0 seconds (absent: until Ctrl-C).
     static let maxDuration = SharedOption.maxDuration(help: N_("video: stop after S seconds (default: at Ctrl-C)."), zeroMeansNoLimit: false)
     /// `--library DIR`, the `library` command's, with what it means here.
@@ -54,29 +58,16 @@ enum CaptureCommand: Command {
         guard what == "photo" || what == "video" else {
             throw arguments.invalid("kind", tr("capture photo or capture video, not '{text}'", ["text": what]))
         }
-        let save = arguments.flag("save")
-        let output = arguments.value("output").map { URL(fileURLWithPath: $0) }
+        let save = try arguments[Self.save]
+        let output = try arguments[Self.output]
         guard save != (output != nil) else {
             throw UsageError(message: tr("give either -o OUT or --save"), command: name)
         }
-        var size: PixelSize?
-        if let text = arguments.value("size") {
-            guard let parsed = Arguments.pixelSize(text), parsed.width % 2 == 0, parsed.height % 2 == 0 else {
-                throw arguments.invalid("size", tr("expected even WxH, not '{text}'", ["text": text]))
-            }
-            size = parsed
-        }
-        var quality = CaptureQuality.high
-        if let text = arguments.value("quality") {
-            guard let parsed = CaptureQuality(rawValue: text) else {
-                throw arguments.invalid("quality", tr("{choices}, not '{text}'",
-                                                      ["choices": Arguments.alternatives(CaptureQuality.allCases.map(\.rawValue)), "text": text]))
-            }
-            quality = parsed
-        }
+        let size = try arguments[Self.size]
+        let quality = try arguments[Self.quality]
         let maxDuration = try arguments[Self.maxDuration].maximum(default: nil)
         let device: CaptureDevice
-        if let id = arguments.value("device") {
+        if let id = try arguments[Self.device] {
             guard let found = try CameraDiscovery.named(id) else { throw CaptureError.unknownDevice(id) }
             device = found
         } else {
@@ -88,20 +79,13 @@ enum CaptureCommand: Command {
             guard let first = cameras.first(where: \.isUsable) ?? cameras.first else { throw CaptureError.noCamera }
             device = first
         }
-        var flash = FlashMode.off
-        if let text = arguments.value("flash") {
-            guard let parsed = FlashMode(rawValue: text) else {
-                throw arguments.invalid("flash", tr("{choices}, not '{text}'",
-                                                    ["choices": Arguments.alternatives(FlashMode.allCases.map(\.rawValue)), "text": text]))
-            }
-            flash = parsed
-        }
-        let microphone = what == "video" ? try chooseMicrophone(arguments.value("microphone"), for: device) : nil
+        let flash = try arguments[Self.flash]
+        let microphone = what == "video" ? try chooseMicrophone(try arguments[Self.microphone], for: device) : nil
         let ext = what == "photo" ? "jpg" : "mp4"
         let target = output ?? FileManager.default.temporaryDirectory.appendingPathComponent("capture-\(UUID().uuidString).\(ext)")
         if let output {
             guard output.pathExtension.lowercased() == ext || (ext == "jpg" && output.pathExtension.lowercased() == "jpeg") else {
-                throw arguments.invalid("output", what == "photo" ? tr("a photo is written as .jpg") : tr("a video is written as .mp4"))
+                throw arguments.invalid(Self.output, what == "photo" ? tr("a photo is written as .jpg") : tr("a video is written as .mp4"))
             }
             try Arguments.checkOutputLocation(output, input: URL(fileURLWithPath: "/dev/null"))
         }
@@ -112,21 +96,22 @@ enum CaptureCommand: Command {
             if what == "photo" {
                 _ = try MainRunLoop.await { try await session.takePhoto(to: target) }
             } else {
-                try record(session, to: target, quality: quality, maxDuration: maxDuration, quiet: arguments.flag("quiet"))
+                try record(session, to: target, quality: quality, maxDuration: maxDuration, quiet: try arguments[quiet])
             }
         }
+        let printsJSON = try arguments[json]
         var result: [(String, JSONValue)] = [("kind", .string(what)), ("device", .string(device.id))]
         if save {
             let folder = try arguments[Self.library]
             let library = try MediaLibrary(folder: folder)
             let asset = try library.importFile(target, move: true, source: .capture).asset
             result += [("library", .string(folder.path)), ("id", .integer(asset.id))]
-            if !arguments.flag("json") { print(tr("{library}: saved to Captures as {id}", ["library": folder.path, "id": asset.id])) }
+            if !printsJSON { print(tr("{library}: saved to Captures as {id}", ["library": folder.path, "id": asset.id])) }
         } else {
             result += [("output", .string(target.path)), ("file", try describe(target))]
-            if !arguments.flag("json") { print(target.path) }
+            if !printsJSON { print(target.path) }
         }
-        if arguments.flag("json") { print(JSONValue.object(JSONObject(result)).rendered()) }
+        if printsJSON { print(JSONValue.object(JSONObject(result)).rendered()) }
         return 0
     }
 

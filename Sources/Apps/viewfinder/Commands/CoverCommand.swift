@@ -11,19 +11,20 @@ enum CoverCommand: Command {
     static let summary = N_("Save the exact frame at a time as the video's cover image.")
     static let synopsis = "VIDEO (--at TIME|best -o OUT.{jpg,png,webp} [--max-size WxH] | --at TIME|best --embed -o OUT.mp4 [--quiet] | --suggest [--count K]) [--max-duration S] [--json]"
     static let positionalCount = 1...1
-    static let options = [
-        OptionSpec("at", value: "TIME", help: N_("Seconds (2.5), m:ss.fff, h:mm:ss, frame:N, or best (the best suggestion; default 0).")),
-        OptionSpec("suggest", help: N_("Print the best covers (exact times and scores) instead of writing one.")),
-        OptionSpec("embed", help: N_("Write the video to OUT.mp4 (streams copied) with the cover inside it as its cover art.")),
-        OptionSpec("quiet", short: "q", help: N_("With --embed: show no progress.")),
-        OptionSpec("count", value: "K", help: N_("With --suggest: how many, 1-20 (default 3).")),
-        OptionSpec("output", short: "o", value: "OUT", help: N_("Image to write: .jpg, .png or .webp (with --embed: .mp4 or .m4v).")),
-        OptionSpec("max-size", value: "WxH", help: N_("Fit the cover in this box (never enlarged).")),
-        Arguments.durationLimitOption.specs[0],
-        OptionSpec("quality", value: "Q", help: tr("JPEG/WebP quality 1-100 (default {quality}).", ["quality": CoverFlow.coverQuality])),
-        Arguments.hdrOption,
-        OptionSpec("json", help: N_("Print the requested and actual times and the output as JSON.")),
-    ]
+    /// `--at TIME|best`: the frame (absent: the first, at 0).
+    static let at = ExportOptions.coverChoice("at", help: N_("Seconds (2.5), m:ss.fff, h:mm:ss, frame:N, or best (the best suggestion; default 0)."))
+    static let suggest = TypedOption.flag("suggest", help: N_("Print the best covers (exact times and scores) instead of writing one."))
+    static let embed = TypedOption.flag("embed", help: N_("Write the video to OUT.mp4 (streams copied) with the cover inside it as its cover art."))
+    /// `-q`: `convert`'s, read by the export `--embed` runs.
+    static let quiet = ExportOptions.quiet.withHelp(N_("With --embed: show no progress."))
+    static let count = TypedOption.integer("count", value: "K", help: N_("With --suggest: how many, 1-20 (default 3)."), in: 1...20, default: 3)
+    /// `-o OUT`: `convert`'s, with what it means here (`--embed` writes through the export).
+    static let output = ExportOptions.output.withHelp(N_("Image to write: .jpg, .png or .webp (with --embed: .mp4 or .m4v)."))
+    static let quality = Arguments.imageQuality(default: CoverFlow.coverQuality,
+                                                help: tr("JPEG/WebP quality 1-100 (default {quality}).", ["quality": CoverFlow.coverQuality]))
+    static let json = ExportOptions.json.withHelp(N_("Print the requested and actual times and the output as JSON."))
+    static let options = OptionSpec.list(at, suggest, embed, quiet, count, output, Arguments.maxSize, Arguments.durationLimitOption,
+                                         quality, Arguments.hdr, json)
     /// The paragraphs in the user's language (`--cover`'s are shared with `convert` and `trim`).
     static var discussion: String {
         tr("""
@@ -49,37 +50,46 @@ enum CoverCommand: Command {
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let input = URL(fileURLWithPath: arguments.positionals[0])
         let limit = try Arguments.durationLimit(arguments)
-        if arguments.flag("suggest") {
-            for option in ["at", "output", "max-size", "quality", "hdr"] where arguments.value(option) != nil {
-                throw UsageError(message: tr("--suggest prints times; it takes no {option}", ["option": "--\(option)"]), command: name)
+        let imageOnly: [any OptionDeclaration] = [Arguments.maxSize, quality, Arguments.hdr]
+        if try arguments[suggest] {
+            for option in [at as any OptionDeclaration, output] + imageOnly where option.isGiven(in: arguments) {
+                throw UsageError(message: tr("--suggest prints times; it takes no {option}", ["option": "--\(option.specs[0].name)"]), command: name)
             }
-            return try suggest(input, count: try arguments.integer("count", in: 1...20, default: 3), limit: limit,
-                               json: arguments.flag("json"))
+            return try suggest(input, count: try arguments[count], limit: limit, json: try arguments[json])
         }
-        if arguments.value("count") != nil { throw UsageError(message: tr("--count goes with --suggest"), command: name) }
-        if arguments.flag("embed") { return try embed(input, arguments: arguments, limit: limit) }
-        if arguments.flag("quiet") { throw UsageError(message: tr("--quiet goes with --embed"), command: name) }
-        let output = URL(fileURLWithPath: try arguments.required("output"))
-        let at = arguments.value("at") ?? "0"
-        let best = at == "best"
-        let position = best ? TimePosition.time(.zero) : try Arguments.position(at, option: "at", in: arguments)
-        let size = try Arguments.frameSize(arguments)
-        let quality = try arguments.integer("quality", in: 1...100, default: CoverFlow.coverQuality)
-        let hdr = try Arguments.hdrConversion(arguments)
-        try Arguments.checkImageOutput(output, input: input, option: "output", in: arguments)
+        if arguments.isGiven(count) { throw UsageError(message: tr("--count goes with --suggest"), command: name) }
+        if try arguments[embed] {
+            for option in imageOnly where option.isGiven(in: arguments) {
+                throw UsageError(message: tr("--embed attaches the whole frame as a 4:2:0 JPEG at quality {quality}; it takes no {option}",
+                                             ["quality": CoverFlow.coverQuality, "option": "--\(option.specs[0].name)"]), command: name)
+            }
+            let choice = try arguments[at] ?? .at(.time(.zero))
+            return try ExportOptions.perform(input: input, arguments: arguments, settings: ExportSettings(preset: .passthrough),
+                                             label: tr("Embedding the cover of {file}", ["file": input.lastPathComponent]), cover: choice, limit: limit)
+        }
+        if try arguments[quiet] { throw UsageError(message: tr("--quiet goes with --embed"), command: name) }
+        let output = try arguments[Self.output]
+        let choice = try arguments[at] ?? .at(.time(.zero))
+        let size = try arguments[Arguments.maxSize]
+        let quality = try arguments[Self.quality]
+        let hdr = try arguments[Arguments.hdr]
+        try Arguments.checkImageOutput(output, input: input, option: Self.output, in: arguments)
 
         ImagingRuntime.loadsOptionalFormats = false  // only JPEG/PNG/WebP are written here
         let reader = try CoverPicker.open(input, limit: limit)
         reader.hdr = hdr
-        var requested = position
-        if best, let first = try CoverPicker.suggestions(from: reader, count: 1).first { requested = .time(first.time) }
+        var requested = TimePosition.time(.zero)
+        switch choice {
+        case .at(let position): requested = position
+        case .best: if let first = try CoverPicker.suggestions(from: reader, count: 1).first { requested = .time(first.time) }
+        }
         let frame = try CoverPicker.cover(from: reader, at: requested, size: size)
         try CoverFlow.write(frame.image, to: output, quality: quality)
 
-        if arguments.flag("json") {
+        if try arguments[json] {
             print(JSONValue.object([
                 ("input", .string(input.path)),
-                ("requested", best ? .string("best") : Arguments.requestedJSON(position)),
+                ("requested", choice == .best ? .string("best") : Arguments.requestedJSON(requested)),
                 ("actual", .time(frame.time)),
                 ("actualExact", .string(frame.time.rationalString)),
                 ("keyframe", .bool(frame.isKeyframe)),
@@ -92,17 +102,6 @@ enum CoverCommand: Command {
                                                                           "width": frame.image.width, "height": frame.image.height]))
         }
         return 0
-    }
-
-    /// `--embed`: the video copied with the cover inside it.
-    private static func embed(_ input: URL, arguments: ParsedArguments, limit: DurationLimit) throws -> Int32 {
-        for option in ["max-size", "quality", "hdr"] where arguments.value(option) != nil {
-            throw UsageError(message: tr("--embed attaches the whole frame as a 4:2:0 JPEG at quality {quality}; it takes no {option}",
-                                         ["quality": CoverFlow.coverQuality, "option": "--\(option)"]), command: name)
-        }
-        let choice = try ExportOptions.coverChoice(arguments.value("at") ?? "0", option: "at", in: arguments) ?? .best
-        return try ExportOptions.perform(input: input, arguments: arguments, settings: ExportSettings(preset: .passthrough),
-                                         label: tr("Embedding the cover of {file}", ["file": input.lastPathComponent]), cover: choice, limit: limit)
     }
 
     /// `--suggest`: the best covers, best first.

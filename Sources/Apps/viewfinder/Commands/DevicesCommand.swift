@@ -10,7 +10,8 @@ enum DevicesCommand: Command {
     static let summary = N_("List the cameras (PipeWire or V4L2) with their sizes, frame rates and flash, and the microphones.")
     static let synopsis = "[--json]"
     static let positionalCount = 0...0
-    static let options = [OptionSpec("json", help: N_("Print JSON: one object per device, cameras first, each with its kind."))]
+    static let json = TypedOption.flag("json", help: N_("Print JSON: one object per device, cameras first, each with its kind."))
+    static let options = json.specs
     static let discussion = N_("""
         Cameras come through PipeWire when its daemon runs and offers any, else through V4L2 (a line says why); each line \
         and JSON object says which (through: pipewire or v4l2). Sandboxed (/.flatpak-info), or with VIEWFINDER_CAMERA_PORTAL=1, \
@@ -27,7 +28,7 @@ enum DevicesCommand: Command {
         if let failure = listing.failure { throw failure }
         let cameras = listing.cameras
         let microphones = MicrophoneDevice.microphones()
-        if arguments.flag("json") {
+        if try arguments[json] {
             let cameraItems: [JSONValue] = cameras.map { camera in
                 .object([
                     ("kind", .string("camera")),

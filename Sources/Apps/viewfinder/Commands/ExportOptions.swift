@@ -8,20 +8,28 @@ import ViewfinderCore
 
 /// What `convert` and `trim` share: options, output checks, and running an export under the HUD.
 enum ExportOptions {
-    static let common = [
-        OptionSpec("output", short: "o", value: "OUT", help: N_("The file to write: .mp4 or .m4v (MP4), or .mov (QuickTime).")),
-        OptionSpec("preset", value: "P", help: tr("{choices} (default auto).", ["choices": presetChoices])),
-        OptionSpec("no-faststart", help: N_("Put the index at the end (default: at the front).")),
-        OptionSpec("quiet", short: "q", help: N_("Show no progress.")),
-        OptionSpec("json", help: N_("Print what was written as JSON.")),
-        OptionSpec("cover", value: "TIME", help: N_("Attach the exact frame at TIME of the input (or best) as the file's cover art.")),
-        OptionSpec("sdr", help: N_("Make HDR video SDR: tone-mapped as covers are, 8-bit BT.709 H.264 (default: HDR stays HDR).")),
-    ]
+    static let output = TypedOption.requiredPath("output", short: "o", value: "OUT",
+                                                 help: N_("The file to write: .mp4 or .m4v (MP4), or .mov (QuickTime)."))
+    /// `--preset P`: nil when absent (the settings' default, auto).
+    static let preset = TypedOption<ExportPreset?>("preset", value: "P", help: tr("{choices} (default auto).", ["choices": presetChoices]),
+                                                   absent: { nil }) { text throws(InvalidValueError) in
+        guard let preset = ExportPreset(parsing: text) else {
+            throw InvalidValueError(tr("expected {choices}, not '{text}'", ["choices": presetChoices, "text": text]))
+        }
+        return preset
+    }
+    static let noFastStart = TypedOption.flag("no-faststart", help: N_("Put the index at the end (default: at the front)."))
+    static let quiet = TypedOption.flag("quiet", short: "q", help: N_("Show no progress."))
+    static let json = TypedOption.flag("json", help: N_("Print what was written as JSON."))
+    /// `--cover TIME|best`: nil when absent.
+    static let cover = coverChoice("cover", help: N_("Attach the exact frame at TIME of the input (or best) as the file's cover art."))
+    static let sdr = TypedOption.flag("sdr", help: N_("Make HDR video SDR: tone-mapped as covers are, 8-bit BT.709 H.264 (default: HDR stays HDR)."))
+    static let common = OptionSpec.list(output, preset, noFastStart, quiet, json, cover, sdr)
 
     /// "auto, passthrough, highest, medium, low or WxH" (as `ExportPreset.choices`), the "or" in
     /// the user's language.
     static var presetChoices: String {
-        Arguments.alternatives(ExportPreset.named.map(\.description) + ["WxH"])
+        choiceList(ExportPreset.named.map(\.description) + ["WxH"])
     }
 
     /// `--cover` explained, for `convert`, `trim` and `cover --embed`, in the user's language.
@@ -36,11 +44,12 @@ enum ExportOptions {
         """, ["quality": CoverFlow.coverQuality])
     }
 
-    /// What `--cover` (or `cover --at` with `--embed`) asks for: nil when not given.
-    static func coverChoice(_ text: String?, option: String, in arguments: ParsedArguments) throws(UsageError) -> CoverPicker.CoverChoice? {
-        guard let text else { return nil }
-        if text == "best" { return .best }
-        return .at(try Arguments.position(text, option: option, in: arguments))
+    /// `--NAME TIME|best` (`--cover`, and `cover --at`): the frame a cover is taken from, nil
+    /// when not given.
+    static func coverChoice(_ name: String, help: String) -> TypedOption<CoverPicker.CoverChoice?> {
+        TypedOption(name, value: "TIME", help: help, absent: { nil }) { text throws(InvalidValueError) in
+            text == "best" ? .best : .at(try TimePosition(optionValue: text))
+        }
     }
 
     /// The presets explained, with the boxes and qualities read from `ExportPreset.encoding`, in
@@ -66,14 +75,9 @@ enum ExportOptions {
 
     static func settings(_ arguments: ParsedArguments) throws(UsageError) -> ExportSettings {
         var settings = ExportSettings()
-        if let text = arguments.value("preset") {
-            guard let preset = ExportPreset(parsing: text) else {
-                throw arguments.invalid("preset", tr("expected {choices}, not '{text}'", ["choices": presetChoices, "text": text]))
-            }
-            settings.preset = preset
-        }
-        settings.fastStart = !arguments.flag("no-faststart")
-        settings.toSDR = arguments.flag("sdr")
+        if let preset = try arguments[preset] { settings.preset = preset }
+        settings.fastStart = !(try arguments[noFastStart])
+        settings.toSDR = try arguments[sdr]
         return settings
     }
 
@@ -85,19 +89,19 @@ enum ExportOptions {
     /// ones is finished.
     static func perform(input: URL, arguments: ParsedArguments, settings: ExportSettings, label: String,
                         cover: CoverPicker.CoverChoice? = nil, limit: DurationLimit = .none) throws -> Int32 {
-        let output = URL(fileURLWithPath: try arguments.required("output"))
+        let output = try arguments[Self.output]
         guard ["mp4", "m4v", "mov"].contains(output.pathExtension.lowercased()) else {
-            throw arguments.invalid("output", tr("'{file}' must end in .mp4, .m4v or .mov", ["file": output.lastPathComponent]))
+            throw arguments.invalid(Self.output, tr("'{file}' must end in .mp4, .m4v or .mov", ["file": output.lastPathComponent]))
         }
         if cover != nil, !VideoExporter.holdsCover(output) {
-            throw arguments.invalid("output", tr("'{file}' is a QuickTime file, which cannot hold a cover here: name it .mp4 or .m4v",
+            throw arguments.invalid(Self.output, tr("'{file}' is a QuickTime file, which cannot hold a cover here: name it .mp4 or .m4v",
                                                  ["file": output.lastPathComponent]))
         }
         try Arguments.checkOutputLocation(output, input: input)
         _ = try checkReadableMediaFile(input)
         if cover != nil { ImagingRuntime.loadsOptionalFormats = false }  // a cover is written as JPEG only
 
-        let (result, art) = try ProgressDisplay.run(label: label, quiet: arguments.flag("quiet")) { progress in
+        let (result, art) = try ProgressDisplay.run(label: label, quiet: try arguments[quiet]) { progress in
             let editor: CoverPicker.Exporting = { settings, reader, progress throws(MediaIOError) in
                 try VideoEditor(input: input, output: output, settings: settings).export(progress: progress, reading: reader)
             }
@@ -112,7 +116,7 @@ enum ExportOptions {
             .object([("time", art.time.map(JSONValue.time) ?? .null), ("timeExact", .optional(art.time?.rationalString)),
                      ("width", .int(art.size.width)), ("height", .int(art.size.height)), ("format", .string(art.format.rawValue))])
         } ?? .null
-        if arguments.flag("json") {
+        if try arguments[json] {
             print(JSONValue.object([
                 ("input", .string(input.path)),
                 ("output", .string(output.path)),

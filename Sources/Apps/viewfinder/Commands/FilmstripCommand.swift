@@ -11,17 +11,16 @@ enum FilmstripCommand: Command {
     static let summary = N_("Take N frames at even steps across a video, as files or one contact sheet.")
     static let synopsis = "VIDEO -o OUT [--count N] [--height H] [--exact] [--max-duration S] [--json]"
     static let positionalCount = 1...1
-    static let options = [
-        OptionSpec("output", short: "o", value: "OUT", help: N_("A folder (frame-01.jpg, ...) or one .jpg/.png sheet.")),
-        OptionSpec("count", value: "N", help: N_("Number of frames, 1-100 (default 6).")),
-        OptionSpec("height", value: "H", help: N_("Height of each frame in pixels (default 180).")),
-        OptionSpec("exact", help: N_("The exact frame at each i·d/N instead of a fast frame from each slice.")),
-        Arguments.durationLimitOption.specs[0],
-        OptionSpec("quality", value: "Q", help: N_("JPEG quality 1-100 (default 85).")),
-        Arguments.hdrOption,
-        OptionSpec("quiet", short: "q", help: N_("No progress display (shown on stderr when decoding takes a while).")),
-        OptionSpec("json", help: N_("Print the requested and actual times and the outputs as JSON.")),
-    ]
+    static let output = TypedOption.requiredPath("output", short: "o", value: "OUT",
+                                                 help: N_("A folder (frame-01.jpg, ...) or one .jpg/.png sheet."))
+    static let count = TypedOption.integer("count", help: N_("Number of frames, 1-100 (default 6)."), in: 1...100, default: 6)
+    static let height = TypedOption.integer("height", value: "H", help: N_("Height of each frame in pixels (default 180)."),
+                                            in: 16...4320, default: 180)
+    static let exact = TypedOption.flag("exact", help: N_("The exact frame at each i·d/N instead of a fast frame from each slice."))
+    static let quality = Arguments.imageQuality(default: 85, help: N_("JPEG quality 1-100 (default 85)."))
+    static let quiet = TypedOption.flag("quiet", short: "q", help: N_("No progress display (shown on stderr when decoding takes a while)."))
+    static let json = TypedOption.flag("json", help: N_("Print the requested and actual times and the outputs as JSON."))
+    static let options = OptionSpec.list(output, count, height, exact, Arguments.durationLimitOption, quality, Arguments.hdr, quiet, json)
     static let discussion = N_("""
     Cell i (i = 0 ... N-1) stands for the slice [i·d/N, (i+1)·d/N) of the video, d being its
     duration, and shows a frame from inside that slice, so no two cells are alike: by default
@@ -36,16 +35,16 @@ enum FilmstripCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let input = URL(fileURLWithPath: arguments.positionals[0])
-        let output = URL(fileURLWithPath: try arguments.required("output"))
-        let count = try arguments.integer("count", in: 1...100, default: 6)
-        let height = try arguments.integer("height", in: 16...4320, default: 180)
-        let quality = try arguments.integer("quality", in: 1...100, default: 85)
+        let output = try arguments[Self.output]
+        let count = try arguments[Self.count]
+        let height = try arguments[Self.height]
+        let quality = try arguments[Self.quality]
         let limit = try Arguments.durationLimit(arguments)
-        let mode: FrameMode = arguments.flag("exact") ? .exact : .fast
-        let hdr = try Arguments.hdrConversion(arguments)
+        let mode: FrameMode = try arguments[exact] ? .exact : .fast
+        let hdr = try arguments[Arguments.hdr]
         let sheet = ImageFormat(pathExtension: output.pathExtension) != nil
         if sheet {
-            try Arguments.checkImageOutput(output, input: input, option: "output", in: arguments)
+            try Arguments.checkImageOutput(output, input: input, option: Self.output, in: arguments)
         }
 
         ImagingRuntime.loadsOptionalFormats = false  // only JPEG/PNG/WebP are written here
@@ -58,7 +57,7 @@ enum FilmstripCommand: Command {
             ? trn("Decoding {count} exact frames of {file}", "Decoding {count} exact frames of {file}", count, ["file": file])
             : trn("Decoding a {count}-frame strip of {file}", "Decoding a {count}-frame strip of {file}", count, ["file": file])
         let cells = try ProgressDisplay.run(label: label,
-                                            quiet: arguments.flag("quiet"), unit: .frames) { progress in
+                                            quiet: try arguments[quiet], unit: .frames) { progress in
             try CoverPicker.filmstrip(from: shared.value, count: count, mode: mode, size: .height(height), progress: progress)
         }
         let shown = cells.compactMap { cell in cell.frame.map { (cell, $0) } }
@@ -71,7 +70,7 @@ enum FilmstripCommand: Command {
         }
         let empty = cells.count - shown.count
 
-        if arguments.flag("json") {
+        if try arguments[json] {
             var written = outputs.makeIterator()
             let items: [JSONValue] = cells.map { cell in
                 let file: JSONValue = cell.frame == nil ? .null : .string(sheet ? output.path : written.next()?.path ?? "")

@@ -10,7 +10,8 @@ enum InfoCommand: Command {
     static let summary = N_("Describe a video or photo: container, duration, codecs, size, rotation.")
     static let synopsis = "FILE [--json]"
     static let positionalCount = 1...1
-    static let options = [OptionSpec("json", help: N_("Print one JSON object instead of text."))]
+    static let json = TypedOption.flag("json", help: N_("Print one JSON object instead of text."))
+    static let options = json.specs
     static let discussion = N_("""
     Videos: container, duration (exact and in seconds), video codec, coded size, display
     rotation (clockwise, from the display matrix), size as displayed, frame rate, colour (SDR,
@@ -24,7 +25,7 @@ enum InfoCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let url = URL(fileURLWithPath: arguments.positionals[0])
-        let json = arguments.flag("json")
+        let json = try arguments[json]
         let size = try checkReadableMediaFile(url)
         if let image = try? ImageInfo.probe(url) {
             print(json ? photoJSON(image, url: url, bytes: size).rendered() : photoText(image, url: url, bytes: size))

@@ -12,9 +12,9 @@ enum ThumbnailCommand: Command {
     static let summary = N_("Write a video's thumbnail as a PNG: its embedded cover, else its best keyframe.")
     static let synopsis = "[-s SIZE] VIDEO OUT"
     static let positionalCount = 2...2
-    static let options = [
-        OptionSpec("size", short: "s", value: "SIZE", help: N_("Fit the picture in SIZE × SIZE pixels, 16-2048 (default 256).")),
-    ]
+    static let size = TypedOption.integer("size", short: "s", value: "SIZE", help: N_("Fit the picture in SIZE × SIZE pixels, 16-2048 (default 256)."),
+                                          in: 16...2048, default: 256)
+    static let options = size.specs
     static let discussion = N_("""
     The cover embedded in the file, else the best-scored of the keyframes near 20, 50 and 80 %
     of the video, each decoded alone (exposure, sharpness and colour as cover
@@ -29,7 +29,7 @@ enum ThumbnailCommand: Command {
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let input = URL(fileURLWithPath: arguments.positionals[0])
         let output = URL(fileURLWithPath: arguments.positionals[1])
-        let side = try arguments.integer("size", in: 16...2048, default: 256)
+        let side = try arguments[size]
         try Arguments.checkOutputLocation(output, input: input)
         ImagingRuntime.loadsOptionalFormats = false  // only PNG is written here
         let reader = try CoverPicker.open(input, limit: .none)

@@ -7,44 +7,54 @@ import ViewfinderCore
 
 /// Option values shared by several commands, parsed and checked in one place.
 enum Arguments {
-    /// A TIME argument (seconds, m:ss.fff, h:mm:ss or frame:N).
+    /// A TIME argument (seconds, m:ss.fff, h:mm:ss or frame:N) given inside another option's
+    /// value (`--keep A-B`).
     static func position(_ text: String, option: String, in arguments: ParsedArguments) throws(UsageError) -> TimePosition {
-        do {
-            return try TimePosition(parsing: text)
+        do throws(InvalidValueError) {
+            return try TimePosition(optionValue: text)
         } catch {
-            throw arguments.invalid(option, error.description)
+            throw arguments.invalid(option, error.reason)
         }
     }
 
-    /// `--max-size WxH` as a frame size (original when absent).
-    static func frameSize(_ arguments: ParsedArguments) throws(UsageError) -> FrameSize {
-        guard let text = arguments.value("max-size") else { return .original }
-        guard let size = pixelSize(text) else {
-            throw arguments.invalid("max-size", tr("expected WxH with both sides from 1 to 16384, like 1280x720, not '{text}'",
-                                                   ["text": text]))
+    /// `--max-size WxH`: the box a picture is fitted in (the original size when absent).
+    static let maxSize = TypedOption<FrameSize>("max-size", value: "WxH", help: N_("Fit the cover in this box (never enlarged)."),
+                                                absent: { .original }) { text throws(InvalidValueError) in
+        guard let size = PixelSize(parsing: text) else {
+            throw InvalidValueError(tr("expected WxH with both sides from 1 to 16384, like 1280x720, not '{text}'", ["text": text]))
         }
         return .fit(size)
     }
 
-    /// "640x360" or "640×360" (see `PixelSize(parsing:)`).
-    static func pixelSize(_ text: String) -> PixelSize? {
-        PixelSize(parsing: text)
-    }
-
-    /// `--hdr MODE`, declared once for every command that makes pictures from video.
-    static let hdrOption = OptionSpec(
-        "hdr", value: "MODE",
-        help: N_("HLG/PQ video: tonemap (default: as the phone showed it), clip, or none (the coded values)."))
-
-    /// `--hdr tonemap|clip|none` (tone-mapped when absent).
-    static func hdrConversion(_ arguments: ParsedArguments) throws(UsageError) -> HDRConversion {
-        guard let text = arguments.value("hdr") else { return .toneMap }
-        guard let mode = HDRConversion(rawValue: text) else {
-            throw arguments.invalid("hdr", tr("expected {choices}, not '{text}'",
-                                              ["choices": alternatives(HDRConversion.allCases.map(\.rawValue)), "text": text]))
+    /// `--size WxH` where the picture is made (a sample, a recording): both sides even and at
+    /// least `minimum`, nil when absent (the command's default).
+    static func evenSize(help: String, minimum: Int = 2) -> TypedOption<PixelSize?> {
+        TypedOption("size", value: "WxH", help: help, absent: { nil }) { text throws(InvalidValueError) in
+            guard let size = PixelSize(parsing: text), size.width % 2 == 0, size.height % 2 == 0,
+                  size.width >= minimum, size.height >= minimum else {
+                throw InvalidValueError(minimum > 2
+                    ? tr("expected even WxH from {minimum}x{minimum} to 16384x16384, not '{text}'", ["minimum": minimum, "text": text])
+                    : tr("expected even WxH, not '{text}'", ["text": text]))
+            }
+            return size
         }
-        return mode
     }
+
+    /// `--fps N`: frames per second of a video a command makes, 30 when absent.
+    static let fps = TypedOption.integer("fps", help: N_("Frames per second, 1-120 (default 30)."), in: 1...120, default: 30)
+
+    /// `--quality Q`: a JPEG's (or WebP's) quality, `fallback` when absent; `help` says which
+    /// formats and the default.
+    static func imageQuality(default fallback: Int, help: String) -> TypedOption<Int> {
+        TypedOption.integer("quality", value: "Q", help: help, in: 1...100, default: fallback)
+    }
+
+    /// `--hdr tonemap|clip|none`, declared once for every command that makes pictures from
+    /// video (tone-mapped when absent).
+    static let hdr = TypedOption<HDRConversion>.choice(
+        "hdr", value: "MODE",
+        help: N_("HLG/PQ video: tonemap (default: as the phone showed it), clip, or none (the coded values)."),
+        default: .toneMap)
 
     /// `--max-duration S` for the commands that refuse long videos before decoding (cover,
     /// filmstrip): 30 s when absent, 0 for no limit.
@@ -58,8 +68,8 @@ enum Arguments {
 
     /// Checks an image output path before any work: a known extension, not the input, and a
     /// folder that exists.
-    static func checkImageOutput(_ output: URL, input: URL, option: String,
-                                 in arguments: ParsedArguments) throws {
+    static func checkImageOutput<Value>(_ output: URL, input: URL, option: TypedOption<Value>,
+                                        in arguments: ParsedArguments) throws {
         guard ImageFormat(pathExtension: output.pathExtension) != nil else {
             throw arguments.invalid(option, tr("'{file}' must end in .jpg, .jpeg, .png or .webp", ["file": output.lastPathComponent]))
         }
@@ -74,12 +84,6 @@ enum Arguments {
         } catch {
             throw RuntimeError(error.description)
         }
-    }
-
-    /// Option values as a person reads a choice between them ("tonemap, clip or none"), the
-    /// commas and the "or" in the user's language.
-    static func alternatives(_ names: [String]) -> String {
-        choiceList(names)
     }
 
     /// A requested position for JSON output: seconds, or the frame number.

@@ -8,17 +8,16 @@ enum LibraryCheckCommand: LibrarySubcommand {
     static let name = "check"
     static let summary = N_("Check the library: repair what a crash can leave, and report damage a repair cannot fix.")
     static let synopsis = "[--verify] [--rebuild] [--json]"
-    static let options = [
-        OptionSpec("verify", help: N_("Also re-hash every original and report any whose content changed.")),
-        OptionSpec("rebuild", help: N_("Catalogue again the originals the catalogue no longer lists (instead of removing them).")),
-        OptionSpec("json", help: N_("Print the report as JSON, field by field.")),
-    ]
+    static let verify = TypedOption.flag("verify", help: N_("Also re-hash every original and report any whose content changed."))
+    static let rebuild = TypedOption.flag("rebuild", help: N_("Catalogue again the originals the catalogue no longer lists (instead of removing them)."))
+    static let json = TypedOption.flag("json", help: N_("Print the report as JSON, field by field."))
+    static let options = OptionSpec.list(verify, rebuild, json)
 
     static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
         let repair = !library.isReadOnly
-        let json = arguments.flag("json")
+        let json = try arguments[Self.json]
         var rebuilt: [(String, JSONValue)] = []
-        if arguments.flag("rebuild") {
+        if try arguments[rebuild] {
             let (catalogued, failed) = try library.rebuildCatalogue()
             for failure in failed {
                 ViewfinderTool.standardError("viewfinder: " + tr("{failure} (left in place)", ["failure": failure.description.printable()]))
@@ -35,7 +34,7 @@ enum LibraryCheckCommand: LibrarySubcommand {
                             "{folder}: {count} originals catalogued again, {failed} could not be (left in place)", catalogued.count, values))
             }
         }
-        let report = try library.check(repair: repair, verify: arguments.flag("verify"))
+        let report = try library.check(repair: repair, verify: try arguments[verify])
         if json {
             print(checkJSON(report, folder: folder, repaired: repair, rebuilt: rebuilt).rendered())
             if report.needsAttention {

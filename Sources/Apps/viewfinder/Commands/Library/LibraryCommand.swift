@@ -35,7 +35,7 @@ enum LibraryCommand: Command {
     """)
 
     /// `-o OUT`, for the subcommands that write a file outside the library.
-    static let outputOption = OptionSpec("output", short: "o", value: "OUT", help: N_("The file to write (outside the library folder)."))
+    static let output = TypedOption.requiredPath("output", short: "o", value: "OUT", help: N_("The file to write (outside the library folder)."))
 }
 
 /// A `library` subcommand: it works on the library `--library` names, opened once for it.

@@ -9,17 +9,15 @@ enum LibraryExportCommand: LibrarySubcommand {
     static let summary = N_("Write a copy of an asset's original, with or without its location.")
     static let synopsis = "ID -o OUT [--strip-location]"
     static let positionalCount = 1...1
-    static let options = [
-        LibraryCommand.outputOption,
-        OptionSpec("strip-location",
-                   help: N_("Without the location (a photo's GPS and place names, a video's ISO 6709 keys and ©xyz); nothing else changes.")),
-    ]
+    static let stripLocation = TypedOption.flag(
+        "strip-location", help: N_("Without the location (a photo's GPS and place names, a video's ISO 6709 keys and ©xyz); nothing else changes."))
+    static let options = OptionSpec.list(LibraryCommand.output, stripLocation)
 
     static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
-        let output = URL(fileURLWithPath: try arguments.required("output"))
+        let output = try arguments[LibraryCommand.output]
         try Arguments.checkOutputLocation(output, input: folder, libraries: [folder])
         let asset = try library.asset(id: try arguments.assetID(at: 0))
-        if arguments.flag("strip-location") {
+        if try arguments[stripLocation] {
             try library.exportWithoutLocation(asset, to: output)
         } else {
             try library.export(asset, to: output)

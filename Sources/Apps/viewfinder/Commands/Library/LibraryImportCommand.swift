@@ -11,23 +11,23 @@ enum LibraryImportCommand: LibrarySubcommand {
     static let synopsis = "FILE… [--album A] [--move] [--thumbnail-size N] [--json]"
     static let positionalCount = 1...10_000
     static let makesLibrary = true
-    static let options = [
-        OptionSpec("album", value: "A", help: N_("Also add the files to this album.")),
-        OptionSpec("move", help: N_("Remove each original after it is stored.")),
-        OptionSpec("thumbnail-size", value: "N", help: N_("Also make the N×N grid thumbnail (default 256, 0 = none).")),
-        OptionSpec("quiet", short: "q", help: N_("No progress display.")),
-        OptionSpec("json", help: N_("Print what was stored and what was not as JSON.")),
-    ]
+    static let album = TypedOption.text("album", value: "A", help: N_("Also add the files to this album."))
+    static let move = TypedOption.flag("move", help: N_("Remove each original after it is stored."))
+    static let thumbnailSize = TypedOption.integer("thumbnail-size", help: N_("Also make the N×N grid thumbnail (default 256, 0 = none)."),
+                                                   in: 0...2048, default: 256)
+    static let quiet = TypedOption.flag("quiet", short: "q", help: N_("No progress display."))
+    static let json = TypedOption.flag("json", help: N_("Print what was stored and what was not as JSON."))
+    static let options = OptionSpec.list(album, move, thumbnailSize, quiet, json)
 
     static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
         let files = arguments.positionals.map { URL(fileURLWithPath: $0) }
-        let side = try arguments.integer("thumbnail-size", in: 0...2048, default: 256)
-        let importer = LibraryImporter(folder: library.folder, album: arguments.value("album"), move: arguments.flag("move"),
+        let side = try arguments[thumbnailSize]
+        let importer = LibraryImporter(folder: library.folder, album: try arguments[album], move: try arguments[move],
                                        thumbnail: side > 0 ? PixelSize(width: side, height: side) : nil)
         // Progress counts bytes; the details line counts files.
         let counter = FileCounter(total: files.count)
         let report = try ProgressDisplay.run(label: trn("Importing {count} file", "Importing {count} files", files.count),
-                                             quiet: arguments.flag("quiet"), unit: .megabytes,
+                                             quiet: try arguments[quiet], unit: .megabytes,
                                              details: { counter.text }) { progress in
             let report = importer.run(files, progress: progress) { counter.set(done: $0) }
             if report.cancelled { throw LibraryError.cancelled }
@@ -35,7 +35,7 @@ enum LibraryImportCommand: LibrarySubcommand {
         }
         let failures = report.failures.map(\.description).sorted()
         let stored = files.count - failures.count
-        if arguments.flag("json") {
+        if try arguments[json] {
             print(JSONValue.object([
                 ("library", .string(library.folder.path)),
                 ("stored", .array(report.storedFiles.map { file in

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Foundation
 import MediaLibrary
+import enum MediaLibrary.SortOrder
 import ViewfinderCore
 
 /// `viewfinder library list`: the assets, as a table or JSON.
@@ -8,50 +9,57 @@ enum LibraryListCommand: LibrarySubcommand {
     static let name = "list"
     static let summary = N_("List the assets, newest first unless asked otherwise, one line or one JSON object each.")
     static let synopsis = "[--type photo|video|live] [--sort newest|oldest|name] [--group G | --album A] [--limit N] [--json]"
-    static let options = [
-        OptionSpec("type", value: "T", help: N_("Only this kind: photo, video or live (Live Photos and Motion Photos).")),
-        OptionSpec("sort", value: "S", help: N_("The order: newest (default) or oldest, by creation date, or name, by the name the file came with.")),
-        OptionSpec("group", value: "G", help: N_("Only this group: all, photos, videos, captures or album:NAME.")),
-        OptionSpec("album", value: "A", help: N_("Only the assets in this album.")),
-        OptionSpec("limit", value: "N", help: N_("At most N assets.")),
-        OptionSpec("timing", help: N_("Report on stderr how long the catalogue query took.")),
-        OptionSpec("json", help: N_("Print the assets as JSON, with each original's path.")),
-    ]
+    /// `--type T`: nil for every kind.
+    static let type = TypedOption<AssetKind?>("type", value: "T", help: N_("Only this kind: photo, video or live (Live Photos and Motion Photos)."),
+                                              absent: { nil }) { text throws(InvalidValueError) in
+        guard let kind = AssetKind(rawValue: text) else { throw InvalidValueError(tr("photo, video or live, not '{text}'", ["text": text])) }
+        return kind
+    }
+    static let sort = TypedOption<SortOrder>("sort", value: "S",
+                                             help: N_("The order: newest (default) or oldest, by creation date, or name, by the name the file came with."),
+                                             absent: { .newestFirst }) { text throws(InvalidValueError) in
+        guard let order = SortOrder(rawValue: text) else { throw InvalidValueError(tr("newest, oldest or name, not '{text}'", ["text": text])) }
+        return order
+    }
+    /// `--group G`: nil when absent.
+    static let group = TypedOption<AssetGroup?>("group", value: "G", help: N_("Only this group: all, photos, videos, captures or album:NAME."),
+                                                absent: { nil }) { text throws(InvalidValueError) in
+        switch text {
+        case "all": return .all
+        case "photos": return .photos
+        case "videos": return .videos
+        case "captures": return .captures
+        default:
+            guard text.hasPrefix("album:"), text.count > 6 else {
+                throw InvalidValueError(tr("all, photos, videos, captures or album:NAME, not '{text}'", ["text": text]))
+            }
+            return .album(String(text.dropFirst(6)))
+        }
+    }
+    static let album = TypedOption.text("album", value: "A", help: N_("Only the assets in this album."))
+    static let limit = TypedOption<Int?>.integer("limit", help: N_("At most N assets."), in: 1...1_000_000)
+    static let timing = TypedOption.flag("timing", help: N_("Report on stderr how long the catalogue query took."))
+    static let json = TypedOption.flag("json", help: N_("Print the assets as JSON, with each original's path."))
+    static let options = OptionSpec.list(type, sort, group, album, limit, timing, json)
 
     static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
         var request = FetchRequest()
-        if let type = arguments.value("type") {
-            guard let kind = AssetKind(rawValue: type) else { throw arguments.invalid("type", tr("photo, video or live, not '{text}'", ["text": type])) }
-            request.kinds = [kind]
-        }
-        if let sort = arguments.value("sort") {
-            guard let order = SortOrder(rawValue: sort) else { throw arguments.invalid("sort", tr("newest, oldest or name, not '{text}'", ["text": sort])) }
-            request.order = order
-        }
-        if let album = arguments.value("album") { request.group = .album(album) }
-        if let group = arguments.value("group") {
-            guard arguments.value("album") == nil else {
+        if let kind = try arguments[type] { request.kinds = [kind] }
+        request.order = try arguments[sort]
+        if let album = try arguments[album] { request.group = .album(album) }
+        if arguments.isGiven(group) {
+            guard !arguments.isGiven(album) else {
                 throw arguments.usageError(tr("give --group or --album, not both"))
             }
-            switch group {
-            case "all": request.group = .all
-            case "photos": request.group = .photos
-            case "videos": request.group = .videos
-            case "captures": request.group = .captures
-            default:
-                guard group.hasPrefix("album:"), group.count > 6 else {
-                    throw arguments.invalid("group", tr("all, photos, videos, captures or album:NAME, not '{text}'", ["text": group]))
-                }
-                request.group = .album(String(group.dropFirst(6)))
-            }
+            if let group = try arguments[group] { request.group = group }
         }
         if case .album(let name) = request.group, try !library.albums().contains(where: { $0.name == name }) {
             throw LibraryError.noSuchAlbum(name)
         }
-        if arguments.value("limit") != nil { request.limit = try arguments.integer("limit", in: 1...1_000_000, default: 100) }
+        if let limit = try arguments[limit] { request.limit = limit }
         let started = Date()
         let assets = try library.assets(request)
-        if arguments.flag("timing") {
+        if try arguments[timing] {
             // English: scripts/bench reads it.
             ViewfinderTool.standardError(String(format: "listed %d assets in %.3f ms", assets.count, Date().timeIntervalSince(started) * 1000))
         }
@@ -60,7 +68,7 @@ enum LibraryListCommand: LibrarySubcommand {
             guard asset.kind == .live, let url = try? library.movieURL(of: asset) else { return .null }
             return .string(url.path)
         }
-        if arguments.flag("json") {
+        if try arguments[json] {
             print(JSONValue.array(assets.map { asset in
                 .object([
                     ("id", .integer(asset.id)), ("kind", .string(asset.kind.rawValue)),

@@ -11,19 +11,17 @@ enum LibraryThumbnailCommand: LibrarySubcommand {
     static let summary = N_("Write an asset's thumbnail, fitted inside an N×N box or filling it.")
     static let synopsis = "ID --size N [--fill] -o OUT"
     static let positionalCount = 1...1
-    static let options = [
-        OptionSpec("size", value: "N", help: N_("The box, N×N pixels (default 256).")),
-        OptionSpec("fill", help: N_("Fill the box (crop) instead of fitting inside it.")),
-        LibraryCommand.outputOption,
-    ]
+    static let size = TypedOption.integer("size", help: N_("The box, N×N pixels (default 256)."), in: 1...4096, default: 256)
+    static let fill = TypedOption.flag("fill", help: N_("Fill the box (crop) instead of fitting inside it."))
+    static let options = OptionSpec.list(size, fill, LibraryCommand.output)
 
     static func run(_ library: MediaLibrary, folder: URL, _ arguments: ParsedArguments) throws -> Int32 {
-        let side = try arguments.integer("size", in: 1...4096, default: 256)
-        let output = URL(fileURLWithPath: try arguments.required("output"))
+        let side = try arguments[size]
+        let output = try arguments[LibraryCommand.output]
         let asset = try library.asset(id: try arguments.assetID(at: 0))
         try Arguments.checkOutputLocation(output, input: folder, libraries: [folder])
         let cached = try library.thumbnail(asset, size: PixelSize(width: side, height: side),
-                                           mode: arguments.flag("fill") ? .fill : .fit)
+                                           mode: try arguments[fill] ? .fill : .fit)
         switch ImageFormat(pathExtension: output.pathExtension) {
         case nil, .jpeg?:
             try AtomicFile.write(try Data(contentsOf: cached), to: output)
