@@ -1,5 +1,7 @@
 import CommandLineKit
+import CoverPicker
 import Foundation
+import MediaIO
 import StudioAutomation
 import ViewfinderCore
 
@@ -10,12 +12,12 @@ struct PickRequest: Equatable {
         case media, cover, avatar, photo, video
     }
 
-    enum MediaType: String {
+    enum MediaType: String, CaseIterable, Sendable {
         case photo, video, any
     }
 
     /// How the result is printed: JSON (for programs), or one path per line (for shell scripts).
-    enum PrintForm: String {
+    enum PrintForm: String, CaseIterable, Sendable {
         case json, paths
     }
 
@@ -26,11 +28,11 @@ struct PickRequest: Equatable {
     var multiple = 1
     var maxDuration: MediaTime?
     var camera = false
-    var convert = "auto"
+    var convert = CoverFlow.Conversion.auto
     var output: URL?
-    var shape = "circle"
+    var shape = CropShape.circle
     var size = 512
-    var quality = "medium"
+    var quality = CaptureQuality.medium
     /// `pick media --folder`: a plain folder to pick from instead of the library.
     var folder: URL?
     /// `pick photo --edit`: the crop step after Take Photo; `ratio` its width / height (nil: free).
@@ -51,46 +53,64 @@ struct PickRequest: Equatable {
     /// The file extensions a picked item may have (a portal request's types); nil: any.
     var fileExtensions: Set<String>?
 
+    // MARK: Options, each declared once with its type; a kind that gives one its own help
+    // line uses `withHelp`, so the name and the reader stay the one declared here.
+
+    static let type = TypedOption<MediaType>.choice("type", value: "photo|video|any", help: N_("The media types offered (default: any)."),
+                                                    default: .any)
+    static let multiple = TypedOption.integer("multiple", help: N_("Let the user choose up to N items, numbered in order, then Done."),
+                                              in: 1...10_000, default: 1)
+    /// `--max-duration S`, more than 0 seconds: declared and read once for every kind that
+    /// takes it, each kind's help saying what it does there (this one is photo and video's).
+    static let maxDuration = SharedOption.maxDuration(help: N_("Stop a video after S seconds."), zeroMeansNoLimit: false)
+    static let camera = TypedOption.flag("camera", help: N_("Take it with the camera (required: the camera is the source)."))
+    static let folder = TypedOption.path("folder", value: "DIR",
+                                         help: N_("Pick from the photos and videos in DIR itself, with no library (not with --library)."))
+    static let convert = TypedOption<CoverFlow.Conversion>.choice(
+        "convert", value: "auto|highest|passthrough", help: N_("auto: QuickTime to MP4 first; highest: always convert; passthrough: never."),
+        default: .auto)
+    static let output = TypedOption.path("output", short: "o", value: "COVER", help: N_("Where the cover goes (default: beside the video, or here)."))
+    static let shape = TypedOption<CropShape>("shape", value: "circle|square", help: N_("The crop's shape (default circle)."),
+                                              absent: { .circle }) { text throws(InvalidValueError) in
+        switch text {
+        case "circle": return .circle
+        case "square": return .square
+        default: throw InvalidValueError(tr("expected {choices}, not '{text}'", ["choices": choiceList(["circle", "square"]), "text": text]))
+        }
+    }
+    static let size = TypedOption.integer("size", help: N_("The avatar's side in pixels (default 512)."), in: 16...4096, default: 512)
+    static let edit = TypedOption.flag("edit", help: N_("A photo: crop it in the editor after Take Photo (arrows pan, +/- zoom, Ctrl+Return done)."))
+    /// `--ratio free|W:H`: the editor's width / height, nil for free.
+    static let ratio = TypedOption<Double?>("ratio", value: "free|W:H",
+                                            help: N_("The editor's crop: free keeps the photo's shape (default), W:H is fixed."),
+                                            absent: { nil }) { text throws(InvalidValueError) in
+        if text == "free" { return nil }
+        let sides = text.split(separator: ":").compactMap { Double($0) }
+        guard sides.count == 2, sides.allSatisfy({ $0.isFinite && $0 > 0 }), sides[0] / sides[1] >= 0.01, sides[0] / sides[1] <= 100 else {
+            throw InvalidValueError(tr("free or W:H with two positive numbers (such as 16:9), not '{value}'", ["value": text]))
+        }
+        return sides[0] / sides[1]
+    }
+    static let quality = TypedOption<CaptureQuality>.choice("quality", value: "high|medium|low", help: N_("A video's quality (default medium)."),
+                                                            default: .medium)
+    static let printForm = TypedOption<PrintForm>.choice(
+        "print", value: "json|paths", help: N_("Print the result as JSON (default) or as the files made or chosen, one per line."), default: .json)
+
     /// Each kind's options, in the order `--help` lists them.
     static let options: [Kind: [OptionSpec]] = [
-        .media: [
-            OptionSpec("type", value: "photo|video|any", help: N_("The media types offered (default: any).")),
-            OptionSpec("multiple", value: "N", help: N_("Let the user choose up to N items, numbered in order, then Done.")),
-            maxDuration.withHelp(N_("Videos longer than S seconds cannot be chosen (the cell says why).")).specs[0],
-            OptionSpec("camera", help: N_("Offer the camera as a source too.")),
-            OptionSpec("folder", value: "DIR", help: N_("Pick from the photos and videos in DIR itself, with no library (not with --library).")),
-        ],
-        .cover: [
-            maxDuration.withHelp(N_("Refuse videos longer than S seconds (default 30).")).specs[0],
-            OptionSpec("convert", value: "auto|highest|passthrough", help: N_("auto: QuickTime to MP4 first; highest: always convert; passthrough: never.")),
-            OptionSpec("output", short: "o", value: "COVER", help: N_("Where the cover goes (default: beside the video, or here).")),
-        ],
-        .avatar: [
-            OptionSpec("camera", help: N_("Take the photo with the camera first.")),
-            OptionSpec("shape", value: "circle|square", help: N_("The crop's shape (default circle).")),
-            OptionSpec("size", value: "N", help: N_("The avatar's side in pixels (default 512).")),
-            OptionSpec("output", short: "o", value: "PATH", help: N_("Where the avatar goes (default: beside the photo, or here).")),
-        ],
+        .media: OptionSpec.list(type, multiple, maxDuration.withHelp(N_("Videos longer than S seconds cannot be chosen (the cell says why).")),
+                                camera.withHelp(N_("Offer the camera as a source too.")), folder),
+        .cover: OptionSpec.list(maxDuration.withHelp(N_("Refuse videos longer than S seconds (default 30).")), convert, output),
+        .avatar: OptionSpec.list(camera.withHelp(N_("Take the photo with the camera first.")), shape, size,
+                                 output.withHelp(N_("Where the avatar goes (default: beside the photo, or here)."), value: "PATH")),
         .photo: captureOptions,
         .video: captureOptions,
     ]
 
-    static let captureOptions = [
-        OptionSpec("camera", help: N_("Take it with the camera (required: the camera is the source).")),
-        OptionSpec("edit", help: N_("A photo: crop it in the editor after Take Photo (arrows pan, +/- zoom, Ctrl+Return done).")),
-        OptionSpec("ratio", value: "free|W:H", help: N_("The editor's crop: free keeps the photo's shape (default), W:H is fixed.")),
-        OptionSpec("quality", value: "high|medium|low", help: N_("A video's quality (default medium).")),
-        maxDuration.specs[0],
-    ]
-
-    /// `--max-duration S`, more than 0 seconds: declared and read once for every kind that
-    /// takes it, each kind's help saying what it does there (this one is photo and video's).
-    static let maxDuration = SharedOption.maxDuration(help: N_("Stop a video after S seconds."), zeroMeansNoLimit: false)
+    static let captureOptions = OptionSpec.list(camera, edit, ratio, quality, maxDuration)
 
     /// Options every kind takes (the app's own).
-    static let common: [OptionSpec] = StudioOptions.library.specs + [StudioOptions.device] + StudioOptions.theme.specs + [
-        OptionSpec("print", value: "json|paths", help: N_("Print the result as JSON (default) or as the files made or chosen, one per line.")),
-    ] + StudioOptions.script.specs
+    static let common = OptionSpec.list(StudioOptions.library, StudioOptions.device, StudioOptions.theme, printForm, StudioOptions.script)
 
     static var usage: String {
         // TRANSLATORS: the synopsis of `viewfinder-studio pick --help`: translate "usage" only,
@@ -171,48 +191,27 @@ struct PickRequest: Equatable {
         var request = PickRequest(kind: kind)
         request.input = parsed.positionals.first.map { URL(fileURLWithPath: $0) }
         try app.readShared(parsed)
-        if let text = parsed.value("type") {
-            // TRANSLATORS: the reasons given to `parsed.invalid` follow the option's name and a
-            // colon ("--type: photo, video or any, not 'x'"); {value} is what was given.
-            guard let type = MediaType(rawValue: text) else { throw parsed.invalid("type", tr("photo, video or any, not '{value}'", ["value": text])) }
-            request.type = type
-        }
-        request.multiple = try parsed.integer("multiple", in: 1...10_000, default: 1)
-        request.maxDuration = try parsed[Self.maxDuration].maximum(default: nil)
-        request.camera = parsed.flag("camera")
-        request.folder = parsed.value("folder").map { URL(fileURLWithPath: $0) }
+        request.type = try parsed[type]
+        request.multiple = try parsed[multiple]
+        request.maxDuration = try parsed[maxDuration].maximum(default: nil)
+        request.camera = try parsed[camera]
+        request.folder = try parsed[folder]
         if request.folder != nil && parsed.isGiven(StudioOptions.library) {
             throw UsageError(message: tr("pick from --library DIR or --folder DIR, not both"), command: "pick")
         }
         if request.folder != nil && request.camera {
             throw UsageError(message: tr("--camera keeps what it takes in the library's Captures; it cannot be used with --folder"), command: "pick")
         }
-        if let text = parsed.value("convert") {
-            guard ["auto", "highest", "passthrough"].contains(text) else { throw parsed.invalid("convert", tr("auto, highest or passthrough, not '{value}'", ["value": text])) }
-            request.convert = text
-        }
-        request.output = parsed.value("output").map { URL(fileURLWithPath: $0) }
-        if let text = parsed.value("shape") {
-            guard ["circle", "square"].contains(text) else { throw parsed.invalid("shape", tr("circle or square, not '{value}'", ["value": text])) }
-            request.shape = text
-        }
-        request.size = try parsed.integer("size", in: 16...4096, default: 512)
-        if let text = parsed.value("quality") {
-            guard ["high", "medium", "low"].contains(text) else { throw parsed.invalid("quality", tr("high, medium or low, not '{value}'", ["value": text])) }
-            request.quality = text
-        }
-        request.edit = parsed.flag("edit")
-        if let text = parsed.value("print") {
-            guard let form = PrintForm(rawValue: text) else { throw parsed.invalid("print", tr("json or paths, not '{value}'", ["value": text])) }
-            request.print = form
-        }
-        if let text = parsed.value("ratio") {
-            let sides = text.split(separator: ":").compactMap { Double($0) }
-            guard text == "free" || (sides.count == 2 && sides.allSatisfy { $0.isFinite && $0 > 0 } && sides[0] / sides[1] >= 0.01 && sides[0] / sides[1] <= 100) else {
-                throw parsed.invalid("ratio", tr("free or W:H with two positive numbers (such as 16:9), not '{value}'", ["value": text]))
-            }
-            request.ratio = text == "free" ? nil : sides[0] / sides[1]
-            guard request.edit else { throw UsageError(message: tr("--ratio is the editor's: add --edit"), command: "pick") }
+        request.convert = try parsed[convert]
+        request.output = try parsed[output]
+        request.shape = try parsed[shape]
+        request.size = try parsed[size]
+        request.quality = try parsed[quality]
+        request.edit = try parsed[edit]
+        request.print = try parsed[printForm]
+        request.ratio = try parsed[ratio]
+        if parsed.isGiven(ratio) && !request.edit {
+            throw UsageError(message: tr("--ratio is the editor's: add --edit"), command: "pick")
         }
         if request.edit && kind != .photo {
             throw UsageError(message: tr("--edit crops a photo: use it with pick photo"), command: "pick")

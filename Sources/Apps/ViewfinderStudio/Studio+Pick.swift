@@ -127,7 +127,7 @@ extension Studio {
 
     private func pickCover(_ video: URL, _ request: PickRequest) {
         let limit = request.maxDuration.map { DurationLimit(maximum: $0) } ?? .standard
-        openCover(.file(video), limit: limit, conversion: CoverFlow.Conversion(rawValue: request.convert) ?? .auto) {
+        openCover(.file(video), limit: limit, conversion: request.convert) {
             [unowned self] outcome in
             self.ended(outcome) { choice in
                 guard let target = self.writeResult(.cover, of: video, ext: "jpg", request, { try CoverFlow.write(choice.image, to: $0) }) else {
@@ -140,7 +140,7 @@ extension Studio {
     }
 
     private func pickAvatar(_ photo: URL, _ request: PickRequest) {
-        openAvatar(.file(photo), shape: request.shape == "square" ? .square : .circle, side: request.size) { [unowned self] outcome in
+        openAvatar(.file(photo), shape: request.shape, side: request.size) { [unowned self] outcome in
             self.ended(outcome) { avatar in
                 guard let target = self.writeResult(.avatar, of: photo, ext: "png", request, { try ImageEncoder.write(avatar.image, to: $0) }) else {
                     return
@@ -158,7 +158,7 @@ extension Studio {
         }
         let limit = request.maxDuration.map { Int($0.seconds.rounded(.up)) } ?? 30
         let editing: CameraView.CropRatio? = request.edit ? request.ratio.map { .fixed($0) } ?? .free : nil
-        openCamera(quality: CaptureQuality(rawValue: request.quality) ?? .medium, limit: limit, editing: editing) { [unowned self] outcome in
+        openCamera(quality: request.quality, limit: limit, editing: editing) { [unowned self] outcome in
             self.ended(outcome, then: done)
         }
     }

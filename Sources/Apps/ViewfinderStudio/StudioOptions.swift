@@ -40,7 +40,8 @@ struct StudioOptions {
 
     /// The settings `pick` takes too: declared here once, read by `readShared`.
     static let library = SharedOption.library(help: N_("The library to open (default: $VIEWFINDER_LIBRARY, else $XDG_DATA_HOME/viewfinder/Library)."))
-    static let device = OptionSpec("device", value: "ID[,ID]", help: N_("Also offer these cameras: 'virtual', 'virtual-front' (test patterns) or /dev/video paths."))
+    static let device = TypedOption.text("device", value: "ID[,ID]",
+                                         help: N_("Also offer these cameras: 'virtual', 'virtual-front' (test patterns) or /dev/video paths."))
     static let theme = SharedOption.theme(dark: N_("Start with the dark theme (default: as the desktop prefers)."),
                                           light: N_("Start with the light theme (default: as the desktop prefers)."))
     static let script = SharedOption.script(help: N_("Play the steps in FILE, one per line, printing what happens as JSON lines ('pick --help' lists the steps)."))
@@ -49,27 +50,36 @@ struct StudioOptions {
     /// `script`).
     mutating func readShared(_ parsed: ParsedArguments) throws(UsageError) {
         library = try parsed[Self.library]
-        device = parsed.value("device")
+        device = try parsed[Self.device]
         script = try parsed[Self.script]
         darkTheme = try parsed[Self.theme].map { $0 == .dark }
     }
 
+    // The app's own options, each declared once with its type.
+    static let cover = TypedOption.path("cover", value: "VIDEO", help: N_("Open VIDEO in the cover chooser (the cover is saved beside it)."))
+    static let avatar = TypedOption.path("avatar", value: "PHOTO", help: N_("Open PHOTO in the avatar editor (the avatar is saved beside it)."))
+    static let trim = TypedOption.path("trim", value: "VIDEO", help: N_("Open VIDEO in the trimmer (the trimmed copy is saved beside it)."))
+    static let camera = TypedOption.flag("camera", help: N_("Start on the camera screen."))
+    static let motion = TypedOption.path("motion", value: "SCENE",
+                                         help: N_("Play the Motion scene SCENE (JSON, as 'viewfinder animate' takes) in a window, turned in 3D by GTK."))
+    static let service = TypedOption.flag("gapplication-service",
+                                          help: N_("Start as a D-Bus service and wait for the files the desktop sends (its 'Open with' starts the app so)."))
+    static let portal = TypedOption.flag("portal", help: N_("Serve the desktop's file chooser portal: photo and video requests open Viewfinder's picker, the rest go to the desktop's own chooser (D-Bus starts it so; see the README)."))
+    static let version = TypedOption.flag("version", help: N_("Show the version."))
+    static let manual = TypedOption.flag("man", help: N_("Print the manual page (roff; 'viewfinder-studio --man | man -l -' shows it)."))
+    /// `--completions SHELL`: nil when absent.
+    static let completions = TypedOption<ShellCompletion?>("completions", value: "SHELL", help: N_("Print the completion script for bash, zsh or fish."),
+                                                           absent: { nil }) { shell throws(InvalidValueError) in
+        guard let completion = ShellCompletion(rawValue: shell) else {
+            throw InvalidValueError(tr("expected {choices}, not '{text}'", ["choices": choiceList(["bash", "zsh", "fish"]), "text": shell]))
+        }
+        return completion
+    }
+    static let help = TypedOption.flag("help", short: "h", help: N_("Show this help."))
+
     /// The app's options, in the order `--help` lists them.
-    static let options: [OptionSpec] = library.specs + [
-        device,
-        OptionSpec("cover", value: "VIDEO", help: N_("Open VIDEO in the cover chooser (the cover is saved beside it).")),
-        OptionSpec("avatar", value: "PHOTO", help: N_("Open PHOTO in the avatar editor (the avatar is saved beside it).")),
-        OptionSpec("trim", value: "VIDEO", help: N_("Open VIDEO in the trimmer (the trimmed copy is saved beside it).")),
-        OptionSpec("camera", help: N_("Start on the camera screen.")),
-        OptionSpec("motion", value: "SCENE", help: N_("Play the Motion scene SCENE (JSON, as 'viewfinder animate' takes) in a window, turned in 3D by GTK.")),
-    ] + theme.specs + script.specs + [
-        OptionSpec("gapplication-service", help: N_("Start as a D-Bus service and wait for the files the desktop sends (its 'Open with' starts the app so).")),
-        OptionSpec("portal", help: N_("Serve the desktop's file chooser portal: photo and video requests open Viewfinder's picker, the rest go to the desktop's own chooser (D-Bus starts it so; see the README).")),
-        OptionSpec("version", help: N_("Show the version.")),
-        OptionSpec("man", help: N_("Print the manual page (roff; 'viewfinder-studio --man | man -l -' shows it).")),
-        OptionSpec("completions", value: "SHELL", help: N_("Print the completion script for bash, zsh or fish.")),
-        OptionSpec("help", short: "h", help: N_("Show this help.")),
-    ]
+    static let options = OptionSpec.list(library, device, cover, avatar, trim, camera, motion, theme, script,
+                                         service, portal, version, manual, completions, help)
 
     /// The app, its options and `pick`'s, for the manual page and the completions (its texts
     /// marked for translation with `N_`).
@@ -141,25 +151,20 @@ struct StudioOptions {
         let parsed = try ParsedArguments(arguments, options: options.filter { $0.name != "help" },
                                          positionalCount: 0...Int.max, command: "viewfinder-studio")
         if parsed.wantsHelp { return .help }
-        if parsed.flag("version") { return .version }
-        if parsed.flag("man") { return .manual }
-        if let shell = parsed.value("completions") {
-            guard let completion = ShellCompletion(rawValue: shell) else {
-                throw UsageError(message: tr("--completions takes bash, zsh or fish, not '{shell}'", ["shell": shell]), command: nil)
-            }
-            return .completions(completion)
-        }
+        if try parsed[version] { return .version }
+        if try parsed[manual] { return .manual }
+        if let completion = try parsed[completions] { return .completions(completion) }
         var result = StudioOptions()
         try result.readShared(parsed)
         result.files = try parsed.positionals.map(localFile)
-        result.service = parsed.flag("gapplication-service")
-        result.portal = parsed.flag("portal")
+        result.service = try parsed[service]
+        result.portal = try parsed[portal]
         let initial: [Initial] = [
-            parsed.value("cover").map { .cover(URL(fileURLWithPath: $0)) },
-            parsed.value("avatar").map { .avatar(URL(fileURLWithPath: $0)) },
-            parsed.value("trim").map { .trim(URL(fileURLWithPath: $0)) },
-            parsed.flag("camera") ? .camera : nil,
-            parsed.value("motion").map { .motion(URL(fileURLWithPath: $0)) },
+            try parsed[cover].map { .cover($0) },
+            try parsed[avatar].map { .avatar($0) },
+            try parsed[trim].map { .trim($0) },
+            try parsed[camera] ? .camera : nil,
+            try parsed[motion].map { .motion($0) },
         ].compactMap { $0 }
         guard initial.count <= 1 else {
             throw UsageError(message: tr("open one file at a time (--cover, --avatar, --trim, --camera, --motion)"), command: nil)
