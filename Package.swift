@@ -194,7 +194,7 @@ let package = Package(
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"], path: "Tests/Apps/CommandLineKitTests"),
         .testTarget(name: "ViewfinderCLITests", dependencies: ["ViewfinderCore", "Store", "ViewfinderTestSupport"], path: "Tests/Apps/ViewfinderCLITests"),
         .testTarget(name: "StudioKitTests", dependencies: ["ViewfinderCore", "StudioKit"], path: "Tests/UI/StudioKitTests"),
-        .testTarget(name: "ViewfinderUITests", dependencies: ["ViewfinderCore", "ViewfinderUI", "MediaLibrary", "Capture"], path: "Tests/UI/ViewfinderUITests"),
+        .testTarget(name: "ViewfinderUITests", dependencies: ["ViewfinderCore", "ViewfinderUI", "MediaLibrary", "Capture", "HUD", "StudioKit"], path: "Tests/UI/ViewfinderUITests"),
         // The script driver against a fake app: no GTK, no display.
         .testTarget(
             name: "StudioAutomationTests",

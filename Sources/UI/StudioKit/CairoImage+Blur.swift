@@ -64,11 +64,41 @@ extension CairoImage {
                 }
             }
         }
-        if let tint, let cairo = cairo_create(result.surface) {
-            cairo_set_source_rgba(cairo, tint.red, tint.green, tint.blue, tint.alpha)
-            cairo_paint(cairo)
-            cairo_destroy(cairo)
-        }
+        if let tint { result.draw { $0.paint(tint) } }
         return result
+    }
+}
+
+extension CairoImage {
+    /// A transparent picture `width` × `height` that `draw` paints once, off screen (a picture
+    /// cached to be drawn many times, or a drawing read back pixel by pixel); nil for an empty
+    /// size or when Cairo cannot make it.
+    public static func drawn(width: Int, height: Int, _ draw: (inout CairoContext) -> Void) -> CairoImage? {
+        guard let image = CairoImage(width: width, height: height) else { return nil }
+        image.draw(draw)
+        return image
+    }
+
+    /// Paints over the picture with `body` (what `drawn` and a blur's tint draw with).
+    func draw(_ body: (inout CairoContext) -> Void) {
+        guard let cairo = cairo_create(surface) else { return }
+        var context = CairoContext(cairo: cairo)
+        body(&context)
+        cairo_destroy(cairo)
+        cairo_surface_flush(surface)
+    }
+
+    /// The pixel at (`x`, `y`) as straight (not premultiplied) colour, nil outside the picture
+    /// (for tests that read a drawing back).
+    func pixel(x: Int, y: Int) -> RGBA? {
+        guard (0..<width).contains(x), (0..<height).contains(y), let data = cairo_image_surface_get_data(surface) else { return nil }
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let word = UnsafeRawPointer(data + y * stride + x * 4).loadUnaligned(as: UInt32.self)
+        let alpha = Double(word >> 24) / 255
+        func channel(_ shift: UInt32) -> Double {
+            alpha == 0 ? 0 : min(1, Double(word >> shift & 0xFF) / 255 / alpha)
+        }
+        return RGBA(red: channel(16), green: channel(8), blue: channel(0), alpha: alpha)
     }
 }
