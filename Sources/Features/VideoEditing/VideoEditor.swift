@@ -24,8 +24,11 @@ public struct VideoEditor: Sendable {
     /// An edit of `input` into `output`. Its smart cuts and joins are this module's policy
     /// (`SmartCutPolicy`), carried out with MediaIO's mechanisms.
     public init(input: URL, output: URL, settings: ExportSettings = ExportSettings()) {
-        exporter = VideoExporter(input: input, output: output, settings: settings, smartCutting: SmartCutPolicy())
+        exporter = VideoExporter(input: input, output: output, settings: settings, smartCutting: policy)
     }
+
+    /// The smart cut's policy this editor cuts and joins with.
+    private let policy = SmartCutPolicy()
 
     /// True only for files whose pictures can be decoded.
     public static func canEdit(_ url: URL) -> Bool {
@@ -36,9 +39,17 @@ public struct VideoEditor: Sendable {
     /// (`viewfinder trim`): the same edit as `run`, its cancellation the thrown
     /// `MediaIOError.cancelled`. `reader`, when given, is a reader of `input` already open (one
     /// open for a caller that read a frame first, such as the cover it attaches).
-    public func export(progress: Progress? = nil, reading reader: FrameReader? = nil) throws(MediaIOError) -> ExportResult {
-        if let reader { return try exporter.run(progress: progress, reading: reader) }
-        return try exporter.run(progress: progress)
+    public func export(progress: Progress? = nil, reading given: FrameReader? = nil) throws(MediaIOError) -> ExportResult {
+        let reader: FrameReader
+        if let given {
+            try exporter.refuseWritingOverInput()
+            reader = given
+        } else {
+            reader = try exporter.openChecked()
+        }
+        // A trim is this module's to make (smart or re-encoded); the rest is the exporter's.
+        if let trimmed = try SmartTrim(exporter: exporter, policy: policy).run(reader, progress: progress) { return trimmed }
+        return try exporter.run(progress: progress, reading: reader)
     }
 
     /// Runs the edit on a thread of its own. `progress` follows the output written; cancelling

@@ -214,7 +214,7 @@ extension ExportResult {
     }
 
     /// The same result with `note` (when given) as its note.
-    func noting(_ note: String?) -> ExportResult {
+    package func noting(_ note: String?) -> ExportResult {
         guard let note else { return self }
         var made = ExportResult(method: method, note: note, start: start, duration: duration, frameCount: frameCount,
                                 size: size, audio: audio, keyframeBefore: nil)

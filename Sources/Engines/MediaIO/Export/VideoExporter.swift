@@ -11,9 +11,11 @@ import ViewfinderCore
 /// written beside its destination and renamed into place only when complete; on failure or
 /// cancellation nothing is left.
 ///
-/// Smart cuts and joins of several ranges are VideoEditing's policy (`VideoEditor`), which it
-/// gives the exporter as `smartCutting`; without it, a trim of one range takes the ordinary
-/// path and several ranges are refused.
+/// Smart cuts and joins of several ranges are VideoEditing's policy (`VideoEditor`): it decides
+/// between a smart cut and a re-encode with `smartObstacle`, writes through `smartSession`, and
+/// gives the exporter its smart cut as `smartCutting` (with which a copy whose last frames refer
+/// to later ones is finished). Without it, a trim of one range takes the ordinary path and
+/// several ranges are refused.
 public final class VideoExporter: Sendable {
     public let input: URL
     public let output: URL
@@ -54,10 +56,21 @@ public final class VideoExporter: Sendable {
         // One open: the header refuses a long input before any analysis, and the reader goes
         // on with the same file.
         let header = try MediaHeader(url: input)
+        return try run(progress: progress, reading: try openChecked(header))
+    }
+
+    /// A reader of `input` after the checks every export makes first: the output is not the
+    /// input, and the input is no longer than `settings.maxDuration` (read from its header).
+    package func openChecked() throws(MediaIOError) -> FrameReader {
+        try refuseWritingOverInput()
+        return try openChecked(try MediaHeader(url: input))
+    }
+
+    private func openChecked(_ header: MediaHeader) throws(MediaIOError) -> FrameReader {
         if let maximum = settings.maxDuration, let recorded = header.recordedDuration, recorded > maximum {
             throw .timePastEnd(path: input.path, requested: maximum, duration: recorded)
         }
-        return try run(progress: progress, reading: try FrameReader(header: header))
+        return try FrameReader(header: header)
     }
 
     /// Runs the export on a reader of `input` already open (one open for a caller that read a
@@ -65,7 +78,9 @@ public final class VideoExporter: Sendable {
     @discardableResult
     public func run(progress: Progress? = nil, reading reader: FrameReader) throws(MediaIOError) -> ExportResult {
         try refuseWritingOverInput()
-        if let result = try smartTrim(reader, progress: progress) { return result }
+        if settings.ranges.count > 1 {
+            throw .encodeFailed(path: output.path, detail: tr("several ranges are joined by VideoEditing's editor, not by MediaIO's exporter alone"))
+        }
         let plan = try makePlan(reader)
         progress?.totalUnitCount = max(1, Int64(plan.expectedDuration.seconds * 1000))
         if progress?.isCancelled == true { throw .cancelled }
@@ -73,7 +88,7 @@ public final class VideoExporter: Sendable {
         return plan.passthrough ? try session.remux() : try session.transcode()
     }
 
-    private func refuseWritingOverInput() throws(MediaIOError) {
+    package func refuseWritingOverInput() throws(MediaIOError) {
         if output.standardizedFileURL.resolvingSymlinksInPath().path == input.standardizedFileURL.resolvingSymlinksInPath().path {
             throw .outputIsInput(path: output.path)
         }
@@ -182,8 +197,9 @@ public final class VideoExporter: Sendable {
     /// The codecs a smart cut can re-encode the edges of (libx264, libx265).
     static let smartCodecs: Set<String> = ["h264", "hevc"]
 
-    /// Why this export cannot be a smart cut, nil when it can.
-    private func smartObstacle(_ reader: FrameReader) -> String? {
+    /// Why this export cannot be a smart cut, nil when it can (VideoEditing's policy decides
+    /// what then happens).
+    package func smartObstacle(_ reader: FrameReader) -> String? {
         if settings.method != .smart { return "--method reencode was asked for" }
         if settings.keyframeCut { return "--keyframe-cut was asked for" }
         if !Self.smartCodecs.contains(reader.video.codec) {
@@ -197,64 +213,10 @@ public final class VideoExporter: Sendable {
         return nil
     }
 
-    /// A trim made by the smart cut's policy (`smartCutting`): every smart cut, and every join
-    /// of several ranges. Nil when the ordinary path should run (one range that cannot be a
-    /// smart cut, or an exporter without the policy; its note then says why when smart was
-    /// tried and failed).
-    private func smartTrim(_ reader: FrameReader, progress: Progress?) throws(MediaIOError) -> ExportResult? {
-        let ranges = settings.ranges
-        guard !ranges.isEmpty else { return nil }
-        let joins = ranges.count > 1
-        guard let smartCutting else {
-            guard !joins else {
-                throw .encodeFailed(path: output.path, detail: tr("several ranges are joined by VideoEditing's editor, not by MediaIO's exporter alone"))
-            }
-            return nil
-        }
-        let obstacle = smartObstacle(reader)
-        if obstacle != nil && !joins { return nil }
-        if joins, settings.keyframeCut {
-            throw .cannotPassthrough(path: input.path, reason: tr("--keyframe-cut cuts one range, not several"))
-        }
-        var expected = MediaTime.zero
-        for range in ranges {
-            let start: MediaTime = if case .time(let t) = range.start { t } else { .zero }
-            let end: MediaTime = if case .time(let t)? = range.end { t } else { reader.duration }
-            expected = expected.adding(end.subtracting(start) ?? .zero) ?? expected
-        }
-        progress?.totalUnitCount = max(1, Int64(expected.seconds * 1000))
-        if progress?.isCancelled == true { throw .cancelled }
-        var note: String?
-        if obstacle == nil {
-            let session = try ExportSession(plan: smartPlan(reader, expected: expected), reader: reader, output: output, progress: progress)
-            switch try smartCutting.smartCut(session, ranges: ranges, copying: true) {
-            case .written(let result): return result
-            case .cancelled: throw .cancelled
-            case .unavailable(let reason): note = tr("a smart cut cannot be made here ({reason}), so the video is re-encoded", ["reason": reason])
-            }
-            guard joins else {
-                let again = try VideoExporter(input: input, output: output, settings: settingsForFallback, smartCutting: smartCutting)
-                    .run(progress: progress)
-                return again.noting(note)
-            }
-        } else if let obstacle, settings.method == .smart {
-            note = tr("the ranges are re-encoded: {reason}", ["reason": obstacle])
-        }
-        let fresh = try FrameReader(url: input)
-        let session = try ExportSession(plan: smartPlan(fresh, expected: expected), reader: fresh, output: output, progress: progress)
-        switch try smartCutting.smartCut(session, ranges: ranges, copying: false) {
-        case .written(let result): return result.noting(note)
-        case .cancelled: throw .cancelled
-        case .unavailable(let reason): throw .encodeFailed(path: output.path, detail: reason)
-        }
-    }
-
-    /// These settings for the ordinary path (what a failed smart cut falls back to).
-    private var settingsForFallback: ExportSettings {
-        var copy = settings
-        copy.method = .reencode
-        if copy.preset == .passthrough || copy.preset == .auto { copy.preset = .highest }
-        return copy
+    /// A session for a smart cut or join of `settings.ranges` from `reader` (`expected`: how
+    /// long the kept ranges are together), for VideoEditing's policy to write with.
+    package func smartSession(_ reader: FrameReader, expected: MediaTime, progress: Progress?) throws(MediaIOError) -> ExportSession {
+        try ExportSession(plan: smartPlan(reader, expected: expected), reader: reader, output: output, progress: progress)
     }
 
     private func smartPlan(_ reader: FrameReader, expected: MediaTime) -> Plan {
