@@ -107,7 +107,8 @@ let package = Package(
         .target(name: "Capture", dependencies: ["ViewfinderCore", "MediaIO", "Imaging"], path: "Sources/Features/Capture"),
 
         // The desktop app's thin GTK layer: object ownership, signals, the main loop, drawing.
-        .target(name: "StudioKit", dependencies: ["ViewfinderCore", "CGtk", "CAdwaita", "CCairo"], path: "Sources/UI/StudioKit"),
+        // Imaging: the box blur, premultiplied pixels and homographies it shares with the canvas.
+        .target(name: "StudioKit", dependencies: ["ViewfinderCore", "Imaging", "CGtk", "CAdwaita", "CCairo"], path: "Sources/UI/StudioKit"),
 
         // Components: the GTK 4 pickers, cover chooser, crop editor, camera, trimmer and HUD that
         // any Swift GTK app embeds (and Studio runs on).

@@ -11,8 +11,8 @@ public enum ImagingRuntime {
     /// faster and smaller (about 35 ms and 8 MB here); libvips starts once per process, so a
     /// later HEIC read in the same process would then fail with a clear error.
     public static var loadsOptionalFormats: Bool {
-        get { Vips.withLock { Vips.modules } }
-        set { Vips.withLock { Vips.modules = newValue } }
+        get { Vips.runtime.value.modules }
+        set { Vips.runtime.withLock { $0.modules = newValue } }
     }
 
     /// True when the file's first bytes show a format libvips reads without its modules.
@@ -32,23 +32,21 @@ public enum ImagingRuntime {
 
 /// The libvips runtime: started once, on first use.
 enum Vips {
-    private static let lock = NSLock()
-    // Guarded by `lock`.
-    nonisolated(unsafe) fileprivate static var modules = true
-    nonisolated(unsafe) private static var state: Result<Void, ImagingError>?
-
-    fileprivate static func withLock<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
+    /// Whether libvips is to load its modules, and how its start went once it was tried.
+    fileprivate struct Runtime {
+        var modules = true
+        var state: Result<Void, ImagingError>?
     }
 
+    /// libvips starts under this lock too, so it starts once however many threads ask first.
+    fileprivate static let runtime = Locked(Runtime())
+
     static func start() throws(ImagingError) {
-        let result: Result<Void, ImagingError> = withLock {
-            if let state { return state }
-            let started: Result<Void, ImagingError> = vf_vips_start("viewfinder", modules ? 1 : 0) == 0
+        let result: Result<Void, ImagingError> = runtime.withLock { runtime in
+            if let state = runtime.state { return state }
+            let started: Result<Void, ImagingError> = vf_vips_start("viewfinder", runtime.modules ? 1 : 0) == 0
                 ? .success(()) : .failure(.startFailed(lastError()))
-            state = started
+            runtime.state = started
             return started
         }
         if case .failure(let error) = result { throw error }

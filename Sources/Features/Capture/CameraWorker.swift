@@ -21,7 +21,7 @@ enum CameraEvent: Sendable {
 /// The one thread that reads a camera and feeds both the preview and a recording.
 ///
 /// A camera is one device: two readers would fight over it. The main actor sends commands
-/// (preview on or off, start or stop a recording, a photo wanted) through lock-guarded fields;
+/// (preview on or off, start or stop a recording, a photo wanted) through fields behind a lock;
 /// the thread answers with `events`. Preview pictures are converted only when the main actor
 /// has taken the previous one, so a busy main actor drops frames instead of queueing them.
 final class CameraWorker: @unchecked Sendable {
@@ -33,15 +33,17 @@ final class CameraWorker: @unchecked Sendable {
     /// Seconds of recording between countdown reports.
     private static let tick = 0.25
 
-    // Guarded by `lock`: the commands, and what the thread holds for the main actor.
-    private let lock = NSLock()
-    private var running = true
-    private var previewWanted = false
-    private var previewInFlight = false
-    private var recording: CameraRecording?
-    private var stopRecordingRequested = false
-    private var discardRecordingRequested = false
-    private var photoWaiters: [CheckedContinuation<(PixelBuffer, Date), Error>] = []
+    /// The commands, and what the thread holds for the main actor.
+    private struct Shared {
+        var running = true
+        var previewWanted = false
+        var previewInFlight = false
+        var recording: CameraRecording?
+        var stopRecordingRequested = false
+        var discardRecordingRequested = false
+        var photoWaiters: [CheckedContinuation<(PixelBuffer, Date), Error>] = []
+    }
+    private let shared = Locked(Shared())
 
     init(camera: Camera) {
         self.camera = camera
@@ -58,49 +60,49 @@ final class CameraWorker: @unchecked Sendable {
 
     /// Ends the thread after the frame being read; a running recording is finished first.
     func stop() {
-        locked { running = false }
+        shared.withLock { $0.running = false }
     }
 
     func setPreview(_ wanted: Bool) {
-        locked {
-            previewWanted = wanted
-            if !wanted { previewInFlight = false }
+        shared.withLock {
+            $0.previewWanted = wanted
+            if !wanted { $0.previewInFlight = false }
         }
     }
 
     /// The main actor took the last preview picture: the next frame may be converted.
     func previewDelivered() {
-        locked { previewInFlight = false }
+        shared.withLock { $0.previewInFlight = false }
     }
 
     /// Hands a new recording to the thread; false when one runs already or the thread ended.
     func startRecording(_ new: CameraRecording) -> Bool {
-        locked {
-            guard running, recording == nil else { return false }
-            recording = new
-            stopRecordingRequested = false
-            discardRecordingRequested = false
+        shared.withLock {
+            guard $0.running, $0.recording == nil else { return false }
+            $0.recording = new
+            $0.stopRecordingRequested = false
+            $0.discardRecordingRequested = false
             return true
         }
     }
 
     /// Asks the thread to throw the recording away after the current frame.
     func discardRecording() {
-        locked { discardRecordingRequested = true }
+        shared.withLock { $0.discardRecordingRequested = true }
     }
 
     /// Asks the thread to finish the recording after the current frame.
     func stopRecording() {
-        locked { stopRecordingRequested = true }
+        shared.withLock { $0.stopRecordingRequested = true }
     }
 
     /// The next picture once the camera has settled, and when the camera delivered it (the
     /// photo's date: the main actor may take a while to pick the picture up).
     func nextPhoto() async throws -> (PixelBuffer, Date) {
         try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<(PixelBuffer, Date), Error>) in
-            let accepted = locked {
-                guard running else { return false }
-                photoWaiters.append(waiter)
+            let accepted = shared.withLock {
+                guard $0.running else { return false }
+                $0.photoWaiters.append(waiter)
                 return true
             }
             if !accepted { waiter.resume(throwing: closedError) }
@@ -111,21 +113,15 @@ final class CameraWorker: @unchecked Sendable {
         .unreadable(path: camera.device.id, reason: tr("the camera was closed"))
     }
 
-    private func locked<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
-    }
-
     // MARK: - The thread
 
     private func run() {
         var lastTick = -1
         var failure: MediaIOError?
         while true {
-            let (keepRunning, wantsPreview, wantsPhoto, current, stopRequested, discardRequested) = locked {
-                (running, previewWanted && !previewInFlight, !photoWaiters.isEmpty, recording, stopRecordingRequested,
-                 discardRecordingRequested)
+            let (keepRunning, wantsPreview, wantsPhoto, current, stopRequested, discardRequested) = shared.withLock {
+                ($0.running, $0.previewWanted && !$0.previewInFlight, !$0.photoWaiters.isEmpty, $0.recording, $0.stopRecordingRequested,
+                 $0.discardRecordingRequested)
             }
             guard keepRunning else { break }
             if let current, discardRequested {
@@ -148,7 +144,7 @@ final class CameraWorker: @unchecked Sendable {
             if let picture = frame.picture { hand(picture, photos: wantsPhoto && camera.isSettled) }
             guard let current else { continue }
             if let error = frame.recordingError {
-                locked { recording = nil }
+                shared.withLock { $0.recording = nil }
                 continuation.yield(.recordingFailed(error.description))
             } else if current.isFull {
                 finish(current)
@@ -163,10 +159,10 @@ final class CameraWorker: @unchecked Sendable {
         }
         // Leaving: a recording still running is finished so its file stays playable (unless it
         // was to be thrown away).
-        let (leftover, discarding, waiters) = locked {
-            running = false
-            let state = (recording, discardRecordingRequested, photoWaiters)
-            photoWaiters = []
+        let (leftover, discarding, waiters) = shared.withLock {
+            $0.running = false
+            let state = ($0.recording, $0.discardRecordingRequested, $0.photoWaiters)
+            $0.photoWaiters = []
             return state
         }
         if let leftover {
@@ -175,7 +171,7 @@ final class CameraWorker: @unchecked Sendable {
             } else if let failure, leftover.frameCount == 0 {
                 // The camera gave no picture to record: say why, rather than what an empty
                 // file is.
-                locked { recording = nil }
+                shared.withLock { $0.recording = nil }
                 leftover.discard()
                 continuation.yield(.recordingFailed(failure.description))
             } else {
@@ -189,11 +185,11 @@ final class CameraWorker: @unchecked Sendable {
 
     /// Gives a picture to the photo waiters and, if it is still wanted, to the preview.
     private func hand(_ picture: PixelBuffer, photos: Bool) {
-        let (waiters, toPreview) = locked {
-            let waiters = photos ? photoWaiters : []
-            if photos { photoWaiters = [] }
-            let toPreview = previewWanted && !previewInFlight
-            if toPreview { previewInFlight = true }
+        let (waiters, toPreview) = shared.withLock {
+            let waiters = photos ? $0.photoWaiters : []
+            if photos { $0.photoWaiters = [] }
+            let toPreview = $0.previewWanted && !$0.previewInFlight
+            if toPreview { $0.previewInFlight = true }
             return (waiters, toPreview)
         }
         let now = Date()
@@ -202,18 +198,18 @@ final class CameraWorker: @unchecked Sendable {
     }
 
     private func discard(_ dropped: CameraRecording) {
-        locked {
-            recording = nil
-            discardRecordingRequested = false
+        shared.withLock {
+            $0.recording = nil
+            $0.discardRecordingRequested = false
         }
         dropped.discard()
         continuation.yield(.recordingDiscarded)
     }
 
     private func finish(_ finished: CameraRecording) {
-        locked {
-            recording = nil
-            stopRecordingRequested = false
+        shared.withLock {
+            $0.recording = nil
+            $0.stopRecordingRequested = false
         }
         do {
             _ = try finished.finish()

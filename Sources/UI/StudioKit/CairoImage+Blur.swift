@@ -1,4 +1,5 @@
 internal import CGtk
+import Imaging
 import ViewfinderCore
 
 extension CairoImage {

@@ -1,5 +1,6 @@
 internal import CCairo
 internal import CGtk
+import Imaging
 import ViewfinderCore
 
 /// A widget the app draws itself with Cairo (previews, the strip and slider, the crop mask, the HUD).

@@ -1,4 +1,5 @@
 internal import CGtk
+import Imaging
 import ViewfinderCore
 
 /// Children that are not laid out but placed, each by a mapping of its own: Motion moves,

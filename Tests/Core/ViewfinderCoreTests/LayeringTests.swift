@@ -31,7 +31,8 @@ struct LayeringTests {
         "HUD": core.union(["ViewfinderCore"]),
         "Motion": core.union(["ViewfinderCore"]),
         "MotionRenderer": core.union(["ViewfinderCore", "Motion"]).union(engines),
-        "StudioKit": core.union(["ViewfinderCore", "Glibc", "CGtk", "CAdwaita", "CCairo"]),
+        // Imaging for the box blur, premultiplied pixels and homographies it shares with the canvas.
+        "StudioKit": core.union(["ViewfinderCore", "Imaging", "Glibc", "CGtk", "CAdwaita", "CCairo"]),
         "CommandLineKit": core.union(["ViewfinderCore"]),
         // Components: over StudioKit and every feature, never a front end or a C module.
         "ViewfinderUI": core.union(["ViewfinderCore", "StudioKit", "CoverPicker", "VideoEditing", "HUD", "AvatarCrop",

@@ -5,25 +5,26 @@ import ViewfinderCore
 /// thread must not) and keeps what it heard until the recording takes it.
 public final class SoundListener: @unchecked Sendable {
     private let microphone: Microphone
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var heard: [HeardSound]
-    private var running = true
-    private var failure: MediaIOError?
+    /// What the listening thread and its callers share.
+    private struct Shared {
+        var heard: [HeardSound] = []
+        var running = true
+        var failure: MediaIOError?
+        /// Seconds of sound heard since the start.
+        var heardSeconds = 0.0
+    }
+    private let shared = Locked(Shared())
     private let done = DispatchSemaphore(value: 0)
     private var started = false
 
     /// Signalled when the first block is heard or the microphone failed first.
     private let firstHeard = DispatchSemaphore(value: 0)
-    /// Seconds of sound heard since the start (guarded by `lock`).
-    private var heardSeconds = 0.0
     /// Broadcast when more is heard or the thread ends (for `waitUntilHeard`).
     private let heardMore = NSCondition()
 
     /// Listens to `microphone` once `start(firstWithin:)` is called.
     public init(_ microphone: Microphone) {
         self.microphone = microphone
-        heard = []
     }
 
     /// Starts the thread and waits for its first block of sound, at most `seconds`: the block
@@ -40,10 +41,9 @@ public final class SoundListener: @unchecked Sendable {
                                      reason: tr("it sent no sound within {seconds} s; use --microphone none to record without sound",
                                                 ["seconds": Int(seconds)]))
         }
-        return try locked { () throws(MediaIOError) -> HeardSound in
-            if let first = heard.first { return first }
-            throw failure ?? .deviceUnavailable(device: microphone.device.id, reason: tr("it gives no sound"))
-        }
+        let (first, failure) = shared.withLock { ($0.heard.first, $0.failure) }
+        if let first { return first }
+        throw failure ?? .deviceUnavailable(device: microphone.device.id, reason: tr("it gives no sound"))
     }
 
     private func listen() {
@@ -52,16 +52,16 @@ public final class SoundListener: @unchecked Sendable {
             tellHeard()
         }
         var first = true
-        while locked({ running }) {
+        while shared.withLock({ $0.running }) {
             do {
                 let sound = try microphone.read()
-                locked {
-                    heard.append(sound)
-                    heardSeconds += Double(sound.sampleCount) / Double(sound.sampleRate)
+                shared.withLock {
+                    $0.heard.append(sound)
+                    $0.heardSeconds += Double(sound.sampleCount) / Double(sound.sampleRate)
                 }
                 tellHeard()
             } catch {
-                locked { failure = error }
+                shared.withLock { $0.failure = error }
                 if first { firstHeard.signal() }
                 return
             }
@@ -74,9 +74,9 @@ public final class SoundListener: @unchecked Sendable {
 
     /// What was heard since the last call, in order.
     public func take() -> [HeardSound] {
-        locked {
-            let taken = heard
-            heard = []
+        shared.withLock {
+            let taken = $0.heard
+            $0.heard = []
             return taken
         }
     }
@@ -88,7 +88,7 @@ public final class SoundListener: @unchecked Sendable {
         heardMore.lock()
         defer { heardMore.unlock() }
         while true {
-            let (enough, listening) = locked { (heardSeconds >= seconds, running && failure == nil) }
+            let (enough, listening) = shared.withLock { ($0.heardSeconds >= seconds, $0.running && $0.failure == nil) }
             if enough { return true }
             guard listening, heardMore.wait(until: deadline) else { return false }
         }
@@ -102,7 +102,7 @@ public final class SoundListener: @unchecked Sendable {
 
     /// Asks the thread to end after the block being read.
     public func stop() {
-        locked { running = false }
+        shared.withLock { $0.running = false }
     }
 
     /// Ends the thread and waits for it (one block of sound, at most `seconds`); returns why
@@ -114,16 +114,10 @@ public final class SoundListener: @unchecked Sendable {
         if started, done.wait(timeout: .now() + seconds) == .timedOut {
             started = false
             // Worded as a microphone that stops while read is (the catalogues have it).
-            return locked { failure } ?? .deviceUnavailable(device: microphone.device.id,
+            return shared.withLock { $0.failure } ?? .deviceUnavailable(device: microphone.device.id,
                                                             reason: tr("the microphone stopped: {reason}", ["reason": tr("it gives nothing")]))
         }
         started = false
-        return locked { failure }
-    }
-
-    private func locked<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+        return shared.withLock { $0.failure }
     }
 }

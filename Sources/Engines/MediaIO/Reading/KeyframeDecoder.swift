@@ -63,8 +63,7 @@ final class KeyframeDecoder {
             workers.append(Worker(decoder: try VideoDecoder(stream: source.stream, path: path, threads: 1)))
         }
         let jobs = Lent(packets)
-        let results = Lent([VideoFrame?](repeating: nil, count: packets.count))
-        let lock = NSLock()
+        let results = Locked([VideoFrame?](repeating: nil, count: packets.count))
         let pool = workers
         DispatchQueue.concurrentPerform(iterations: lanes) { lane in
             let worker = pool[lane]
@@ -72,12 +71,11 @@ final class KeyframeDecoder {
                 let picture = KeyframeDecoder.decodeAlone(jobs.value[job], on: worker.decoder).flatMap {
                     make($0, worker.scaler)
                 }
-                lock.lock()
-                results.value[job] = picture
-                lock.unlock()
+                results.withLock { $0[job] = picture }
             }
         }
-        return jobOfTarget.map { $0.flatMap { results.value[$0] } }
+        let decoded = results.value
+        return jobOfTarget.map { $0.flatMap { decoded[$0] } }
     }
 
     /// The presentation timestamp of the keyframe shown at or before `target`, demuxing only.

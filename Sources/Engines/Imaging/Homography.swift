@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderCore
 
 /// A projective mapping of the plane, (x, y) → ((m0·x + m1·y + m2) / w, (m3·x + m4·y + m5) / w)
 /// with w = m6·x + m7·y + m8: what a flat layer seen in perspective becomes on screen.

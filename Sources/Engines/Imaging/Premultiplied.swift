@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderCore
 
 /// Straight alpha to premultiplied, as Cairo (and GTK's textures) keep pixels.
 public enum Premultiplied {

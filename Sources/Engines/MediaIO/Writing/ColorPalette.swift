@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderCore
 
 /// An indexed-colour palette (for GIF): up to 256 colours. MediaIO makes one that covers a set
 /// of pictures (`ColorPalette(quantizing:)`) and maps pictures onto it.

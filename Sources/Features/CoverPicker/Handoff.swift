@@ -1,19 +1,20 @@
 import Foundation
+import ViewfinderCore
 
 /// A value one thread hands to others once: `settle` sets it, `wait` blocks until it is set.
 /// (A probe's result that the thread making an export's cover checks its own reader against.)
-public final class Handoff<Value: Sendable>: Sendable {
+final class Handoff<Value: Sendable>: Sendable {
     private let condition = NSCondition()
     /// Written once under `condition`, read under it: the lock orders the two.
     private let slot: Lent<Value?>
 
     /// A handoff still waiting for its value, or one that has it already.
-    public init(_ value: Value? = nil) {
+    init(_ value: Value? = nil) {
         slot = Lent(value)
     }
 
     /// Sets the value (the first call wins) and wakes every waiter.
-    public func settle(_ value: Value) {
+    func settle(_ value: Value) {
         condition.lock()
         if slot.value == nil { slot.value = value }
         condition.broadcast()
@@ -21,7 +22,7 @@ public final class Handoff<Value: Sendable>: Sendable {
     }
 
     /// The value, once set (blocks until then).
-    public func wait() -> Value {
+    func wait() -> Value {
         condition.lock()
         defer { condition.unlock() }
         while true {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+import ViewfinderCore
 
-@testable import ViewfinderCore
+@testable import Imaging
 
 @Suite("Box blur")
 struct BoxBlurTests {
