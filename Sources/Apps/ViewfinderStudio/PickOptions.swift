@@ -70,14 +70,7 @@ struct PickRequest: Equatable {
         "convert", value: "auto|highest|passthrough", help: N_("auto: QuickTime to MP4 first; highest: always convert; passthrough: never."),
         default: .auto)
     static let output = TypedOption.path("output", short: "o", value: "COVER", help: N_("Where the cover goes (default: beside the video, or here)."))
-    static let shape = TypedOption<CropShape>("shape", value: "circle|square", help: N_("The crop's shape (default circle)."),
-                                              absent: { .circle }) { text throws(InvalidValueError) in
-        switch text {
-        case "circle": return .circle
-        case "square": return .square
-        default: throw InvalidValueError(tr("expected {choices}, not '{text}'", ["choices": choiceList(["circle", "square"]), "text": text]))
-        }
-    }
+    static let shape = SharedOption.shape(value: "circle|square", help: N_("The crop's shape (default circle)."))
     static let size = TypedOption.integer("size", help: N_("The avatar's side in pixels (default 512)."), in: 16...4096, default: 512)
     static let edit = TypedOption.flag("edit", help: N_("A photo: crop it in the editor after Take Photo (arrows pan, +/- zoom, Ctrl+Return done)."))
     /// `--ratio free|W:H`: the editor's width / height, nil for free.
@@ -204,7 +197,7 @@ struct PickRequest: Equatable {
         }
         request.convert = try parsed[convert]
         request.output = try parsed[output]
-        request.shape = try parsed[shape]
+        request.shape = try parsed[shape] ?? .circle
         request.size = try parsed[size]
         request.quality = try parsed[quality]
         request.edit = try parsed[edit]

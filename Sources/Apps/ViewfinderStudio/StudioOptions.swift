@@ -70,10 +70,7 @@ struct StudioOptions {
     /// `--completions SHELL`: nil when absent.
     static let completions = TypedOption<ShellCompletion?>("completions", value: "SHELL", help: N_("Print the completion script for bash, zsh or fish."),
                                                            absent: { nil }) { shell throws(InvalidValueError) in
-        guard let completion = ShellCompletion(rawValue: shell) else {
-            throw InvalidValueError(tr("expected {choices}, not '{text}'", ["choices": choiceList(["bash", "zsh", "fish"]), "text": shell]))
-        }
-        return completion
+        try ShellCompletion(optionValue: shell)
     }
     static let help = TypedOption.flag("help", short: "h", help: N_("Show this help."))
 

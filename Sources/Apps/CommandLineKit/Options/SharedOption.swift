@@ -38,6 +38,18 @@ public enum SharedOption {
         }
     }
 
+    /// `--shape circle|square`: an avatar's crop, in any case of letters; nil when not given (the
+    /// command's default, or a replayed spec's).
+    public static func shape(value: String, help: String) -> TypedOption<CropShape?> {
+        TypedOption("shape", value: value, help: help, absent: { nil }) { text throws(InvalidValueError) in
+            switch text.lowercased() {
+            case "circle": return .circle
+            case "square": return .square
+            default: throw InvalidValueError(tr("expected circle or square, not '{text}'", ["text": text]))
+            }
+        }
+    }
+
     /// `--script FILE`: a file of steps to play, nil when not given.
     public static func script(help: String) -> TypedOption<URL?> {
         TypedOption("script", value: "FILE", help: help, absent: { nil }) { URL(fileURLWithPath: $0) }

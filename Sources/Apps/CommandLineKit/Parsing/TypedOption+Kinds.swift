@@ -127,12 +127,19 @@ extension TypedOption where Value: CaseIterable & RawRepresentable & Sendable, V
     public static func choice(_ name: String, short: Character? = nil, value: String, help: String,
                               default fallback: Value) -> TypedOption {
         TypedOption(name, short: short, value: value, help: help, absent: { fallback }) { text throws(InvalidValueError) in
-            guard let chosen = Value(rawValue: text) else {
-                throw InvalidValueError(tr("expected {choices}, not '{text}'",
-                                           ["choices": choiceList(Value.allCases.map(\.rawValue)), "text": text]))
-            }
-            return chosen
+            try Value(optionValue: text)
         }
+    }
+}
+
+extension RawRepresentable where Self: CaseIterable, RawValue == String {
+    /// The case whose raw value is `text`, refused with the list of choices ("expected a, b or
+    /// c, not 'x'"), as every choice an option offers is.
+    public init(optionValue text: String) throws(InvalidValueError) {
+        guard let chosen = Self(rawValue: text) else {
+            throw InvalidValueError(tr("expected {choices}, not '{text}'", ["choices": choiceList(Self.allCases.map(\.rawValue)), "text": text]))
+        }
+        self = chosen
     }
 }
 

@@ -14,14 +14,7 @@ enum AvatarCommand: Command {
     static let output = TypedOption.requiredPath("output", short: "o", value: "OUT",
                                                  help: N_("Image to write: .png or .webp (circle), .jpg/.png/.webp (square)."))
     /// `--shape circle|square`: nil when absent (circle, unless a replayed spec says otherwise).
-    static let shape = TypedOption<CropShape?>("shape", value: "SHAPE", help: N_("circle (default) or square."),
-                                               absent: { nil }) { text throws(InvalidValueError) in
-        switch text.lowercased() {
-        case "circle": return .circle
-        case "square": return .square
-        default: throw InvalidValueError(tr("expected circle or square, not '{text}'", ["text": text]))
-        }
-    }
+    static let shape = SharedOption.shape(value: "SHAPE", help: N_("circle (default) or square."))
     static let size = TypedOption.integer("size", help: N_("Side of the avatar in pixels, 16-4096 (default 512)."), in: 16...4096, default: 512)
     static let zoom = TypedOption<Double>("zoom", value: "Z",
                                           help: N_("How much closer than the starting crop (1 = the face framing or the largest crop; default 1)."),

@@ -52,21 +52,16 @@ public final class VideoExporter: Sendable {
     /// and is advanced as output is written; cancelling it stops the export.
     @discardableResult
     public func run(progress: Progress? = nil) throws(MediaIOError) -> ExportResult {
-        try refuseWritingOverInput()
-        // One open: the header refuses a long input before any analysis, and the reader goes
-        // on with the same file.
-        let header = try MediaHeader(url: input)
-        return try run(progress: progress, reading: try openChecked(header))
+        try run(progress: progress, reading: try openChecked())
     }
 
     /// A reader of `input` after the checks every export makes first: the output is not the
     /// input, and the input is no longer than `settings.maxDuration` (read from its header).
+    /// One open: the header refuses a long input before any analysis, and the reader goes on
+    /// with the same file.
     package func openChecked() throws(MediaIOError) -> FrameReader {
         try refuseWritingOverInput()
-        return try openChecked(try MediaHeader(url: input))
-    }
-
-    private func openChecked(_ header: MediaHeader) throws(MediaIOError) -> FrameReader {
+        let header = try MediaHeader(url: input)
         if let maximum = settings.maxDuration, let recorded = header.recordedDuration, recorded > maximum {
             throw .timePastEnd(path: input.path, requested: maximum, duration: recorded)
         }
