@@ -7,7 +7,8 @@ import FuzzSupport
 /// commands (an executable nothing can link) this parses against one table holding every shape
 /// their tables have — flags and valued options, with and without a one-letter alias, hyphenated
 /// names, names that prefix others — under each positional range they use (none, exactly one,
-/// one or more), then reads every option back the way the commands do.
+/// one or more), then reads every option back the way the commands do: through its typed
+/// declaration, one of each kind CommandLineKit offers.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let argv = UnsafeBufferPointer(start: bytes, count: size)
@@ -58,10 +59,29 @@ private func check(_ argv: [String], positionalCount: ClosedRange<Int>) {
             precondition(arguments.value(option.name) == nil, "flag --\(option.name) got a value")
         } else {
             precondition(!arguments.flag(option.name), "valued --\(option.name) read as a flag")
-            _ = try? arguments.required(option.name)
-            _ = try? arguments.integer(option.name, in: 1...100, default: 6)
-            _ = arguments.invalid(option.name, "fuzzed")
         }
+    }
+    // Every typed read gives its value or a usage error about this command; one not given
+    // reads as its default, unless it is required.
+    for option in RepresentativeCommand.declarations {
+        let given = option.isGiven(in: arguments)
+        do {
+            try option.read(arguments)
+        } catch {
+            precondition(!error.message.isEmpty && error.command == RepresentativeCommand.name, "\(error)")
+            precondition(given || error.message.hasSuffix("is required"), "--\(option.specs[0].name) refused while absent: \(error)")
+        }
+    }
+}
+
+/// A typed option read for its value's sake, whatever its type.
+protocol ReadableOption: OptionDeclaration {
+    func read(_ arguments: ParsedArguments) throws(UsageError)
+}
+
+extension TypedOption: ReadableOption {
+    func read(_ arguments: ParsedArguments) throws(UsageError) {
+        _ = try value(in: arguments)
     }
 }
 
@@ -74,18 +94,26 @@ enum RepresentativeCommand: Command {
     static let positionalCount = 1...1
     /// `sample`/`devices` take none, most commands one, `library` one to 10 000.
     static let positionalRanges: [ClosedRange<Int>] = [0...0, 1...1, 1...10_000]
-    static let options = [
-        OptionSpec("output", short: "o", value: "OUT", help: "A valued option with an alias."),
-        OptionSpec("quiet", short: "q", help: "A flag with an alias."),
-        OptionSpec("json", help: "A flag."),
-        OptionSpec("at", value: "TIME", help: "A valued option."),
-        OptionSpec("max-size", value: "WxH", help: "A hyphenated valued option."),
-        OptionSpec("max-duration", value: "S", help: "Another one sharing its prefix."),
-        OptionSpec("size", value: "N", help: "A name that ends another's."),
-        OptionSpec("print-spec", help: "A hyphenated flag."),
-        OptionSpec("thumbnail-size", value: "N", help: "A long valued option."),
-        OptionSpec("count", value: "N", help: "An integer option."),
+    /// One option of each kind, with the names' shapes of viewfinder's tables.
+    static let declarations: [any ReadableOption] = [
+        TypedOption.requiredPath("output", short: "o", value: "OUT", help: "A required path with an alias."),
+        TypedOption.flag("quiet", short: "q", help: "A flag with an alias."),
+        TypedOption.flag("json", help: "A flag."),
+        TypedOption.position("at", help: "A TIME."),
+        TypedOption.text("max-size", value: "WxH", help: "A hyphenated text option."),
+        SharedOption.maxDuration(help: "Another one sharing its prefix, in seconds.", zeroMeansNoLimit: true),
+        TypedOption.integer("size", help: "A name that ends another's.", in: 16...4096, default: 512),
+        TypedOption.flag("print-spec", help: "A hyphenated flag."),
+        TypedOption<Int?>.integer("thumbnail-size", help: "A long, optional whole number.", in: 0...2048),
+        TypedOption.integer("count", help: "A whole number.", in: 1...100, default: 6),
+        TypedOption<ShellCompletion>.choice("shell", value: "SHELL", help: "A choice.", default: .bash),
+        SharedOption.shape(value: "SHAPE", help: "The avatar's shape."),
+        SharedOption.theme(dark: "Two flags read together.", light: "Its other flag."),
+        TypedOption.seconds("wait", help: "Seconds.", .positive(upTo: 600)),
+        TypedOption.repeated("keep", value: "A-B", help: "A repeated option."),
+        TypedOption.path("folder", value: "DIR", help: "An optional path."),
     ]
+    static let options = declarations.flatMap(\.specs)
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 { 0 }
 }
