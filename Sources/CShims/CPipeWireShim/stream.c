@@ -214,7 +214,17 @@ static void on_param_changed(void *data, uint32_t id, const struct spa_pod *para
     uint8_t buffer[512];
     struct spa_pod_builder builder = SPA_POD_BUILDER_INIT(buffer, sizeof buffer);
     const struct spa_pod *params[2];
+    // The smallest block that holds one picture (a JPEG's size is its own: one byte at least),
+    // so a producer that has not said how large its buffers are yet (GStreamer's pipewiresink
+    // says so only with its first picture) is not given empty ones it cannot fill.
+    int rows[4] = {0}, row_bytes[4] = {0};
+    int planes = s->format == VF_PW_FORMAT_MJPG ? 0 : layout(s->format, (int)info.size.width, (int)info.size.height, rows, row_bytes);
+    int64_t picture = 0;
+    for (int p = 0; p < planes; p++) picture += (int64_t)rows[p] * row_bytes[p];
+    int32_t least = picture > 0 && picture < INT32_MAX ? (int32_t)picture : 1;
+    int32_t wanted = s->format == VF_PW_FORMAT_MJPG ? (int32_t)SPA_MIN((int64_t)info.size.width * info.size.height * 2, (int64_t)INT32_MAX) : least;
     params[0] = spa_pod_builder_add_object(&builder, SPA_TYPE_OBJECT_ParamBuffers, SPA_PARAM_Buffers,
+        SPA_PARAM_BUFFERS_size, SPA_POD_CHOICE_RANGE_Int(wanted, least, INT32_MAX),
         SPA_PARAM_BUFFERS_dataType, SPA_POD_CHOICE_FLAGS_Int((1 << SPA_DATA_MemPtr) | (1 << SPA_DATA_MemFd) | (1 << SPA_DATA_DmaBuf)));
     params[1] = spa_pod_builder_add_object(&builder, SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
         SPA_PARAM_META_type, SPA_POD_Id(SPA_META_Header),

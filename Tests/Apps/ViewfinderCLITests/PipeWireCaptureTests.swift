@@ -146,6 +146,30 @@ struct PipeWireCaptureTests {
         Self.expectColour(try Self.middleColour(of: still))
     }
 
+    /// GStreamer's pipewiresink says how large its buffers are only once its pool is first used;
+    /// behind a converter (which asks the pool before the link is made) PipeWire then hands it
+    /// buffers of the size the consumer asked for. A consumer that asks for none gets empty
+    /// buffers the camera cannot fill: no picture ever comes (and pipewiresink copying a
+    /// picture into one crashes). The recorder asks for at least one picture's bytes.
+    @Test("a camera that says how large its buffers are only with its first picture still sends them: the recording has its frames and colour")
+    func producerWithoutBufferSize() throws {
+        let session = try PipeWireSession()
+        defer { session.stop() }
+        try session.publishCamera(
+            name: "vf-late-cam", description: "Late Camera",
+            source: "videotestsrc is-live=true pattern=solid-color foreground-color=\(Self.colour) ! video/x-raw,format=I420,width=320,height=240,framerate=15/1 ! videoconvert ! video/x-raw,format=YUY2")
+        let out = TestPaths.scratchFolder("pipewire-late").appendingPathComponent("v.mp4")
+        let result = try session.viewfinder(["capture", "video", "--device", "pipewire:vf-late-cam", "--max-duration", "1",
+                                             "--microphone", "none", "-q", "-o", out.path])
+        try #require(result.status == 0, "\(result.stderr)")
+        let frames = try FFmpegOracle.frameLuma(of: out)
+        #expect((15...16).contains(frames.count), "\(frames.count) frames")
+        let still = out.deletingLastPathComponent().appendingPathComponent("frame.png")
+        let extract = try Subprocess.run("ffmpeg", ["-v", "error", "-i", out.path, "-vf", "select=eq(n\\,7)", "-frames:v", "1", still.path])
+        #expect(extract.status == 0, "\(extract.stderr)")
+        Self.expectColour(try Self.middleColour(of: still))
+    }
+
     @Test("a PipeWire camera that agrees a format but never sends a picture is an error in one line after 5 s, not a hang")
     func silentCamera() throws {
         let session = try PipeWireSession()
