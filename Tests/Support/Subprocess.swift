@@ -8,6 +8,11 @@ public struct RunResult: Sendable {
     public let stdout: String
     public let stderr: String
     public let stdoutData: Data
+
+    /// The same output with another exit status (a wrapper's report of the program it ran).
+    public func withStatus(_ status: Int32) -> RunResult {
+        RunResult(status: status, stdout: stdout, stderr: stderr, stdoutData: stdoutData)
+    }
 }
 
 /// Runs programs for the tests (the tool under test, and ffmpeg/ffprobe as an oracle).

@@ -3,6 +3,37 @@ import Testing
 import ViewfinderTestSupport
 
 extension StudioWindowTests {
+    /// Under load xvfb-run once could not remove its temporary folder and exited 5, which the
+    /// harness read as the app's status. Here its clean-up is made to fail (an `rm` that refuses
+    /// its folder, first on PATH): the app's own status must still come through.
+    @Test("the harness reports the app's exit status, not xvfb-run's when its clean-up fails")
+    func statusIsTheApps() async throws {
+        let folder = TestPaths.scratchFolder("studio-harness-status")
+        let bin = folder.appendingPathComponent("bin"), temporary = folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let refusing = bin.appendingPathComponent("rm")
+        try """
+            #!/bin/sh
+            case "$*" in *xvfb-run.*) echo "rm: refused by the test" >&2; exit 1;; esac
+            exec /bin/rm "$@"
+
+            """.write(to: refusing, atomically: true, encoding: .utf8)
+        chmod(refusing.path, 0o755)
+        let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let run = try await StudioHarness.run(["quit"], arguments: ["--library", folder.appendingPathComponent("lib").path], in: folder,
+                                              timeout: 60, environment: ["PATH=\(path)", "TMPDIR=\(temporary.path)"])
+        // xvfb-run exits before it stops its Xvfb when the clean-up fails: that one is ended here.
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in processes {
+            guard let id = pid_t(entry), let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
+            let words = String(decoding: line, as: UTF8.self)
+            if words.hasPrefix("Xvfb"), words.contains(temporary.path) { kill(id, SIGTERM) }
+        }
+        #expect(run.stderr.contains("problem while cleaning up temporary directory"), "xvfb-run's clean-up did not fail: \(run.stderr)")
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+    }
+
     /// `sleep 1e308` was converted to milliseconds with `Int(…)` unchecked: a trap (exit 132).
     @Test("a script's sleep or wait beyond an hour is a one-line script error, not a crash", arguments: [
         "sleep 1e308", "sleep -1", "wait library 1e308",

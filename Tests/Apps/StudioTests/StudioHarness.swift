@@ -73,21 +73,43 @@ enum StudioHarness {
         try await Subprocess.offThePool(work)
     }
 
+    /// The app running under xvfb-run. xvfb-run's exit status is the app's only until its own
+    /// clean-up fails (it exits 5 when it cannot remove its temporary folder), so the app's status
+    /// is written to a file of its own by a shell between xvfb-run and the app, and read from there.
+    struct Launched {
+        let process: RunningProcess
+        let statusFile: URL
+
+        var isRunning: Bool { process.isRunning }
+        func terminate() { process.terminate() }
+
+        /// The run's output with the app's own exit status (xvfb-run's when the app never ran).
+        func finish(timeout: TimeInterval) throws -> RunResult {
+            let result = try process.finish(timeout: timeout)
+            let written = (try? String(contentsOf: statusFile, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            return written.map(result.withStatus) ?? result
+        }
+    }
+
     /// Starts the app under `xvfb-run -a` with GTK's Cairo renderer playing the script `lines`.
     /// `wrapper` runs the app (strace and its options, say), inside the display.
     private static func launch(_ lines: [String], arguments: [String], in folder: URL, environment: [String] = [],
-                               wrapper: [String] = []) throws -> RunningProcess {
-        let script = folder.appendingPathComponent("script-\(UUID().uuidString.prefix(6)).txt")
+                               wrapper: [String] = []) throws -> Launched {
+        let tag = UUID().uuidString.prefix(6)
+        let script = folder.appendingPathComponent("script-\(tag).txt")
+        let statusFile = folder.appendingPathComponent("status-\(tag).txt")
         try (lines.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
-        return try Subprocess.start(URL(fileURLWithPath: "/usr/bin/env"), [
+        let process = try Subprocess.start(URL(fileURLWithPath: "/usr/bin/env"), [
             // A fixed theme: the desktop (as libadwaita sees it) prefers light unless a test says.
             "GSK_RENDERER=cairo", "GDK_BACKEND=x11", "NO_AT_BRIDGE=1", "GTK_A11Y=none", "ADW_DEBUG_COLOR_SCHEME=prefer-light",
             "XDG_CACHE_HOME=\(folder.appendingPathComponent("cache").path)",
         ] + environment + [
             "xvfb-run", "-a", "-s", "-screen 0 1280x1024x24",
+            "/bin/sh", "-c", "file=$1; shift; \"$@\"; status=$?; echo $status >\"$file\"; exit $status", "sh", statusFile.path,
         ] + wrapper + [
             TestPaths.studio.path,
         ] + arguments + ["--script", script.path])
+        return Launched(process: process, statusFile: statusFile)
     }
 
     /// Runs `viewfinder-studio pick …` (`arguments` start with `pick`) driven by the script
