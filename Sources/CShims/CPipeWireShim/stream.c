@@ -40,6 +40,8 @@ struct vf_pw_stream {
     /// -1 until the first picture, then whether the producer's stamps are used.
     int stamps_from_producer;
     int64_t last_taken;
+    /// One picture's time at the agreed rate, in ns (0 for a variable rate).
+    int64_t period_ns;
 };
 
 static int bytes_per_pixel(vf_pw_format format) {
@@ -152,6 +154,21 @@ static int copy_picture(struct vf_pw_stream *s, struct spa_buffer *buffer) {
     return 0;
 }
 
+/// When a picture its producer did not stamp was taken: on the grid of the agreed rate, not at
+/// its arrival, which a busy machine delays by tens of ms now and then (one frame or two, which
+/// moved pictures against the sound). The grid goes on from the last picture by the whole
+/// periods since (a dropped picture leaves two); one that comes earlier than the grid moves it
+/// there (it had started on a late one, or the camera runs fast); one that comes later is held
+/// to it, following a sixteenth of the lateness so a camera that runs slow is tracked. A picture
+/// later than three quarters of a period counts as the next one's.
+static int64_t on_grid(const struct vf_pw_stream *s, int64_t arrived) {
+    int64_t period = s->period_ns;
+    if (period <= 0 || s->last_taken <= 0 || arrived <= s->last_taken) return arrived;
+    int64_t steps = (arrived - s->last_taken + period / 4) / period;
+    int64_t predicted = s->last_taken + (steps < 1 ? 1 : steps) * period;
+    return arrived <= predicted ? arrived : predicted + (arrived - predicted) / 16;
+}
+
 static void on_process(void *data) {
     struct vf_pw_stream *s = data;
     struct pw_buffer *b = pw_stream_dequeue_buffer(s->stream);
@@ -162,12 +179,12 @@ static void on_process(void *data) {
         int corrupted = header && (header->flags & SPA_META_HEADER_FLAG_CORRUPTED);
         if (!corrupted && copy_picture(s, b->buffer) == 0) {
             // The producer's stamps when they are on CLOCK_MONOTONIC (the first within a second
-            // before now, as cameras stamp), else the arrival times: decided on the first
-            // picture, so one stream never mixes two clocks.
+            // before now, as cameras stamp), else the arrival times on the rate's grid: decided
+            // on the first picture, so one stream never mixes two clocks.
             int64_t pts = header ? header->pts : 0;
             int plausible = pts > 0 && pts <= arrived && arrived - pts < SPA_NSEC_PER_SEC;
             if (s->stamps_from_producer < 0) s->stamps_from_producer = plausible;
-            int64_t taken = s->stamps_from_producer && plausible ? pts : arrived;
+            int64_t taken = s->stamps_from_producer && plausible ? pts : on_grid(s, arrived);
             if (taken <= s->last_taken) taken = s->last_taken + 1;
             s->last_taken = taken;
             s->latest.taken_ns = taken;
@@ -211,6 +228,8 @@ static void on_param_changed(void *data, uint32_t id, const struct spa_pod *para
         return;
     }
     s->info = info;
+    s->period_ns = info.framerate.num > 0 && info.framerate.denom > 0
+        ? (int64_t)info.framerate.denom * SPA_NSEC_PER_SEC / info.framerate.num : 0;
     uint8_t buffer[512];
     struct spa_pod_builder builder = SPA_POD_BUILDER_INIT(buffer, sizeof buffer);
     const struct spa_pod *params[2];

@@ -9,7 +9,8 @@ import ViewfinderCore
 ///
 /// Frames are placed on the camera's constant rate by when each was taken (a frame the camera
 /// thread missed leaves the one before on screen longer instead of pulling every later picture
-/// earlier than its sound); sound is placed by when it was heard against when the first frame
+/// earlier than its sound; one stamped so late that it rounds into the next one's slot goes back
+/// into the free slot before, not every later picture a slot late); sound is placed by when it was heard against when the first frame
 /// was taken, and never outlasts the pictures. A recording discarded or dropped unfinished
 /// leaves nothing.
 public final class CameraRecording: CameraFrameSink {
@@ -28,6 +29,8 @@ public final class CameraRecording: CameraFrameSink {
     private let listener: SoundListener?
     /// The slot (at the frame rate, from the first frame) the next frame may take.
     private var nextSlot: Int64 = 0
+    /// The last frame read and its slot, written when the next one comes (or at the end).
+    private var waiting: (frame: CapturedFrame, slot: Int64)?
     private var firstTime: MediaTime?
     /// When the first frame was taken, on the capture clock.
     private var firstTakenAt: TimeInterval?
@@ -91,7 +94,10 @@ public final class CameraRecording: CameraFrameSink {
     }
 
     /// The length recorded so far.
-    public var duration: MediaTime { MediaTime(value: nextSlot, timescale: Int64(writer.frameRate)) }
+    public var duration: MediaTime { MediaTime(value: waiting.map { $0.slot + 1 } ?? nextSlot, timescale: Int64(writer.frameRate)) }
+
+    /// The length of the pictures written so far (the waiting one not yet among them).
+    private var written: MediaTime { MediaTime(value: nextSlot, timescale: Int64(writer.frameRate)) }
 
     /// Encodes a frame the camera read at `time` (taken at `takenAt` on the capture clock) with
     /// the sound heard until then; past `maxDuration` it only marks the recording full.
@@ -104,14 +110,27 @@ public final class CameraRecording: CameraFrameSink {
             isFull = true
             return
         }
-        // Its slot by when it was taken, never one already used (a late stamp goes next).
+        // Its slot by when it was taken, never one already used (a late stamp goes next). A frame
+        // waits for the next before it is written: when the next rounds into its slot and the
+        // slot before it is free, it was stamped late (a picture without a stamp of its own, on
+        // a busy machine) and goes back there, instead of pushing every later picture a slot late.
         let rate = writer.frameRate
         let taken = Int64(((time.subtracting(first) ?? .zero).seconds * Double(rate)).rounded())
+        try writeWaiting(movingBackFrom: taken)
         let slot = max(nextSlot, taken)
         if let maxDuration, MediaTime(value: slot, timescale: Int64(rate)) >= maxDuration {
             isFull = true
             return
         }
+        waiting = (frame, slot)
+    }
+
+    /// Writes the waiting frame: one slot earlier when the next frame's slot is `taken` too and
+    /// the one before is free.
+    private func writeWaiting(movingBackFrom taken: Int64? = nil) throws(MediaIOError) {
+        guard let (frame, planned) = waiting else { return }
+        waiting = nil
+        let slot = planned == taken && planned - 1 >= nextSlot ? planned - 1 : planned
         try writer.write(frame, slot: slot)
         nextSlot = slot + 1
         frameCount += 1
@@ -128,7 +147,7 @@ public final class CameraRecording: CameraFrameSink {
         if final, let failure = listener.stopAndWait(within: Self.firstSoundWithin) {
             soundNote = tr("the sound stops early: {reason}", ["reason": "\(failure)"])
         }
-        let end = start + duration.seconds
+        let end = start + written.seconds
         waitingSound += listener.take()
         var used = 0
         for heard in waitingSound {
@@ -156,8 +175,9 @@ public final class CameraRecording: CameraFrameSink {
         guard !ended else { throw .writeFailed(path: url.path, reason: tr("the recording was discarded")) }
         ended = true
         do {
+            try writeWaiting()
             try writeSound(final: true)
-            return try writer.finish(frameCount: frameCount, duration: duration, note: soundNote)
+            return try writer.finish(frameCount: frameCount, duration: written, note: soundNote)
         } catch {
             listener?.stop()
             throw error
@@ -167,6 +187,7 @@ public final class CameraRecording: CameraFrameSink {
     /// Stops recording and throws away what was written: nothing is left.
     public func discard() {
         ended = true
+        waiting = nil
         listener?.stop()
         writer.abandon()
     }

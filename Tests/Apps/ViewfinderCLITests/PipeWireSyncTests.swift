@@ -11,8 +11,8 @@ import ViewfinderTestSupport
 /// of its clock — and it plays a 1 kHz tick at every whole second into the session's output
 /// (pulsesink, as a desktop program plays sound), whose monitor the recording hears. So each
 /// tick and a darkening are simultaneous at the source; the recording may move them apart only
-/// by how it stamps pictures (on arrival from PipeWire) and sound (the Pulse server's stamp of
-/// each block).
+/// by how it stamps pictures (on arrival from PipeWire, put on the agreed rate's grid: this
+/// pipewiresink sends no stamps) and sound (the Pulse server's stamp of each block).
 ///
 /// The blink is drawn at 10 frames a second and repeated to 30 by videorate: a slower blink made
 /// the source itself put the picture out of step (videorate holds a frame until the next one

@@ -54,4 +54,26 @@ struct CameraRecordingTests {
         #expect(times.count == 15)
         #expect(times.count == 15 && abs(times[4] - 4.0 / 30) < 0.001 && abs(times[5] - 10.0 / 30) < 0.001, "\(times)")
     }
+
+    /// A picture without a stamp of its own is stamped on arrival; on a busy machine one came
+    /// 30 ms late, rounded into the next one's slot, and each later picture was pushed one slot
+    /// on (a whole recording a frame late against its sound, in a PipeWire sync test).
+    @Test("a frame stamped late into the next one's slot goes back into the free slot before it; the frames after keep theirs")
+    func lateStamp() throws {
+        let url = TestPaths.scratchFolder("camera-late-stamp").appendingPathComponent("late.mp4")
+        let camera = try Camera(device: .virtual, size: PixelSize(width: 320, height: 240), frameRate: 30)
+        let recording = try CameraRecording(to: url, size: camera.size, frameRate: camera.frameRate, quality: .low, maxDuration: nil)
+        for index in 0..<30 {
+            let (frame, _, takenAt) = try camera.nextFrame()
+            // Frame 15 stamped 0.8 of a frame late: it rounds to slot 16.
+            let ticks = Int64(index) * 10 + (index == 15 ? 8 : 0)
+            try recording.append(CapturedFrame(frame: frame), at: MediaTime(value: ticks, timescale: 300), takenAt: takenAt)
+        }
+        let result = try recording.finish()
+        #expect(result.frameCount == 30)
+        #expect(result.duration == MediaTime(value: 30, timescale: 30))
+        let times = try FFmpegOracle.frameEntries(of: url, select: "v:0", entries: "pts_time")
+            .compactMap { ($0["pts_time"] as? String).flatMap(Double.init) }
+        #expect(times.count == 30 && times.enumerated().allSatisfy { abs($0.element - Double($0.offset) / 30) < 0.001 }, "\(times)")
+    }
 }
