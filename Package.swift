@@ -166,7 +166,7 @@ let package = Package(
         // (the tests' independent oracle) and finds the shared media corpus and the built tool.
         .target(name: "ViewfinderTestSupport", dependencies: ["ViewfinderCore"], path: "Tests/Support"),
         .testTarget(name: "ViewfinderCoreTests", dependencies: ["ViewfinderCore", "ViewfinderTestSupport"], path: "Tests/Core/ViewfinderCoreTests"),
-        .testTarget(name: "MediaIOTests", dependencies: ["ViewfinderCore", "MediaIO", "ViewfinderTestSupport"], path: "Tests/Engines/MediaIOTests"),
+        .testTarget(name: "MediaIOTests", dependencies: ["ViewfinderCore", "MediaIO", "CPipeWireShim", "ViewfinderTestSupport"], path: "Tests/Engines/MediaIOTests"),
         .testTarget(name: "ImagingTests", dependencies: ["ViewfinderCore", "Imaging", "ViewfinderTestSupport"], path: "Tests/Engines/ImagingTests"),
         .testTarget(
             name: "CoverPickerTests",

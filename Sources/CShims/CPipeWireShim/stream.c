@@ -154,19 +154,12 @@ static int copy_picture(struct vf_pw_stream *s, struct spa_buffer *buffer) {
     return 0;
 }
 
-/// When a picture its producer did not stamp was taken: on the grid of the agreed rate, not at
-/// its arrival, which a busy machine delays by tens of ms now and then (one frame or two, which
-/// moved pictures against the sound). The grid goes on from the last picture by the whole
-/// periods since (a dropped picture leaves two); one that comes earlier than the grid moves it
-/// there (it had started on a late one, or the camera runs fast); one that comes later is held
-/// to it, following a sixteenth of the lateness so a camera that runs slow is tracked. A picture
-/// later than three quarters of a period counts as the next one's.
-static int64_t on_grid(const struct vf_pw_stream *s, int64_t arrived) {
-    int64_t period = s->period_ns;
-    if (period <= 0 || s->last_taken <= 0 || arrived <= s->last_taken) return arrived;
-    int64_t steps = (arrived - s->last_taken + period / 4) / period;
-    int64_t predicted = s->last_taken + (steps < 1 ? 1 : steps) * period;
-    return arrived <= predicted ? arrived : predicted + (arrived - predicted) / 16;
+/// On the rate's grid: see the header.
+int64_t vf_pw_grid_stamp(int64_t last, int64_t period, int64_t arrived) {
+    if (period <= 0 || last <= 0 || arrived <= last) return arrived;
+    int64_t steps = (arrived - last + period / 4) / period;
+    int64_t predicted = last + (steps < 1 ? 1 : steps) * period;
+    return arrived <= predicted ? arrived : predicted + (arrived - predicted) / 32;
 }
 
 static void on_process(void *data) {
@@ -184,7 +177,7 @@ static void on_process(void *data) {
             int64_t pts = header ? header->pts : 0;
             int plausible = pts > 0 && pts <= arrived && arrived - pts < SPA_NSEC_PER_SEC;
             if (s->stamps_from_producer < 0) s->stamps_from_producer = plausible;
-            int64_t taken = s->stamps_from_producer && plausible ? pts : on_grid(s, arrived);
+            int64_t taken = s->stamps_from_producer && plausible ? pts : vf_pw_grid_stamp(s->last_taken, s->period_ns, arrived);
             if (taken <= s->last_taken) taken = s->last_taken + 1;
             s->last_taken = taken;
             s->latest.taken_ns = taken;

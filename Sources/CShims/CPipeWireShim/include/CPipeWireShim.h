@@ -64,11 +64,21 @@ typedef struct {
     /// Each plane's rows (the chroma planes of I420 and NV12 have half as many).
     int rows[4];
     /// When it was taken, on CLOCK_MONOTONIC (the buffer's stamp when it is on that clock,
-    /// else when it arrived), in nanoseconds.
+    /// else its arrival put on the rate's grid: `vf_pw_grid_stamp`), in nanoseconds.
     int64_t taken_ns;
-    /// Whether `taken_ns` is the producer's own stamp (1) or the arrival time (0).
+    /// Whether `taken_ns` is the producer's own stamp (1) or its arrival on the grid (0).
     int stamped_by_producer;
 } vf_pw_frame;
+
+/// When a picture its producer did not stamp was taken (CLOCK_MONOTONIC ns), given when the
+/// last one was (`last`, 0 for none), one picture's time at the agreed rate (`period`, 0 for a
+/// variable rate) and when it arrived: on the rate's grid, not at its arrival, which a busy
+/// machine delays by tens of ms now and then. The grid goes on from the last picture by the
+/// whole periods since (a dropped picture leaves two); a picture that comes earlier than the
+/// grid moves it there (it had started on a late one, or the camera runs fast); one that comes
+/// later is held to it, following a 32nd of the lateness so a camera that runs slow is
+/// tracked. A picture later than three quarters of a period counts as the next one's.
+int64_t vf_pw_grid_stamp(int64_t last, int64_t period, int64_t arrived);
 
 /// Opens a stream from the node named `target` (node.name or object.serial) at `width`×`height`
 /// and `fps` (0: whatever it offers first), on the user's daemon (`fd` < 0) or the remote at
