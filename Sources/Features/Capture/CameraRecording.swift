@@ -10,9 +10,9 @@ import ViewfinderCore
 /// Frames are placed on the camera's constant rate by when each was taken (a frame the camera
 /// thread missed leaves the one before on screen longer instead of pulling every later picture
 /// earlier than its sound; one stamped so late that it rounds into the next one's slot goes back
-/// into the free slot before, not every later picture a slot late); sound is placed by when it was heard against when the first frame
-/// was taken, and never outlasts the pictures. A recording discarded or dropped unfinished
-/// leaves nothing.
+/// into the free slot before it instead of pushing every later picture a slot late); sound is
+/// placed by when it was heard against when the first frame was taken, and never outlasts the
+/// pictures. A recording discarded or dropped unfinished leaves nothing.
 public final class CameraRecording: CameraFrameSink {
     /// Where the finished file goes.
     public var url: URL { writer.url }
