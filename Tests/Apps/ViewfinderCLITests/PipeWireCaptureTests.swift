@@ -40,6 +40,22 @@ struct PipeWireCaptureTests {
                 "middle colour \(found), published \(rgb)", sourceLocation: sourceLocation)
     }
 
+    /// Records one second without sound from the camera `name` into a scratch folder.
+    static func recordSecond(in session: PipeWireSession, from name: String, folder: String) throws -> (result: RunResult, file: URL) {
+        let out = TestPaths.scratchFolder(folder).appendingPathComponent("v.mp4")
+        let result = try session.viewfinder(["capture", "video", "--device", "pipewire:\(name)", "--max-duration", "1",
+                                             "--microphone", "none", "-q", "-o", out.path])
+        return (result, out)
+    }
+
+    /// Frame `index` of a recording as a PNG beside it, extracted by ffmpeg.
+    static func still(_ index: Int, of video: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+        let still = video.deletingLastPathComponent().appendingPathComponent("frame.png")
+        let extract = try Subprocess.run("ffmpeg", ["-v", "error", "-i", video.path, "-vf", "select=eq(n\\,\(index))", "-frames:v", "1", still.path])
+        #expect(extract.status == 0, "\(extract.stderr)", sourceLocation: sourceLocation)
+        return still
+    }
+
     @Test("devices lists a PipeWire camera through pipewire: its name, side, size and rate, in text and JSON")
     func devicesList() throws {
         let session = try PipeWireSession()
@@ -88,14 +104,9 @@ struct PipeWireCaptureTests {
         let listed = try session.viewfinder(["devices"])
         #expect(listed.stdout.split(separator: "\n").first == "pipewire:vf-jpeg-cam\tJPEG Camera\tunspecified\t320x240\t15 fps\tno flash\tthrough PipeWire",
                 "\(listed.stdout)")
-        let out = TestPaths.scratchFolder("pipewire-jpeg").appendingPathComponent("v.mp4")
-        let recorded = try session.viewfinder(["capture", "video", "--device", "pipewire:vf-jpeg-cam", "--max-duration", "1",
-                                               "--microphone", "none", "-q", "-o", out.path])
+        let (recorded, out) = try Self.recordSecond(in: session, from: "vf-jpeg-cam", folder: "pipewire-jpeg")
         #expect(recorded.status == 0, "\(recorded.stderr)")
-        let still = out.deletingLastPathComponent().appendingPathComponent("frame.png")
-        let extract = try Subprocess.run("ffmpeg", ["-v", "error", "-i", out.path, "-frames:v", "1", still.path])
-        #expect(extract.status == 0, "\(extract.stderr)")
-        let colour = try Self.middleColour(of: still)
+        let colour = try Self.middleColour(of: try Self.still(0, of: out))
         #expect(colour.width == 320 && colour.height == 240)
         // The oracle: the same JPEG as GStreamer writes it, decoded by ffmpeg (jpegenc keeps
         // videotestsrc's limited-range YUV, which every JPEG reader takes as full range).
@@ -126,9 +137,7 @@ struct PipeWireCaptureTests {
         let session = try PipeWireSession()
         defer { session.stop() }
         try Self.publishCamera(in: session)
-        let out = TestPaths.scratchFolder("pipewire-video").appendingPathComponent("v.mp4")
-        let result = try session.viewfinder(["capture", "video", "--device", "pipewire:vf-test-cam", "--max-duration", "1",
-                                             "--microphone", "none", "-q", "-o", out.path])
+        let (result, out) = try Self.recordSecond(in: session, from: "vf-test-cam", folder: "pipewire-video")
         #expect(result.status == 0, "\(result.stderr)")
         let probe = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
                                                    "stream=codec_name,width,height,r_frame_rate,nb_read_frames", "-of", "json", out.path])
@@ -140,10 +149,7 @@ struct PipeWireCaptureTests {
         // One second at 15 frames a second; the camera's own timing may let one more in.
         let frames = Int(stream["nb_read_frames"] as? String ?? "") ?? 0
         #expect((15...16).contains(frames), "\(frames) frames")
-        let still = out.deletingLastPathComponent().appendingPathComponent("frame.png")
-        let extract = try Subprocess.run("ffmpeg", ["-v", "error", "-i", out.path, "-vf", "select=eq(n\\,7)", "-frames:v", "1", still.path])
-        #expect(extract.status == 0, "\(extract.stderr)")
-        Self.expectColour(try Self.middleColour(of: still))
+        Self.expectColour(try Self.middleColour(of: try Self.still(7, of: out)))
     }
 
     /// GStreamer's pipewiresink says how large its buffers are only once its pool is first used;
@@ -158,16 +164,11 @@ struct PipeWireCaptureTests {
         try session.publishCamera(
             name: "vf-late-cam", description: "Late Camera",
             source: "videotestsrc is-live=true pattern=solid-color foreground-color=\(Self.colour) ! video/x-raw,format=I420,width=320,height=240,framerate=15/1 ! videoconvert ! video/x-raw,format=YUY2")
-        let out = TestPaths.scratchFolder("pipewire-late").appendingPathComponent("v.mp4")
-        let result = try session.viewfinder(["capture", "video", "--device", "pipewire:vf-late-cam", "--max-duration", "1",
-                                             "--microphone", "none", "-q", "-o", out.path])
+        let (result, out) = try Self.recordSecond(in: session, from: "vf-late-cam", folder: "pipewire-late")
         try #require(result.status == 0, "\(result.stderr)")
         let frames = try FFmpegOracle.frameLuma(of: out)
         #expect((15...16).contains(frames.count), "\(frames.count) frames")
-        let still = out.deletingLastPathComponent().appendingPathComponent("frame.png")
-        let extract = try Subprocess.run("ffmpeg", ["-v", "error", "-i", out.path, "-vf", "select=eq(n\\,7)", "-frames:v", "1", still.path])
-        #expect(extract.status == 0, "\(extract.stderr)")
-        Self.expectColour(try Self.middleColour(of: still))
+        Self.expectColour(try Self.middleColour(of: try Self.still(7, of: out)))
     }
 
     @Test("a PipeWire camera that agrees a format but never sends a picture is an error in one line after 5 s, not a hang")

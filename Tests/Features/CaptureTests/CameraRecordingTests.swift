@@ -7,6 +7,13 @@ import ViewfinderTestSupport
 
 @Suite("Camera recordings")
 struct CameraRecordingTests {
+    /// The virtual camera at 320×240 and 30 fps, and a recording of it without a limit or sound.
+    static func virtualRecording(_ folder: String) throws -> (Camera, CameraRecording, URL) {
+        let url = TestPaths.scratchFolder(folder).appendingPathComponent("recording.mp4")
+        let camera = try Camera(device: .virtual, size: PixelSize(width: 320, height: 240), frameRate: 30)
+        return (camera, try CameraRecording(to: url, size: camera.size, frameRate: camera.frameRate, quality: .low, maxDuration: nil), url)
+    }
+
     /// A loaded machine runs the camera's thread late while the microphone's thread goes on
     /// hearing: the sound heard after the last picture must not be written (CI once recorded a
     /// fourth click past a 3.5 s limit whose pictures showed three flashes).
@@ -38,9 +45,7 @@ struct CameraRecordingTests {
     /// sound (a 6 s recording drifted by 0.23 s).
     @Test("a frame the camera thread missed leaves a gap in time, not a shift: later frames keep their times")
     func missedFrames() throws {
-        let url = TestPaths.scratchFolder("camera-missed").appendingPathComponent("missed.mp4")
-        let camera = try Camera(device: .virtual, size: PixelSize(width: 320, height: 240), frameRate: 30)
-        let recording = try CameraRecording(to: url, size: camera.size, frameRate: camera.frameRate, quality: .low, maxDuration: nil)
+        let (camera, recording, url) = try Self.virtualRecording("camera-missed")
         for index in 0..<20 {
             let (frame, time, takenAt) = try camera.nextFrame()
             if (5..<10).contains(index) { continue }
@@ -60,9 +65,7 @@ struct CameraRecordingTests {
     /// on (a whole recording a frame late against its sound, in a PipeWire sync test).
     @Test("a frame stamped late into the next one's slot goes back into the free slot before it; the frames after keep theirs")
     func lateStamp() throws {
-        let url = TestPaths.scratchFolder("camera-late-stamp").appendingPathComponent("late.mp4")
-        let camera = try Camera(device: .virtual, size: PixelSize(width: 320, height: 240), frameRate: 30)
-        let recording = try CameraRecording(to: url, size: camera.size, frameRate: camera.frameRate, quality: .low, maxDuration: nil)
+        let (camera, recording, url) = try Self.virtualRecording("camera-late-stamp")
         for index in 0..<30 {
             let (frame, _, takenAt) = try camera.nextFrame()
             // Frame 15 stamped 0.8 of a frame late: it rounds to slot 16.
